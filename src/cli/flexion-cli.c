@@ -1,0 +1,296 @@
+/* flexion-cli: the headless runner over the Flexion core.
+ *
+ *   flexion-cli run MODEL [--dt S] [--until T] [--energy F.csv] [--trace F.csv]
+ *                         [--probes F.csv] [--every K]
+ *   flexion-cli check MODEL
+ *
+ * Exit status: 0 success, 1 bad command line, 2 invalid model, 3 solver failure.
+ */
+#include "fx-model.h"
+#include "fx-model-io.h"
+#include "fx-causality.h"
+#include "fx-system.h"
+#include "fx-integrator.h"
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { EXIT_USAGE = 1, EXIT_INVALID = 2, EXIT_SOLVER = 3 };
+
+static const char *usage_text =
+  "Usage:\n"
+  "  flexion-cli run MODEL [OPTION...]   simulate MODEL and report the energy balance\n"
+  "  flexion-cli check MODEL             print the formulation chosen for each link\n"
+  "  flexion-cli --version | --help\n"
+  "\n"
+  "Options of run:\n"
+  "  --dt S          time step in seconds (default: the model's time.dt)\n"
+  "  --until T       end time in seconds (default: the model's time.end)\n"
+  "  --energy FILE   energy CSV: t,H,kinetic,elastic,gravity,supplied,dissipated,\n"
+  "                  balance,newton_iters,residual (one row at t = 0 and per step)\n"
+  "  --trace FILE    node CSV: t,link,node,x,y,theta,moment\n"
+  "  --probes FILE   probe CSV: t,<id>.x,<id>.y,...\n"
+  "  --every K       write the trace every K steps (default 1)\n"
+  "\n"
+  "Exit status: 0 success, 1 bad command line, 2 invalid model, 3 solver failure.\n";
+
+static FxModel *
+load_model (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) warnings = NULL;
+  FxModel *model = fx_model_load_file (path, &warnings, &error);
+
+  for (guint i = 0; warnings && i < warnings->len; i++)
+    g_printerr ("%s: warning: %s\n", path, (char *) g_ptr_array_index (warnings, i));
+  if (model == NULL)
+    {
+      g_printerr ("%s: invalid model:\n", path);
+      g_auto (GStrv) lines = g_strsplit (error->message, "\n", -1);
+      for (guint i = 0; lines[i]; i++)
+        g_printerr ("  %s\n", lines[i]);
+    }
+  return model;
+}
+
+static FILE *
+open_csv (const char *path, const char *header)
+{
+  FILE *f = g_fopen (path, "w");
+  if (f == NULL)
+    g_printerr ("cannot write %s: %s\n", path, g_strerror (errno));
+  else
+    fprintf (f, "%s\n", header);
+  return f;
+}
+
+static void
+write_energy (FILE *f, const FxStepReport *r)
+{
+  fprintf (f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%u,%.6g\n",
+           r->t, r->H, r->kinetic, r->elastic, r->gravity, r->supplied,
+           r->dissipated, r->balance, r->newton_iters, r->residual);
+}
+
+static void
+write_trace (FILE *f, const FxSystem *sys, const FxModel *model)
+{
+  double t = fx_system_time (sys);
+
+  for (guint l = 0; l < fx_system_n_links (sys); l++)
+    for (guint i = 0; i <= fx_system_link_elements (sys, l); i++)
+      {
+        double x, y, theta, moment;
+        fx_system_node (sys, l, i, &x, &y, &theta, &moment);
+        fprintf (f, "%.17g,%s,%u,%.17g,%.17g,%.17g,%.17g\n", t,
+                 fx_model_link (model, l)->id, i, x, y, theta, moment);
+      }
+}
+
+static void
+write_probes (FILE *f, const FxSystem *sys, const FxModel *model)
+{
+  fprintf (f, "%.17g", fx_system_time (sys));
+  for (guint p = 0; p < model->probes->len; p++)
+    {
+      const FxProbe *probe = fx_model_probe (model, p);
+      double x, y;
+      fx_system_point (sys, (guint) fx_model_find_link (model, probe->link), probe->s, &x, &y);
+      fprintf (f, ",%.17g,%.17g", x, y);
+    }
+  fputc ('\n', f);
+}
+
+static char *
+probes_header (const FxModel *model)
+{
+  GString *h = g_string_new ("t");
+  for (guint p = 0; p < model->probes->len; p++)
+    {
+      const char *id = fx_model_probe (model, p)->id;
+      g_string_append_printf (h, ",%s.x,%s.y", id, id);
+    }
+  return g_string_free (h, FALSE);
+}
+
+static void
+progress (double t, double t_end, gboolean tty)
+{
+  if (!tty)
+    return;
+  int width = 40, filled = (int) (width * CLAMP (t / t_end, 0.0, 1.0));
+  g_printerr ("\r[%.*s%*s] %5.1f%%  t = %.4g s", filled,
+              "########################################", width - filled, "",
+              100.0 * CLAMP (t / t_end, 0.0, 1.0), t);
+}
+
+static int
+cmd_run (int argc, char **argv)
+{
+  double dt = 0, until = 0;
+  char *energy_path = NULL, *trace_path = NULL, *probes_path = NULL;
+  int every = 1;
+  GOptionEntry entries[] = {
+    { "dt", 0, 0, G_OPTION_ARG_DOUBLE, &dt, "Time step (s)", "S" },
+    { "until", 0, 0, G_OPTION_ARG_DOUBLE, &until, "End time (s)", "T" },
+    { "energy", 0, 0, G_OPTION_ARG_FILENAME, &energy_path, "Energy CSV", "FILE" },
+    { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path, "Node trace CSV", "FILE" },
+    { "probes", 0, 0, G_OPTION_ARG_FILENAME, &probes_path, "Probe CSV", "FILE" },
+    { "every", 0, 0, G_OPTION_ARG_INT, &every, "Trace every K steps", "K" },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) ctx = g_option_context_new ("MODEL");
+  g_autoptr (GError) error = NULL;
+  int status = 0;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_set_help_enabled (ctx, TRUE);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    {
+      g_printerr ("flexion-cli run: %s\n\n%s", error->message, usage_text);
+      return EXIT_USAGE;
+    }
+  if (argc != 2)
+    {
+      g_printerr ("flexion-cli run: expected one MODEL file\n\n%s", usage_text);
+      return EXIT_USAGE;
+    }
+  if (every < 1 || (dt != 0 && !(dt > 0 && isfinite (dt))) || (until != 0 && !(until > 0 && isfinite (until))))
+    {
+      g_printerr ("flexion-cli run: --dt and --until must be positive, --every at least 1\n");
+      return EXIT_USAGE;
+    }
+
+  g_autoptr (FxModel) model = load_model (argv[1]);
+  if (model == NULL)
+    return EXIT_INVALID;
+  if (dt > 0)
+    model->dt = dt;
+  if (until > 0)
+    model->t_end = until;
+
+  g_autoptr (FxSystem) sys = fx_system_new (model, &error);
+  if (sys == NULL)
+    {
+      g_printerr ("%s: invalid model:\n  %s\n", argv[1], error->message);
+      return EXIT_INVALID;
+    }
+  g_autoptr (FxIntegrator) integ = fx_integrator_new (sys, model->tolerance, model->max_iterations);
+
+  FILE *fe = energy_path ? open_csv (energy_path,
+    "t,H,kinetic,elastic,gravity,supplied,dissipated,balance,newton_iters,residual") : NULL;
+  FILE *ft = trace_path ? open_csv (trace_path, "t,link,node,x,y,theta,moment") : NULL;
+  g_autofree char *ph = probes_header (model);
+  FILE *fp = probes_path ? open_csv (probes_path, ph) : NULL;
+  if ((energy_path && !fe) || (trace_path && !ft) || (probes_path && !fp))
+    {
+      status = EXIT_USAGE;
+      goto out;
+    }
+
+  FxStepReport rep;
+  fx_integrator_report (integ, &rep);
+  if (fe) write_energy (fe, &rep);
+  if (ft) write_trace (ft, sys, model);
+  if (fp) write_probes (fp, sys, model);
+
+  gboolean tty = isatty (2);
+  guint n_steps = (guint) ceil (model->t_end / model->dt - 1e-9);
+  guint64 iters = 0;
+  double max_balance = 0.0, max_H = fabs (rep.H);
+  gint64 start = g_get_monotonic_time ();
+  guint step;
+
+  for (step = 1; step <= n_steps; step++)
+    {
+      if (!fx_integrator_step (integ, model->dt, &rep, &error))
+        {
+          if (tty)
+            g_printerr ("\n");
+          g_printerr ("%s: %s\n", argv[1], error->message);
+          status = EXIT_SOLVER;
+          break;
+        }
+      iters += rep.newton_iters;
+      max_balance = MAX (max_balance, fabs (rep.balance));
+      max_H = MAX (max_H, fabs (rep.H));
+      if (fe) write_energy (fe, &rep);
+      if (ft && step % (guint) every == 0) write_trace (ft, sys, model);
+      if (fp) write_probes (fp, sys, model);
+      if (tty && (step % 16 == 0 || step == n_steps))
+        progress (rep.t, model->t_end, tty);
+    }
+  if (tty && status == 0)
+    g_printerr ("\n");
+
+  double wall = (g_get_monotonic_time () - start) / 1e6;
+  guint done = status == 0 ? n_steps : step - 1;
+  printf ("%u steps to t = %.6g s in %.3f s wall (%.1fx real time); "
+          "mean Newton iterations %.2f; max |balance| %.3g J (%.2g of max |H|)\n",
+          done, fx_system_time (sys), wall, wall > 0 ? fx_system_time (sys) / wall : 0.0,
+          done ? (double) iters / done : 0.0, max_balance,
+          max_H > 0 ? max_balance / max_H : 0.0);
+
+out:
+  if (fe) fclose (fe);
+  if (ft) fclose (ft);
+  if (fp) fclose (fp);
+  g_free (energy_path);
+  g_free (trace_path);
+  g_free (probes_path);
+  return status;
+}
+
+static int
+cmd_check (int argc, char **argv)
+{
+  if (argc != 2)
+    {
+      g_printerr ("flexion-cli check: expected one MODEL file\n\n%s", usage_text);
+      return EXIT_USAGE;
+    }
+  g_autoptr (FxModel) model = load_model (argv[1]);
+  if (model == NULL)
+    return EXIT_INVALID;
+
+  g_autoptr (FxAssignment) a = fx_assignment_compute (model);
+  if (!fx_assignment_ok (a))
+    {
+      printf ("%s: no valid formulation assignment:\n", argv[1]);
+      for (guint i = 0; i < a->conflicts->len; i++)
+        printf ("  %s\n", (char *) g_ptr_array_index (a->conflicts, i));
+      return 1;
+    }
+  printf ("%-16s %-16s %s\n", "link", "formulation", "chosen");
+  for (guint l = 0; l < a->n_links; l++)
+    printf ("%-16s %-16s %s\n", fx_model_link (model, l)->id,
+            fx_formulation_to_string (a->links[l].formulation),
+            a->links[l].fixed_by_user ? "by the model" : "automatically");
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
+    {
+      fputs (usage_text, argc < 2 ? stderr : stdout);
+      return argc < 2 ? EXIT_USAGE : 0;
+    }
+  if (strcmp (argv[1], "--version") == 0)
+    {
+      printf ("flexion-cli %s\n", FLEXION_VERSION);
+      return 0;
+    }
+  if (strcmp (argv[1], "run") == 0)
+    return cmd_run (argc - 1, argv + 1);
+  if (strcmp (argv[1], "check") == 0)
+    return cmd_check (argc - 1, argv + 1);
+
+  g_printerr ("flexion-cli: unknown command \"%s\"\n\n%s", argv[1], usage_text);
+  return EXIT_USAGE;
+}

@@ -1,0 +1,420 @@
+/* fx-causality.c: causality assignment by constraint propagation and search.
+ *
+ * Per channel, each link carries one unknown bit (F or V). Junction rules:
+ *   ground junction        : every member V
+ *   free junction          : exactly one member F
+ * Propagation settles most mechanisms outright (supports force V, lone free
+ * ends force F, one F member forces its neighbours V). What is left (closed
+ * loops of free junctions) is a perfect-matching choice that a small
+ * depth-first search with propagation settles.
+ */
+#include "fx-causality.h"
+
+#include <string.h>
+
+typedef struct {
+  int joint;        /* model joint index                          */
+  gboolean ground;  /* TRUE: needs no F member                    */
+  GArray *members;  /* guint: link indices                        */
+  GArray *sides;    /* guint: 0 = link's `from` end, 1 = `to` end */
+} Junction;
+
+typedef enum { BIT_UNSET = -1 } BitState;
+
+typedef struct {
+  const FxModel *model;
+  FxChannel channel;
+  GArray *junctions;  /* Junction */
+  int *bit;           /* per link: -1 unset, FX_CAUSAL_F or FX_CAUSAL_V */
+  gboolean *fixed;    /* per link: set by the user                   */
+  guint budget;       /* search nodes left                            */
+} Problem;
+
+gboolean
+fx_support_grounds (FxSupport support, FxChannel channel)
+{
+  if (channel == FX_CHANNEL_TRANSLATION)
+    return support == FX_SUPPORT_PIN || support == FX_SUPPORT_CLAMP;
+  return support == FX_SUPPORT_CLAMP || support == FX_SUPPORT_GUIDED;
+}
+
+FxFormulation
+fx_formulation_from_causality (FxCausality T, FxCausality R)
+{
+  if (T == FX_CAUSAL_F)
+    return R == FX_CAUSAL_F ? FX_FORMULATION_FREE_FREE : FX_FORMULATION_GUIDED;
+  return R == FX_CAUSAL_F ? FX_FORMULATION_PINNED : FX_FORMULATION_CLAMPED_CLAMPED;
+}
+
+void
+fx_formulation_causality (FxFormulation f, FxCausality *T, FxCausality *R)
+{
+  switch (f)
+    {
+    case FX_FORMULATION_CLAMPED_CLAMPED: *T = FX_CAUSAL_V; *R = FX_CAUSAL_V; break;
+    case FX_FORMULATION_PINNED:          *T = FX_CAUSAL_V; *R = FX_CAUSAL_F; break;
+    case FX_FORMULATION_GUIDED:          *T = FX_CAUSAL_F; *R = FX_CAUSAL_V; break;
+    case FX_FORMULATION_FREE_FREE:
+    case FX_FORMULATION_AUTO:
+    default:                             *T = FX_CAUSAL_F; *R = FX_CAUSAL_F; break;
+    }
+}
+
+static void
+junction_add (GArray *junctions, int joint, gboolean ground)
+{
+  Junction j = { joint, ground, g_array_new (FALSE, FALSE, sizeof (guint)),
+                 g_array_new (FALSE, FALSE, sizeof (guint)) };
+  g_array_append_val (junctions, j);
+}
+
+static void
+junction_add_member (Junction *j, guint link, guint side)
+{
+  g_array_append_val (j->members, link);
+  g_array_append_val (j->sides, side);
+}
+
+/* The junctions of one channel: translation has one per joint; rotation has
+ * one per welded (or single-member) joint, one per member end at a pin. */
+static GArray *
+build_junctions (const FxModel *model, FxChannel channel)
+{
+  GArray *junctions = g_array_new (FALSE, FALSE, sizeof (Junction));
+
+  for (guint jt = 0; jt < model->joints->len; jt++)
+    {
+      const FxJoint *joint = fx_model_joint (model, jt);
+      gboolean ground = fx_support_grounds (joint->support, channel);
+      gboolean split_pin = channel == FX_CHANNEL_ROTATION && !ground
+                           && joint->kind == FX_JOINT_PIN;
+      int shared = -1;  /* index of the joint's one junction, once made */
+
+      for (guint l = 0; l < model->links->len; l++)
+        {
+          const FxLink *link = fx_model_link (model, l);
+          for (guint side = 0; side < 2; side++)
+            {
+              const char *end = side == 0 ? link->from : link->to;
+              if (g_strcmp0 (end, joint->id) != 0)
+                continue;
+              if (split_pin)
+                {
+                  junction_add (junctions, jt, FALSE);
+                  junction_add_member (&g_array_index (junctions, Junction, junctions->len - 1), l, side);
+                  continue;
+                }
+              if (shared < 0)
+                {
+                  junction_add (junctions, jt, ground);
+                  shared = junctions->len - 1;
+                }
+              junction_add_member (&g_array_index (junctions, Junction, shared), l, side);
+            }
+        }
+    }
+  return junctions;
+}
+
+static void
+junctions_free (GArray *junctions)
+{
+  for (guint i = 0; i < junctions->len; i++)
+    {
+      Junction *j = &g_array_index (junctions, Junction, i);
+      g_array_unref (j->members);
+      g_array_unref (j->sides);
+    }
+  g_array_unref (junctions);
+}
+
+static guint
+member (const Junction *j, guint k)
+{
+  return g_array_index (j->members, guint, k);
+}
+
+/* Apply the junction rules until nothing changes. FALSE on a contradiction. */
+static gboolean
+propagate (Problem *p)
+{
+  gboolean changed = TRUE;
+
+  while (changed)
+    {
+      changed = FALSE;
+      for (guint i = 0; i < p->junctions->len; i++)
+        {
+          const Junction *j = &g_array_index (p->junctions, Junction, i);
+          guint n = j->members->len, n_f = 0, n_unset = 0, last_unset = 0;
+
+          for (guint k = 0; k < n; k++)
+            {
+              int b = p->bit[member (j, k)];
+              if (b == FX_CAUSAL_F)
+                n_f++;
+              else if (b == BIT_UNSET)
+                {
+                  n_unset++;
+                  last_unset = member (j, k);
+                }
+            }
+
+          if (j->ground)
+            {
+              if (n_f > 0)
+                return FALSE;
+              for (guint k = 0; k < n; k++)
+                if (p->bit[member (j, k)] == BIT_UNSET)
+                  {
+                    p->bit[member (j, k)] = FX_CAUSAL_V;
+                    changed = TRUE;
+                  }
+              continue;
+            }
+
+          if (n_f > 1 || (n_f == 0 && n_unset == 0))
+            return FALSE;
+          if (n_f == 1 && n_unset > 0)
+            {
+              for (guint k = 0; k < n; k++)
+                if (p->bit[member (j, k)] == BIT_UNSET)
+                  p->bit[member (j, k)] = FX_CAUSAL_V;
+              changed = TRUE;
+            }
+          else if (n_f == 0 && n_unset == 1)
+            {
+              p->bit[last_unset] = FX_CAUSAL_F;
+              changed = TRUE;
+            }
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+search (Problem *p)
+{
+  guint n_links = p->model->links->len;
+  g_autofree int *saved = NULL;
+
+  if (!propagate (p))
+    return FALSE;
+
+  guint pick = n_links;
+  for (guint l = 0; l < n_links; l++)
+    if (p->bit[l] == BIT_UNSET)
+      {
+        pick = l;
+        break;
+      }
+  if (pick == n_links)
+    return TRUE;
+  if (p->budget == 0)
+    return FALSE;
+  p->budget--;
+
+  saved = g_memdup2 (p->bit, sizeof (int) * n_links);
+  /* Prefer F first: a free-free link is the cheapest and most natural. */
+  for (int choice = FX_CAUSAL_F; choice <= FX_CAUSAL_V; choice++)
+    {
+      p->bit[pick] = choice;
+      if (search (p))
+        return TRUE;
+      memcpy (p->bit, saved, sizeof (int) * n_links);
+    }
+  return FALSE;
+}
+
+static const char *
+channel_name (FxChannel c)
+{
+  return c == FX_CHANNEL_TRANSLATION ? "translation" : "rotation";
+}
+
+static const char *
+causal_word (FxChannel c, int bit)
+{
+  if (c == FX_CHANNEL_TRANSLATION)
+    return bit == FX_CAUSAL_F ? "force-causal" : "velocity-causal";
+  return bit == FX_CAUSAL_F ? "moment-causal" : "angular-velocity-causal";
+}
+
+/* Explain, junction by junction, what the user's fixed choices break. */
+static void
+explain_fixed_conflicts (Problem *p, GPtrArray *conflicts)
+{
+  for (guint i = 0; i < p->junctions->len; i++)
+    {
+      const Junction *j = &g_array_index (p->junctions, Junction, i);
+      const FxJoint *joint = fx_model_joint (p->model, j->joint);
+      g_autoptr (GString) f_links = g_string_new (NULL);
+      guint n_f = 0, n_fixed = 0;
+
+      for (guint k = 0; k < j->members->len; k++)
+        {
+          guint l = member (j, k);
+          if (!p->fixed[l])
+            continue;
+          n_fixed++;
+          if (p->bit[l] == FX_CAUSAL_F)
+            {
+              g_string_append_printf (f_links, "%s\"%s\"", n_f ? ", " : "",
+                                      fx_model_link (p->model, l)->id);
+              n_f++;
+            }
+        }
+      if (j->ground && n_f > 0)
+        g_ptr_array_add (conflicts, g_strdup_printf (
+          "joint \"%s\" (%s): its support fixes the %s, so no member may be %s, "
+          "but %s is. Fix: make %s %s (for example pinned or clamped-clamped), "
+          "or remove the support.",
+          joint->id, channel_name (p->channel), channel_name (p->channel),
+          causal_word (p->channel, FX_CAUSAL_F), f_links->str, f_links->str,
+          causal_word (p->channel, FX_CAUSAL_V)));
+      else if (!j->ground && n_f > 1)
+        g_ptr_array_add (conflicts, g_strdup_printf (
+          "joint \"%s\" (%s): a free joint takes its force from exactly one link, "
+          "but %s are all %s. Fix: keep one of them and set the others to a "
+          "%s formulation, or add an inertia (mass) at joint \"%s\".",
+          joint->id, channel_name (p->channel), f_links->str,
+          causal_word (p->channel, FX_CAUSAL_F), causal_word (p->channel, FX_CAUSAL_V),
+          joint->id));
+      else if (!j->ground && n_fixed == j->members->len && n_f == 0)
+        g_ptr_array_add (conflicts, g_strdup_printf (
+          "joint \"%s\" (%s): it is free, but every link there is %s, so nothing "
+          "takes the joint's force. Fix: set one link at joint \"%s\" to %s, "
+          "support the joint, or add an inertia (mass) there.",
+          joint->id, channel_name (p->channel), causal_word (p->channel, FX_CAUSAL_V),
+          joint->id, p->channel == FX_CHANNEL_TRANSLATION ? "free-free or guided"
+                                                          : "free-free or pinned"));
+    }
+}
+
+/* No assignment exists: name the links whose two ends want opposite bits. */
+static void
+explain_infeasible (Problem *p, GPtrArray *conflicts)
+{
+  guint before = conflicts->len;
+
+  for (guint l = 0; l < p->model->links->len; l++)
+    {
+      const FxLink *link = fx_model_link (p->model, l);
+      int want[2] = { BIT_UNSET, BIT_UNSET };
+      const char *joint_id[2] = { link->from, link->to };
+
+      for (guint i = 0; i < p->junctions->len; i++)
+        {
+          const Junction *j = &g_array_index (p->junctions, Junction, i);
+          for (guint k = 0; k < j->members->len; k++)
+            if (member (j, k) == l)
+              {
+                guint side = g_array_index (j->sides, guint, k);
+                if (j->ground)
+                  want[side] = FX_CAUSAL_V;
+                else if (j->members->len == 1)
+                  want[side] = FX_CAUSAL_F;
+              }
+        }
+      if (want[0] != BIT_UNSET && want[1] != BIT_UNSET && want[0] != want[1])
+        {
+          guint fs = want[0] == FX_CAUSAL_F ? 0 : 1;
+          g_ptr_array_add (conflicts, g_strdup_printf (
+            "link \"%s\" (%s): its end at joint \"%s\" is free and needs a %s link, "
+            "its end at joint \"%s\" is supported and needs a %s link, and one link "
+            "has one causality. Fix: split link \"%s\" into two links at an interior "
+            "welded joint, add an inertia (mass) at joint \"%s\", or support joint \"%s\".",
+            link->id, channel_name (p->channel), joint_id[fs],
+            causal_word (p->channel, FX_CAUSAL_F), joint_id[1 - fs],
+            causal_word (p->channel, FX_CAUSAL_V), link->id, joint_id[fs], joint_id[fs]));
+        }
+    }
+  if (conflicts->len == before)
+    g_ptr_array_add (conflicts, g_strdup_printf (
+      "%s: no causality assignment exists: every free joint needs exactly one %s "
+      "link and every supported joint none. Fix: split a link at an interior welded "
+      "joint, or add an inertia (mass) at a free joint.",
+      channel_name (p->channel), causal_word (p->channel, FX_CAUSAL_F)));
+}
+
+static void
+solve_channel (const FxModel *model, FxChannel channel, FxAssignment *a)
+{
+  guint n = model->links->len;
+  Problem p = { model, channel, build_junctions (model, channel),
+                g_new (int, MAX (n, 1)), g_new0 (gboolean, MAX (n, 1)), 100000 };
+
+  for (guint l = 0; l < n; l++)
+    {
+      const FxLink *link = fx_model_link (model, l);
+      p.bit[l] = BIT_UNSET;
+      if (link->formulation != FX_FORMULATION_AUTO)
+        {
+          FxCausality T, R;
+          fx_formulation_causality (link->formulation, &T, &R);
+          p.bit[l] = channel == FX_CHANNEL_TRANSLATION ? T : R;
+          p.fixed[l] = TRUE;
+        }
+    }
+
+  g_autofree int *user = g_memdup2 (p.bit, sizeof (int) * MAX (n, 1));
+  if (search (&p))
+    {
+      for (guint l = 0; l < n; l++)
+        {
+          if (channel == FX_CHANNEL_TRANSLATION)
+            a->links[l].T = p.bit[l];
+          else
+            a->links[l].R = p.bit[l];
+        }
+    }
+  else
+    {
+      guint before = a->conflicts->len;
+      memcpy (p.bit, user, sizeof (int) * MAX (n, 1));
+      explain_fixed_conflicts (&p, a->conflicts);
+      if (a->conflicts->len == before)
+        explain_infeasible (&p, a->conflicts);
+    }
+
+  junctions_free (p.junctions);
+  g_free (p.bit);
+  g_free (p.fixed);
+}
+
+FxAssignment *
+fx_assignment_compute (const FxModel *model)
+{
+  FxAssignment *a = g_new0 (FxAssignment, 1);
+
+  a->n_links = model->links->len;
+  a->links = g_new0 (FxLinkAssignment, MAX (a->n_links, 1));
+  a->conflicts = g_ptr_array_new_with_free_func (g_free);
+
+  solve_channel (model, FX_CHANNEL_TRANSLATION, a);
+  solve_channel (model, FX_CHANNEL_ROTATION, a);
+
+  for (guint l = 0; l < a->n_links; l++)
+    {
+      FxLinkAssignment *la = &a->links[l];
+      la->fixed_by_user = fx_model_link (model, l)->formulation != FX_FORMULATION_AUTO;
+      la->formulation = fx_formulation_from_causality (la->T, la->R);
+    }
+  return a;
+}
+
+void
+fx_assignment_free (FxAssignment *a)
+{
+  if (a == NULL)
+    return;
+  g_free (a->links);
+  g_ptr_array_unref (a->conflicts);
+  g_free (a);
+}
+
+gboolean
+fx_assignment_ok (const FxAssignment *a)
+{
+  return a->conflicts->len == 0;
+}

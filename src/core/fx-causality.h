@@ -1,0 +1,49 @@
+/* fx-causality.h: which formulation each link takes, and why.
+ *
+ * Per channel (translation, rotation) every junction is a power-conserving
+ * 1-junction. A free junction must be fed its force by exactly one F-causal
+ * member end; a ground junction (support) by none. A link has the same
+ * causality at both its ends, so choosing T and R per link is a small
+ * constraint problem. This module answers it and explains conflicts; the
+ * assembler (fx-system.c), the CLI and the canvas consume the answer.
+ */
+#pragma once
+
+#include "fx-model.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  FX_CAUSAL_F = 0,  /* force (moment) in, velocity (angular velocity) out */
+  FX_CAUSAL_V = 1,  /* velocity (angular velocity) in, force (moment) out */
+} FxCausality;
+
+typedef enum {
+  FX_CHANNEL_TRANSLATION = 0,
+  FX_CHANNEL_ROTATION = 1,
+} FxChannel;
+
+typedef struct {
+  FxCausality T, R;
+  FxFormulation formulation;  /* never AUTO here                          */
+  gboolean fixed_by_user;     /* the model named the formulation          */
+} FxLinkAssignment;
+
+typedef struct {
+  guint n_links;
+  FxLinkAssignment *links;  /* one per model link, same order               */
+  GPtrArray *conflicts;     /* char*: one explanation per conflict, with fixes */
+} FxAssignment;
+
+FxAssignment *fx_assignment_compute (const FxModel *model);
+void          fx_assignment_free    (FxAssignment *assignment);
+gboolean      fx_assignment_ok      (const FxAssignment *assignment);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxAssignment, fx_assignment_free)
+
+FxFormulation fx_formulation_from_causality (FxCausality T, FxCausality R);
+void          fx_formulation_causality      (FxFormulation f, FxCausality *T, FxCausality *R);
+
+/* Whether a support fixes the channel (a ground junction) at a joint. */
+gboolean      fx_support_grounds            (FxSupport support, FxChannel channel);
+
+G_END_DECLS

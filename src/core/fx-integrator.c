@@ -1,0 +1,270 @@
+/* fx-integrator.c: E (x_{n+1} - x_n) = dt F(x_{n+1/2}, t_{n+1/2}) by Newton.
+ *
+ * Convergence is judged block by block (one block per field and link): the
+ * residual of a row block against the size of that block's own terms, the
+ * update of an unknown block against the block's magnitude (never smaller
+ * than a hundredth of the largest block of the same field kind, so that a
+ * field that is zero by symmetry does not chase round-off).
+ */
+#include "fx-integrator.h"
+#include "fx-system-private.h"
+
+#include <math.h>
+#include <string.h>
+
+struct _FxIntegrator {
+  FxSystem *sys;
+  double tolerance;
+  guint max_iterations;
+  guint n, n_blocks;
+  guint *block_of;
+  FxBand *J;
+  double *x, *R, *mag, *x_prev, *scale;
+  double dt_prev;
+  gboolean have_prev;
+};
+
+FxIntegrator *
+fx_integrator_new (FxSystem *sys, double tolerance, guint max_iterations)
+{
+  FxIntegrator *it = g_new0 (FxIntegrator, 1);
+  guint n = fx_system_n_unknowns (sys);
+
+  it->sys = sys;
+  it->tolerance = tolerance > 0 ? tolerance : 1e-12;
+  it->max_iterations = max_iterations > 0 ? max_iterations : 20;
+  it->n = n;
+  it->block_of = g_new0 (guint, MAX (n, 1));
+  it->n_blocks = fx_system_blocks (sys, it->block_of);
+  it->J = fx_system_new_jacobian (sys);
+  it->x = g_new0 (double, MAX (n, 1));
+  it->R = g_new0 (double, MAX (n, 1));
+  it->mag = g_new0 (double, MAX (n, 1));
+  it->x_prev = g_new0 (double, MAX (n, 1));
+  it->scale = g_new0 (double, MAX (it->n_blocks, 1) * 2);
+  return it;
+}
+
+void
+fx_integrator_free (FxIntegrator *it)
+{
+  if (it == NULL)
+    return;
+  fx_band_free (it->J);
+  g_free (it->block_of);
+  g_free (it->x);
+  g_free (it->R);
+  g_free (it->mag);
+  g_free (it->x_prev);
+  g_free (it->scale);
+  g_free (it);
+}
+
+static gboolean
+all_finite (const double *v, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    if (!isfinite (v[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* max over rows of |R_row| / (largest term size in the row's block) */
+static double
+scaled_residual (FxIntegrator *it)
+{
+  double *sigma = it->scale;
+  double worst = 0.0;
+
+  memset (sigma, 0, sizeof (double) * it->n_blocks);
+  for (guint i = 0; i < it->n; i++)
+    sigma[it->block_of[i]] = MAX (sigma[it->block_of[i]], it->mag[i]);
+  for (guint i = 0; i < it->n; i++)
+    {
+      double s = sigma[it->block_of[i]];
+      if (it->R[i] != 0.0)
+        worst = MAX (worst, s > 0.0 ? fabs (it->R[i]) / s : INFINITY);
+    }
+  return worst;
+}
+
+/* Field kind of a block: blocks come four per link (v, omega, n, m). */
+static double
+kind_length (const FxSystem *sys, guint block)
+{
+  return sys->links[block / 4].L;
+}
+
+static double
+scaled_update (FxIntegrator *it, const double *delta, const double *x, const double *xn)
+{
+  double *nu = it->scale, kind_max[4] = { 0, 0, 0, 0 }, worst = 0.0;
+
+  memset (nu, 0, sizeof (double) * it->n_blocks);
+  for (guint i = 0; i < it->n; i++)
+    {
+      guint b = it->block_of[i];
+      nu[b] = MAX (nu[b], MAX (fabs (x[i]), fabs (xn[i])));
+    }
+  /* omega and m are compared across links as omega L and m / L */
+  for (guint b = 0; b < it->n_blocks; b++)
+    {
+      guint k = b % 4;
+      double L = kind_length (it->sys, b);
+      double v = k == 1 ? nu[b] * L : k == 3 ? nu[b] / L : nu[b];
+      kind_max[k] = MAX (kind_max[k], v);
+    }
+  for (guint b = 0; b < it->n_blocks; b++)
+    {
+      guint k = b % 4;
+      double L = kind_length (it->sys, b);
+      double floor_ = 1e-2 * (k == 1 ? kind_max[k] / L : k == 3 ? kind_max[k] * L : kind_max[k]);
+      nu[b] = MAX (nu[b], floor_);
+    }
+  for (guint i = 0; i < it->n; i++)
+    if (delta[i] != 0.0)
+      {
+        double s = nu[it->block_of[i]];
+        worst = MAX (worst, s > 0.0 ? fabs (delta[i]) / s : INFINITY);
+      }
+  return worst;
+}
+
+typedef enum { STEP_OK, STEP_NO_CONVERGENCE, STEP_SINGULAR, STEP_NOT_FINITE } StepStatus;
+
+/* One midpoint step of size dt from the system's state; on success the
+ * converged x_{n+1} is in it->x. */
+static StepStatus
+newton (FxIntegrator *it, double dt, gboolean extrapolate, guint *iters, double *residual)
+{
+  FxSystem *sys = it->sys;
+  const double *xn = fx_system_state (sys);
+  double upd = INFINITY;
+
+  for (guint i = 0; i < it->n; i++)
+    it->x[i] = extrapolate ? 2.0 * xn[i] - it->x_prev[i] : xn[i];
+
+  *iters = 0;
+  for (;;)
+    {
+      fx_system_residual (sys, it->x, dt, it->R, it->mag, it->J);
+      if (!all_finite (it->R, it->n))
+        return STEP_NOT_FINITE;
+      *residual = scaled_residual (it);
+      if (*residual < it->tolerance && (upd < it->tolerance || *residual < 1e-2 * it->tolerance))
+        return STEP_OK;
+      if (*iters >= it->max_iterations)
+        return STEP_NO_CONVERGENCE;
+      if (!fx_band_factorize (it->J))
+        return STEP_SINGULAR;
+      fx_band_solve (it->J, it->R);  /* R becomes the update */
+      for (guint i = 0; i < it->n; i++)
+        it->x[i] -= it->R[i];
+      (*iters)++;
+      upd = scaled_update (it, it->R, it->x, xn);
+      if (!all_finite (it->x, it->n))
+        return STEP_NOT_FINITE;
+    }
+}
+
+static void
+fill_energy (FxIntegrator *it, FxStepReport *rep)
+{
+  FxEnergy e = fx_system_energy (it->sys);
+
+  rep->kinetic = e.kinetic;
+  rep->elastic = e.elastic;
+  rep->gravity = e.gravity;
+  rep->H = e.kinetic + e.elastic + e.gravity;
+  rep->t = fx_system_time (it->sys);
+  rep->joint_gap = fx_system_joint_gap (it->sys);
+}
+
+void
+fx_integrator_report (FxIntegrator *it, FxStepReport *rep)
+{
+  memset (rep, 0, sizeof *rep);
+  fill_energy (it, rep);
+}
+
+/* Advance by dt in `pieces` equal sub-steps; FALSE leaves the system restored. */
+static StepStatus
+advance (FxIntegrator *it, double dt, guint pieces, FxStepReport *rep)
+{
+  FxSystem *sys = it->sys;
+  double h = dt / pieces;
+
+  for (guint k = 0; k < pieces; k++)
+    {
+      guint iters = 0;
+      double res = 0.0;
+      gboolean extrapolate = it->have_prev && it->dt_prev == h;
+      StepStatus st = newton (it, h, extrapolate, &iters, &res);
+
+      rep->newton_iters += iters;
+      rep->residual = MAX (rep->residual, res);
+      if (st != STEP_OK)
+        return st;
+
+      rep->supplied += fx_system_supplied (sys, it->x, h);
+      memcpy (it->x_prev, fx_system_state (sys), sizeof (double) * it->n);
+      it->have_prev = TRUE;
+      it->dt_prev = h;
+      fx_system_commit (sys, it->x, h);
+    }
+  return STEP_OK;
+}
+
+static const char *
+status_reason (StepStatus st)
+{
+  switch (st)
+    {
+    case STEP_NO_CONVERGENCE: return "Newton did not converge";
+    case STEP_SINGULAR:       return "the Newton matrix is singular (is part of the mechanism "
+                                     "free to move without inertia?)";
+    case STEP_NOT_FINITE:     return "the state stopped being finite";
+    case STEP_OK: default:    return "";
+    }
+}
+
+gboolean
+fx_integrator_step (FxIntegrator *it, double dt, FxStepReport *rep, GError **error)
+{
+  FxSystem *sys = it->sys;
+  FxSystemSnapshot *snap = fx_system_snapshot (sys);
+  double H0 = fx_system_hamiltonian (sys);
+  StepStatus st = STEP_OK;
+  double t0 = fx_system_time (sys);
+
+  /* full step, then two halves, then four quarters (physics.md section 5) */
+  for (guint pieces = 1; pieces <= 4; pieces *= 2)
+    {
+      memset (rep, 0, sizeof *rep);
+      st = advance (it, dt, pieces, rep);
+      if (st == STEP_OK)
+        {
+          rep->substeps = pieces;
+          break;
+        }
+      fx_system_restore (sys, snap);
+      it->have_prev = FALSE;
+    }
+
+  if (st != STEP_OK)
+    {
+      g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_DIVERGED,
+                   "solver failed at t = %.6g s (step %.3g s, also halved twice): %s; "
+                   "scaled residual %.3g after %u iterations",
+                   t0, dt, status_reason (st), rep->residual, rep->newton_iters);
+      fx_system_snapshot_free (snap);
+      return FALSE;
+    }
+  fx_system_snapshot_free (snap);
+
+  fill_energy (it, rep);
+  rep->dt = dt;
+  rep->dissipated = 0.0;
+  rep->balance = rep->H - H0 - rep->supplied + rep->dissipated;
+  return TRUE;
+}

@@ -1,0 +1,38 @@
+/* fx-integrator.h: implicit midpoint with Newton, step halving and the
+ * per-step energy diagnostics of physics.md section 5. */
+#pragma once
+
+#include "fx-system.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  double t;            /* time at the end of the step                          */
+  double dt;           /* the step (sum of sub-steps when it had to be halved)  */
+  double H, kinetic, elastic, gravity;
+  double supplied;     /* external work done during the step                   */
+  double dissipated;   /* energy dissipated during the step                    */
+  double balance;      /* H_{n+1} - H_n - supplied + dissipated                */
+  guint newton_iters;  /* linear solves, summed over sub-steps                  */
+  double residual;     /* final scaled residual (largest over sub-steps)        */
+  double joint_gap;    /* largest distance between member ends at a junction   */
+  guint substeps;      /* 1, 2 or 4                                             */
+} FxStepReport;
+
+typedef struct _FxIntegrator FxIntegrator;
+
+/* The integrator steps `system` (borrowed; it must outlive the integrator). */
+FxIntegrator *fx_integrator_new    (FxSystem *system, double tolerance, guint max_iterations);
+void          fx_integrator_free   (FxIntegrator *integrator);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxIntegrator, fx_integrator_free)
+
+/* The report of the current state (no step: supplied = balance = 0). */
+void          fx_integrator_report (FxIntegrator *integrator, FxStepReport *report);
+
+/* Advance by dt. On failure (Newton fails even at dt/4, or the state stops
+ * being finite) the system is left at the last good state and the error
+ * names the time and the residual. */
+gboolean      fx_integrator_step   (FxIntegrator *integrator, double dt,
+                                    FxStepReport *report, GError **error);
+
+G_END_DECLS

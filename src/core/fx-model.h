@@ -1,0 +1,187 @@
+/* fx-model.h: the mechanism as plain data (joints, links, loads, probes).
+ *
+ * The model knows nothing about solving: it is what a file holds and what the
+ * editor changes. Every string is owned (g_free) by the struct that holds it.
+ * SI units throughout.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+  FX_JOINT_PIN,   /* member ends rotate independently */
+  FX_JOINT_WELD,  /* member ends share one rotation   */
+} FxJointKind;
+
+typedef enum {
+  FX_SUPPORT_NONE,    /* free point                                      */
+  FX_SUPPORT_PIN,     /* fixed point, free rotation                      */
+  FX_SUPPORT_CLAMP,   /* fixed point, fixed rotation                     */
+  FX_SUPPORT_GUIDED,  /* free translation, fixed rotation (sliding clamp) */
+} FxSupport;
+
+typedef enum {
+  FX_FORMULATION_AUTO,
+  FX_FORMULATION_FREE_FREE,        /* T = F, R = F */
+  FX_FORMULATION_CLAMPED_CLAMPED,  /* T = V, R = V */
+  FX_FORMULATION_PINNED,           /* T = V, R = F */
+  FX_FORMULATION_GUIDED,           /* T = F, R = V */
+} FxFormulation;
+
+typedef enum {
+  FX_PROFILE_CONSTANT,  /* 1                                                  */
+  FX_PROFILE_STEP_OFF,  /* 1 for t <= t1, then 0                              */
+  FX_PROFILE_RAMP,      /* 0 at t0, linear to 1 at t1, then 1                 */
+  FX_PROFILE_HAT,       /* 0 at t0, linear to 1 at t1, linear to 0 at t2, 0   */
+  FX_PROFILE_SINE,      /* sin(2 pi frequency t + phase)                      */
+  FX_PROFILE_TABLE,     /* piecewise linear through (t, value), held at ends  */
+} FxProfileType;
+
+/* A scalar time function that multiplies a load's force and moment. */
+typedef struct {
+  FxProfileType type;
+  double t0, t1, t2;
+  double frequency, phase;
+  guint n_table;
+  double *table_t;      /* n_table increasing times  */
+  double *table_value;  /* n_table values            */
+} FxProfile;
+
+typedef enum {
+  FX_FRAME_SPATIAL,   /* dead load: fixed direction                          */
+  FX_FRAME_MATERIAL,  /* follower load: turns with a link's frame at the point */
+} FxFrame;
+
+typedef struct {
+  char *id;
+  double at[2];
+  FxJointKind kind;
+  FxSupport support;
+  double mass;     /* lumped mass at the joint, kg (0: none)        */
+  double inertia;  /* lumped rotary inertia, kg m^2 (0: none)       */
+} FxJoint;
+
+/* How a section was written in the file, so that saving keeps the user's form. */
+typedef enum {
+  FX_SECTION_CANONICAL,  /* rhoA, rhoI, EA, GA, EI given directly       */
+  FX_SECTION_MATERIAL,   /* E, nu, rho, shape and shear factor          */
+} FxSectionForm;
+
+typedef enum {
+  FX_SHAPE_RECTANGLE,  /* width (out of plane) x height (in the plane of bending) */
+  FX_SHAPE_SQUARE,
+  FX_SHAPE_CIRCLE,
+  FX_SHAPE_TUBE,
+} FxShapeType;
+
+typedef struct {
+  /* canonical values, always filled (derived when form == MATERIAL) */
+  double rhoA, rhoI, EA, GA, EI;
+
+  /* source form, meaningful when form == MATERIAL */
+  FxSectionForm form;
+  double E, nu, rho, shear_factor;
+  FxShapeType shape;
+  double width, height, diameter, inner_diameter;
+} FxSection;
+
+typedef struct {
+  char *id;
+  char *from, *to;  /* joint ids; s = 0 at `from`, s = L at `to` */
+  guint elements;
+  FxSection section;
+  FxFormulation formulation;
+  gboolean rigid;   /* zero compliance: stresses become multipliers inside the link */
+
+  /* Optional initial rigid motion of the link about its centre (spatial). */
+  double initial_velocity[2];
+  double initial_omega;
+} FxLink;
+
+typedef struct {
+  char *id;          /* optional, may be NULL */
+  char *joint;       /* non-NULL: load at a joint                      */
+  char *link;        /* non-NULL: point load at fraction s along link   */
+  double s;          /* 0..1, for link loads                            */
+  double force[2];
+  FxFrame frame;
+  char *frame_link;  /* joint loads in the material frame: whose frame  */
+  double moment;
+  FxProfile profile;
+} FxLoad;
+
+typedef struct {
+  char *id;
+  char *link;
+  double s;  /* 0..1 */
+} FxProbe;
+
+typedef struct {
+  char *name;         /* optional title, may be NULL   */
+  char *description;  /* optional one line, may be NULL */
+
+  GArray *joints;  /* FxJoint */
+  GArray *links;   /* FxLink  */
+  GArray *loads;   /* FxLoad  */
+  GArray *probes;  /* FxProbe */
+
+  double gravity[2];  /* default (0, -9.81) */
+  double dt;          /* default 0.01       */
+  double t_end;       /* default 1          */
+  double tolerance;   /* default 1e-12      */
+  guint max_iterations; /* default 20       */
+} FxModel;
+
+#define FX_MAX_ELEMENTS_PER_LINK 1000000u
+#define FX_MAX_ELEMENTS_TOTAL    2000000u  /* over all links of a model */
+
+FxModel  *fx_model_new            (void);
+void      fx_model_free           (FxModel *model);
+FxModel  *fx_model_copy           (const FxModel *model);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxModel, fx_model_free)
+
+/* Adders copy the strings; they return the new element (valid until the next add). */
+FxJoint  *fx_model_add_joint      (FxModel *model, const char *id, double x, double y);
+FxLink   *fx_model_add_link       (FxModel *model, const char *id, const char *from,
+                                   const char *to, guint elements);
+FxLoad   *fx_model_add_joint_load (FxModel *model, const char *joint);
+FxLoad   *fx_model_add_link_load  (FxModel *model, const char *link, double s);
+FxProbe  *fx_model_add_probe      (FxModel *model, const char *id, const char *link, double s);
+
+static inline FxJoint *fx_model_joint (const FxModel *m, guint i) { return &g_array_index (m->joints, FxJoint, i); }
+static inline FxLink  *fx_model_link  (const FxModel *m, guint i) { return &g_array_index (m->links, FxLink, i); }
+static inline FxLoad  *fx_model_load  (const FxModel *m, guint i) { return &g_array_index (m->loads, FxLoad, i); }
+static inline FxProbe *fx_model_probe (const FxModel *m, guint i) { return &g_array_index (m->probes, FxProbe, i); }
+
+int       fx_model_find_joint     (const FxModel *model, const char *id);  /* -1 if absent */
+int       fx_model_find_link      (const FxModel *model, const char *id);  /* -1 if absent */
+double    fx_link_length          (const FxModel *model, const FxLink *link);  /* 0 if a joint is missing */
+
+/* Fill the canonical values from the material form (E, nu, rho, shape) and
+ * set form to MATERIAL. A shear_factor <= 0 means "the shape's default" and is
+ * replaced by fx_shape_default_shear_factor(). */
+void      fx_section_derive       (FxSection *section);
+double    fx_shape_default_shear_factor (FxShapeType shape);
+void      fx_section_set_canonical (FxSection *section, double rhoA, double rhoI,
+                                    double EA, double GA, double EI);
+
+double    fx_profile_eval         (const FxProfile *profile, double t);
+/* Copies the points and sets type to TABLE (n == 0 clears the table). */
+void      fx_profile_set_table    (FxProfile *profile, guint n, const double *t, const double *value);
+
+const char *fx_formulation_to_string (FxFormulation f);
+gboolean    fx_formulation_from_string (const char *s, FxFormulation *out);
+const char *fx_support_to_string     (FxSupport s);
+gboolean    fx_support_from_string   (const char *s, FxSupport *out);
+const char *fx_joint_kind_to_string  (FxJointKind k);
+gboolean    fx_joint_kind_from_string (const char *s, FxJointKind *out);
+const char *fx_profile_type_to_string (FxProfileType t);
+gboolean    fx_profile_type_from_string (const char *s, FxProfileType *out);
+const char *fx_frame_to_string       (FxFrame f);
+gboolean    fx_frame_from_string     (const char *s, FxFrame *out);
+const char *fx_shape_type_to_string  (FxShapeType t);
+gboolean    fx_shape_type_from_string (const char *s, FxShapeType *out);
+
+G_END_DECLS

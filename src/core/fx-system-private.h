@@ -1,0 +1,114 @@
+/* fx-system-private.h: the inside of FxSystem, shared by the assembler
+ * (fx-system.c), the integrator (fx-integrator.c) and white-box tests. */
+#pragma once
+
+#include "fx-system.h"
+
+G_BEGIN_DECLS
+
+/* Unknowns of a link: slots 0 .. 2N alternate node (even) and element (odd);
+ * each slot holds [translation x, translation y, rotation]: the CG1 fields in
+ * node slots, the DG0 fields in element slots. Element e couples slots 2e,
+ * 2e+1, 2e+2, that is nine consecutive unknowns, so the band is 8 wide. */
+enum { FX_SLOT = 3 };
+
+/* Field components in a link, in the order the element kernel uses. */
+enum { F_VX, F_VY, F_W, F_NX, F_NY, F_M, F_N_FIELDS };
+
+typedef struct {
+  guint model_index;
+  const char *id;
+  guint N;
+  double L, h;
+  double rhoA, rhoI, Ct[2], Cr;  /* compliances; 0 for a rigid link */
+  FxCausality T, R;
+  guint offset;                  /* first unknown                    */
+  double angle0;                 /* direction of the straight link    */
+  double origin[2];              /* position of s = 0                 */
+
+  /* configuration, advanced after each step (not Newton unknowns) */
+  double *theta;       /* in the space of omega: N+1 nodes (R = F) or N elements */
+  double theta_end[2]; /* R = V: end angles, theta_end' = Omega_end              */
+  double *r;           /* in the space of v: 2 (N+1) or 2 N, interleaved x, y    */
+
+  /* for R = V ends: where Omega comes from (-1: a ground, Omega = 0) */
+  int omega_source[2];
+  double omega_sign[2];
+} FxLinkSys;
+
+/* A link end as a port of one channel. Output y = sigma x[dof ..]; the input
+ * u enters the rows of the same unknowns as + sigma u. */
+typedef struct {
+  guint link, side;
+  guint dof;
+  double sigma;
+} FxPort;
+
+typedef struct {
+  double force[2];    /* spatial or material, times the profile              */
+  int frame_member;   /* -1: spatial (dead); else index of the member port    */
+  double moment;
+  const FxProfile *profile;
+} FxJointLoad;
+
+typedef struct {
+  guint joint;
+  gboolean ground;
+  GArray *ports;      /* FxPort                                   */
+  int f;              /* index of the F-causal member; -1 at a ground */
+  GArray *loads;      /* FxJointLoad (translation: force; rotation: moment) */
+} FxJunction;
+
+typedef struct {
+  guint element;
+  double xi, weight;
+} FxPointSample;
+
+typedef struct {
+  guint link;
+  FxPointSample at[2];
+  guint n_at;
+  double force[2];
+  gboolean material;
+  double moment;
+  const FxProfile *profile;
+} FxPointLoad;
+
+struct _FxSystem {
+  FxModel *model;        /* own copy */
+  FxAssignment *assignment;
+  guint n;               /* unknowns */
+  guint band;            /* half bandwidth of the Jacobian */
+  double t;
+  double *x;             /* e-variables at t */
+  double *x_mid;         /* scratch */
+  double gravity[2];
+
+  guint n_links;
+  FxLinkSys *links;
+  GArray *tjunctions;    /* FxJunction, translation channel */
+  GArray *rjunctions;    /* FxJunction, rotation channel    */
+  GArray *point_loads;   /* FxPointLoad */
+
+  /* current step, set by fx_system_residual */
+  double dt, t_mid;
+};
+
+/* External work Delta t sum(y . u) done by loads and driven supports over a
+ * step from the current state to x. */
+double  fx_system_supplied (FxSystem *system, const double *x, double dt);
+
+/* Accept x as the state at t + dt: advance angles, positions and time. */
+void    fx_system_commit   (FxSystem *system, const double *x, double dt);
+
+/* Row and unknown blocks (one per field and link) for Newton's scaling:
+ * block_of[i] for every unknown/row, n_blocks in total. */
+guint   fx_system_blocks   (const FxSystem *system, guint *block_of);
+
+/* Save / restore the configuration (angles, positions, time, x) for retries. */
+typedef struct _FxSystemSnapshot FxSystemSnapshot;
+FxSystemSnapshot *fx_system_snapshot      (const FxSystem *system);
+void              fx_system_restore       (FxSystem *system, const FxSystemSnapshot *snap);
+void              fx_system_snapshot_free (FxSystemSnapshot *snap);
+
+G_END_DECLS

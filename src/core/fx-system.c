@@ -1,0 +1,1516 @@
+/* fx-system.c: assembly of the mixed finite-element port-Hamiltonian system.
+ *
+ * Notation follows ../shared/design/physics.md. Per link the co-energy
+ * variables are v_hat (2), omega, n_hat (2), m; which of them is CG1 and which
+ * DG0 is set by the causality bits T and R (section 3). Every element integral
+ * uses the same 2-point Gauss rule for a term and its transposed partner, so
+ * the assembled operator is skew and the midpoint rule balances energy to the
+ * Newton tolerance. The residual is
+ *
+ *     R(x) = E (x - x_n) - dt F(x_mid, t_mid),   x_mid = (x_n + x) / 2,
+ *
+ * and its Jacobian dR/dx = E - dt/2 dF/dx_mid. Angles are not unknowns: with
+ * theta in the space of omega, theta_mid = theta_n + dt/2 omega_mid exactly,
+ * so they are substituted (and differentiated) wherever a rotation appears.
+ */
+#include "fx-system-private.h"
+#include "fx-model-io.h"
+
+#include <math.h>
+#include <string.h>
+
+G_DEFINE_QUARK (fx-system-error-quark, fx_system_error)
+
+/* ---------------------------------------------------------------- helpers */
+
+static inline void
+rot (double theta, double c_s[2])
+{
+  c_s[0] = cos (theta);
+  c_s[1] = sin (theta);
+}
+
+/* Lambda(theta) a */
+static inline void
+lam (const double cs[2], const double a[2], double out[2])
+{
+  out[0] = cs[0] * a[0] - cs[1] * a[1];
+  out[1] = cs[1] * a[0] + cs[0] * a[1];
+}
+
+/* Lambda(theta)^T a */
+static inline void
+lam_t (const double cs[2], const double a[2], double out[2])
+{
+  out[0] = cs[0] * a[0] + cs[1] * a[1];
+  out[1] = -cs[1] * a[0] + cs[0] * a[1];
+}
+
+/* J a = (-a_y, a_x) (rotation by +90 degrees); S a = J^T a = (a_y, -a_x) */
+static inline void
+jrot (const double a[2], double out[2])
+{
+  out[0] = -a[1];
+  out[1] = a[0];
+}
+
+static inline void
+srot (const double a[2], double out[2])
+{
+  out[0] = a[1];
+  out[1] = -a[0];
+}
+
+/* The accumulation context of one residual evaluation. */
+typedef struct {
+  const double *x, *xn, *xm;
+  double *R, *mag;
+  FxBand *J;
+  double dt;
+} Acc;
+
+/* G-term (part of dt F): R -= value. */
+static inline void
+acc_G (Acc *a, guint row, double value, double magnitude)
+{
+  a->R[row] -= value;
+  if (a->mag)
+    a->mag[row] += magnitude;
+}
+
+/* K-term: value = dt dF_row / dx_mid[col]; dR/dx gets -value/2. */
+static inline void
+acc_K (Acc *a, guint row, guint col, double value)
+{
+  if (a->J && value != 0.0)
+    fx_band_add (a->J, row, col, -0.5 * value);
+}
+
+/* E-term: R += coef (x - x_n), dR/dx += coef. */
+static inline void
+acc_E (Acc *a, guint row, guint col, double coef)
+{
+  a->R[row] += coef * (a->x[col] - a->xn[col]);
+  if (a->mag)
+    a->mag[row] += fabs (coef * a->x[col]) + fabs (coef * a->xn[col]);
+  if (a->J)
+    fx_band_add (a->J, row, col, coef);
+}
+
+/* ------------------------------------------------------- link bookkeeping */
+
+/* Is field f of this link CG1 (node slots) or DG0 (element slots)? */
+static inline gboolean
+field_is_cg (const FxLinkSys *l, int f)
+{
+  switch (f)
+    {
+    case F_VX: case F_VY: return l->T == FX_CAUSAL_F;
+    case F_NX: case F_NY: return l->T == FX_CAUSAL_V;
+    case F_W:             return l->R == FX_CAUSAL_F;
+    case F_M: default:    return l->R == FX_CAUSAL_V;
+    }
+}
+
+/* Component within a slot: translation x, y or rotation. */
+static inline guint
+field_comp (int f)
+{
+  static const guint comp[F_N_FIELDS] = { 0, 1, 2, 0, 1, 2 };
+  return comp[f];
+}
+
+/* Unknown of field f at node i (CG1 fields) or element i (DG0 fields). */
+static inline guint
+field_dof (const FxLinkSys *l, int f, guint i)
+{
+  guint slot = field_is_cg (l, f) ? 2 * i : 2 * i + 1;
+  return l->offset + FX_SLOT * slot + field_comp (f);
+}
+
+static double
+field_mass (const FxLinkSys *l, int f)
+{
+  switch (f)
+    {
+    case F_VX: case F_VY: return l->rhoA;
+    case F_W:             return l->rhoI;
+    case F_NX:            return l->Ct[0];
+    case F_NY:            return l->Ct[1];
+    case F_M: default:    return l->Cr;
+    }
+}
+
+/* Up to two (unknown, shape value) pairs that evaluate field f at xi of element e. */
+typedef struct {
+  guint dof[2];
+  double w[2];
+  guint n;
+} Shape;
+
+static inline void
+field_shape (const FxLinkSys *l, int f, guint e, double xi, Shape *s)
+{
+  if (field_is_cg (l, f))
+    {
+      s->n = 2;
+      s->dof[0] = field_dof (l, f, e);
+      s->dof[1] = field_dof (l, f, e + 1);
+      s->w[0] = 1.0 - xi;
+      s->w[1] = xi;
+    }
+  else
+    {
+      s->n = 1;
+      s->dof[0] = field_dof (l, f, e);
+      s->w[0] = 1.0;
+    }
+}
+
+static inline double
+shape_eval (const Shape *s, const double *x)
+{
+  double v = 0.0;
+  for (guint k = 0; k < s->n; k++)
+    v += s->w[k] * x[s->dof[k]];
+  return v;
+}
+
+/* theta_n at xi of element e (theta lives in the space of omega). */
+static inline double
+theta_n_at (const FxLinkSys *l, guint e, double xi)
+{
+  if (l->R == FX_CAUSAL_F)
+    return (1.0 - xi) * l->theta[e] + xi * l->theta[e + 1];
+  return l->theta[e];
+}
+
+/* Sampling points of a point at fraction s: a DG0 field has no value at an
+ * interior node, so there the point splits half-half over both elements. */
+static guint
+point_samples (const FxLinkSys *l, double s_fraction, FxPointSample at[2])
+{
+  double s = CLAMP (s_fraction, 0.0, 1.0) * l->N;
+  double e_floor = floor (s);
+  guint e = (guint) MIN (e_floor, (double) (l->N - 1));
+  double xi = s - e;
+
+  if (xi == 0.0 && e > 0)
+    {
+      at[0] = (FxPointSample) { e - 1, 1.0, 0.5 };
+      at[1] = (FxPointSample) { e, 0.0, 0.5 };
+      return 2;
+    }
+  at[0] = (FxPointSample) { e, xi, 1.0 };
+  return 1;
+}
+
+/* --------------------------------------------------------- element kernel */
+
+static const double gauss_xi[2] = { 0.5 - 0.28867513459481288225, 0.5 + 0.28867513459481288225 };
+
+/* Integrands of the weak form at one Gauss point (physics.md section 3):
+ *   a_v = S pi omega + kappa S^T n + Lambda^T rhoA g
+ *   a_w = b2^T n + gamma^T S n          (pi^T S v = rhoA v x v is identically 0)
+ *   a_n = -b2 omega + kappa S^T v + S gamma omega
+ *   a_m = 0
+ * with pi = rhoA v, gamma = C_t n, kappa = C_r m; `da` gets their derivatives
+ * with respect to (vx, vy, omega, nx, ny, m, theta). */
+static void
+gauss_integrands (const FxLinkSys *l, const double q[F_N_FIELDS], double theta,
+                  const double g[2], double a[F_N_FIELDS], double am[F_N_FIELDS],
+                  double da[F_N_FIELDS][F_N_FIELDS + 1])
+{
+  const double vx = q[F_VX], vy = q[F_VY], w = q[F_W];
+  const double nx = q[F_NX], ny = q[F_NY], m = q[F_M];
+  const double rhoA = l->rhoA, C1 = l->Ct[0], C2 = l->Ct[1], Cr = l->Cr;
+  const double kappa = Cr * m, gx_ = C1 * nx, gy_ = C2 * ny;
+  const double c = cos (theta), s = sin (theta);
+  const double fx = rhoA * (c * g[0] + s * g[1]);
+  const double fy = rhoA * (-s * g[0] + c * g[1]);
+
+  a[F_VX] = rhoA * w * vy - kappa * ny + fx;
+  a[F_VY] = -rhoA * w * vx + kappa * nx + fy;
+  a[F_W] = ny + (C1 - C2) * nx * ny;
+  a[F_NX] = -kappa * vy + w * gy_;
+  a[F_NY] = -w + kappa * vx - w * gx_;
+  a[F_M] = 0.0;
+
+  am[F_VX] = fabs (rhoA * w * vy) + fabs (kappa * ny) + fabs (fx);
+  am[F_VY] = fabs (rhoA * w * vx) + fabs (kappa * nx) + fabs (fy);
+  am[F_W] = fabs (ny) + fabs ((C1 - C2) * nx * ny);
+  am[F_NX] = fabs (kappa * vy) + fabs (w * gy_);
+  am[F_NY] = fabs (w) + fabs (kappa * vx) + fabs (w * gx_);
+  am[F_M] = 0.0;
+
+  if (da == NULL)
+    return;
+  memset (da, 0, sizeof (double) * F_N_FIELDS * (F_N_FIELDS + 1));
+  da[F_VX][F_VY] = rhoA * w;
+  da[F_VX][F_W] = rhoA * vy;
+  da[F_VX][F_NY] = -kappa;
+  da[F_VX][F_M] = -Cr * ny;
+  da[F_VX][F_N_FIELDS] = rhoA * (-s * g[0] + c * g[1]);
+
+  da[F_VY][F_VX] = -rhoA * w;
+  da[F_VY][F_W] = -rhoA * vx;
+  da[F_VY][F_NX] = kappa;
+  da[F_VY][F_M] = Cr * nx;
+  da[F_VY][F_N_FIELDS] = rhoA * (-c * g[0] - s * g[1]);
+
+  da[F_W][F_NX] = (C1 - C2) * ny;
+  da[F_W][F_NY] = 1.0 + (C1 - C2) * nx;
+
+  da[F_NX][F_VY] = -kappa;
+  da[F_NX][F_W] = gy_;
+  da[F_NX][F_NY] = w * C2;
+  da[F_NX][F_M] = -Cr * vy;
+
+  da[F_NY][F_VX] = kappa;
+  da[F_NY][F_W] = -1.0 - gx_;
+  da[F_NY][F_NX] = -w * C1;
+  da[F_NY][F_M] = Cr * vx;
+}
+
+/* The derivative pairs (v, n) and (omega, m): the CG1 member of a pair is
+ * tested against the derivative, the DG0 member against the values:
+ *   CG1 rows:  +d_e at the left node, -d_e at the right node
+ *   DG0 rows:  c_right - c_left
+ * which is -(d_s psi, d) and (psi, d_s c), exactly skew. */
+static void
+element_derivatives (const FxLinkSys *l, guint e, Acc *a)
+{
+  static const int pairs[3][2] = { { F_VX, F_NX }, { F_VY, F_NY }, { F_W, F_M } };
+  const double dt = a->dt;
+
+  for (guint p = 0; p < 3; p++)
+    {
+      int fa = pairs[p][0], fb = pairs[p][1];
+      int fc = field_is_cg (l, fa) ? fa : fb;  /* the CG1 one */
+      int fd = fc == fa ? fb : fa;             /* the DG0 one */
+      guint cl = field_dof (l, fc, e), cr = field_dof (l, fc, e + 1);
+      guint d = field_dof (l, fd, e);
+      double xd = a->xm[d], xcl = a->xm[cl], xcr = a->xm[cr];
+
+      acc_G (a, cl, dt * xd, fabs (dt * xd));
+      acc_G (a, cr, -dt * xd, fabs (dt * xd));
+      acc_G (a, d, dt * (xcr - xcl), fabs (dt * xcr) + fabs (dt * xcl));
+      acc_K (a, cl, d, dt);
+      acc_K (a, cr, d, -dt);
+      acc_K (a, d, cr, dt);
+      acc_K (a, d, cl, -dt);
+    }
+}
+
+static void
+element_mass (const FxLinkSys *l, guint e, Acc *a)
+{
+  const double h = l->h;
+
+  for (int f = 0; f < F_N_FIELDS; f++)
+    {
+      double mu = field_mass (l, f);
+      if (mu == 0.0)
+        continue;
+      if (field_is_cg (l, f))
+        {
+          guint i0 = field_dof (l, f, e), i1 = field_dof (l, f, e + 1);
+          acc_E (a, i0, i0, mu * h / 3.0);
+          acc_E (a, i0, i1, mu * h / 6.0);
+          acc_E (a, i1, i0, mu * h / 6.0);
+          acc_E (a, i1, i1, mu * h / 3.0);
+        }
+      else
+        {
+          guint i = field_dof (l, f, e);
+          acc_E (a, i, i, mu * h);
+        }
+    }
+}
+
+static void
+element_nonlinear (FxSystem *sys, const FxLinkSys *l, guint e, Acc *a)
+{
+  const double dt = a->dt, wg = 0.5 * l->h;
+
+  for (guint gp = 0; gp < 2; gp++)
+    {
+      double xi = gauss_xi[gp];
+      Shape sh[F_N_FIELDS];
+      double q[F_N_FIELDS], val[F_N_FIELDS], mag[F_N_FIELDS];
+      double da[F_N_FIELDS][F_N_FIELDS + 1];
+
+      for (int f = 0; f < F_N_FIELDS; f++)
+        {
+          field_shape (l, f, e, xi, &sh[f]);
+          q[f] = shape_eval (&sh[f], a->xm);
+        }
+      double theta = theta_n_at (l, e, xi) + 0.5 * dt * q[F_W];
+
+      gauss_integrands (l, q, theta, sys->gravity, val, mag, a->J ? da : NULL);
+
+      for (int r = 0; r < F_N_FIELDS; r++)
+        {
+          if (mag[r] == 0.0 && a->J == NULL)
+            continue;
+          for (guint k = 0; k < sh[r].n; k++)
+            {
+              double wr = dt * wg * sh[r].w[k];
+              acc_G (a, sh[r].dof[k], wr * val[r], fabs (wr) * mag[r]);
+              if (a->J == NULL)
+                continue;
+              /* theta_mid depends on omega_mid with slope dt/2 */
+              double dw = da[r][F_W] + 0.5 * dt * da[r][F_N_FIELDS];
+              for (int c = 0; c < F_N_FIELDS; c++)
+                {
+                  double d = c == F_W ? dw : da[r][c];
+                  if (d == 0.0)
+                    continue;
+                  for (guint kk = 0; kk < sh[c].n; kk++)
+                    acc_K (a, sh[r].dof[k], sh[c].dof[kk], wr * d * sh[c].w[kk]);
+                }
+            }
+        }
+    }
+}
+
+/* -------------------------------------------------------- end angles */
+
+/* theta at a link end, at the midpoint: theta_mid = base + coef * x_mid[dof]
+ * (dof < 0: constant). */
+typedef struct {
+  double base, coef;
+  int dof;
+} ThetaRef;
+
+static ThetaRef
+end_theta (const FxLinkSys *l, guint side, double dt)
+{
+  ThetaRef t;
+
+  if (l->R == FX_CAUSAL_F)
+    {
+      guint node = side == 0 ? 0 : l->N;
+      t.base = l->theta[node];
+      t.dof = (int) field_dof (l, F_W, node);
+      t.coef = 0.5 * dt;
+    }
+  else
+    {
+      t.base = l->theta_end[side];
+      t.dof = l->omega_source[side];
+      t.coef = 0.5 * dt * l->omega_sign[side];
+    }
+  return t;
+}
+
+static inline double
+theta_value (const ThetaRef *t, const double *xm)
+{
+  return t->base + (t->dof >= 0 ? t->coef * xm[t->dof] : 0.0);
+}
+
+/* K[row, theta's unknown] += value * dtheta/dx_mid */
+static inline void
+acc_K_theta (Acc *a, guint row, const ThetaRef *t, double value)
+{
+  if (t->dof >= 0)
+    acc_K (a, row, (guint) t->dof, value * t->coef);
+}
+
+/* ---------------------------------------------------- junction kernels */
+
+static double
+profile_at (const FxProfile *p, double t)
+{
+  return p ? fx_profile_eval (p, t) : 1.0;
+}
+
+/* Translation, free junction (physics.md section 6):
+ *   u_f = Lambda_f^T (F_ext - sum_k Lambda_k y_k),   u_k = Lambda_k^T Lambda_f y_f
+ * Returns the external power F_ext . (Lambda_f y_f) at the midpoint. */
+static double
+tjunction_free (FxSystem *sys, const FxJunction *j, Acc *a)
+{
+  const guint n = j->ports->len;
+  const double dt = a->dt;
+  g_autofree ThetaRef *th = g_new (ThetaRef, n);
+  g_autofree double *cs = g_new (double, 2 * n);
+  g_autofree double *y = g_new (double, 2 * n);
+  const FxPort *pf = &g_array_index (j->ports, FxPort, j->f);
+  double sum[2] = { 0, 0 }, sum_mag[2] = { 0, 0 };
+  double F_ext[2] = { 0, 0 };
+
+  for (guint k = 0; k < n; k++)
+    {
+      const FxPort *p = &g_array_index (j->ports, FxPort, k);
+      th[k] = end_theta (&sys->links[p->link], p->side, dt);
+      rot (theta_value (&th[k], a->xm), &cs[2 * k]);
+      y[2 * k] = p->sigma * a->xm[p->dof];
+      y[2 * k + 1] = p->sigma * a->xm[p->dof + 1];
+    }
+
+  for (guint i = 0; i < j->loads->len; i++)
+    {
+      const FxJointLoad *ld = &g_array_index (j->loads, FxJointLoad, i);
+      double s = profile_at (ld->profile, sys->t_mid), F[2];
+      if (ld->frame_member < 0)
+        F[0] = s * ld->force[0], F[1] = s * ld->force[1];
+      else
+        {
+          double Fm[2] = { s * ld->force[0], s * ld->force[1] };
+          lam (&cs[2 * ld->frame_member], Fm, F);
+        }
+      F_ext[0] += F[0];
+      F_ext[1] += F[1];
+    }
+  sum[0] = F_ext[0];
+  sum[1] = F_ext[1];
+  sum_mag[0] = fabs (F_ext[0]) + fabs (F_ext[1]);
+  sum_mag[1] = sum_mag[0];
+
+  for (guint k = 0; k < n; k++)
+    {
+      if ((int) k == j->f)
+        continue;
+      double Ly[2];
+      lam (&cs[2 * k], &y[2 * k], Ly);
+      sum[0] -= Ly[0];
+      sum[1] -= Ly[1];
+      sum_mag[0] += fabs (y[2 * k]) + fabs (y[2 * k + 1]);
+      sum_mag[1] = sum_mag[0];
+    }
+
+  /* F-causal member: its force input */
+  const double *csf = &cs[2 * j->f];
+  double uf[2], Suf[2];
+  lam_t (csf, sum, uf);
+  srot (uf, Suf);
+  for (guint c = 0; c < 2; c++)
+    {
+      guint row = pf->dof + c;
+      acc_G (a, row, dt * pf->sigma * uf[c], dt * sum_mag[c]);
+      acc_K_theta (a, row, &th[j->f], dt * pf->sigma * Suf[c]);
+    }
+  if (a->J)
+    {
+      for (guint k = 0; k < n; k++)
+        {
+          if ((int) k == j->f)
+            continue;
+          const FxPort *pk = &g_array_index (j->ports, FxPort, k);
+          /* Lambda_f^T Lambda_k = Lambda(theta_k - theta_f) */
+          double c = csf[0] * cs[2 * k] + csf[1] * cs[2 * k + 1];
+          double s = csf[0] * cs[2 * k + 1] - csf[1] * cs[2 * k];
+          double M[2][2] = { { c, -s }, { s, c } };
+          double Jy[2], MJy[2];
+          jrot (&y[2 * k], Jy);
+          MJy[0] = M[0][0] * Jy[0] + M[0][1] * Jy[1];
+          MJy[1] = M[1][0] * Jy[0] + M[1][1] * Jy[1];
+          for (guint r = 0; r < 2; r++)
+            {
+              for (guint cc = 0; cc < 2; cc++)
+                acc_K (a, pf->dof + r, pk->dof + cc, -dt * pf->sigma * M[r][cc] * pk->sigma);
+              acc_K_theta (a, pf->dof + r, &th[k], -dt * pf->sigma * MJy[r]);
+            }
+        }
+      for (guint i = 0; i < j->loads->len; i++)
+        {
+          const FxJointLoad *ld = &g_array_index (j->loads, FxJointLoad, i);
+          if (ld->frame_member < 0)
+            continue;
+          int q = ld->frame_member;
+          double s = profile_at (ld->profile, sys->t_mid);
+          double Fm[2] = { s * ld->force[0], s * ld->force[1] }, JF[2], LJF[2], d[2];
+          jrot (Fm, JF);
+          lam (&cs[2 * q], JF, LJF);
+          lam_t (csf, LJF, d);
+          for (guint r = 0; r < 2; r++)
+            acc_K_theta (a, pf->dof + r, &th[q], dt * pf->sigma * d[r]);
+        }
+    }
+
+  /* V-causal members: the F member's velocity, in their own frames */
+  double vf[2];
+  lam (csf, &y[2 * j->f], vf);
+  for (guint k = 0; k < n; k++)
+    {
+      if ((int) k == j->f)
+        continue;
+      const FxPort *pk = &g_array_index (j->ports, FxPort, k);
+      double uk[2], Suk[2];
+      lam_t (&cs[2 * k], vf, uk);
+      srot (uk, Suk);
+      double mag = dt * (fabs (y[2 * j->f]) + fabs (y[2 * j->f + 1]));
+      for (guint r = 0; r < 2; r++)
+        {
+          acc_G (a, pk->dof + r, dt * pk->sigma * uk[r], mag);
+          acc_K_theta (a, pk->dof + r, &th[k], dt * pk->sigma * Suk[r]);
+        }
+      if (a->J)
+        {
+          /* Lambda_k^T Lambda_f = Lambda(theta_f - theta_k) */
+          double c = csf[0] * cs[2 * k] + csf[1] * cs[2 * k + 1];
+          double s = csf[1] * cs[2 * k] - csf[0] * cs[2 * k + 1];
+          double M[2][2] = { { c, -s }, { s, c } };
+          double Jy[2], MJy[2];
+          jrot (&y[2 * j->f], Jy);
+          MJy[0] = M[0][0] * Jy[0] + M[0][1] * Jy[1];
+          MJy[1] = M[1][0] * Jy[0] + M[1][1] * Jy[1];
+          for (guint r = 0; r < 2; r++)
+            {
+              for (guint cc = 0; cc < 2; cc++)
+                acc_K (a, pk->dof + r, pf->dof + cc, dt * pk->sigma * M[r][cc] * pf->sigma);
+              acc_K_theta (a, pk->dof + r, &th[j->f], dt * pk->sigma * MJy[r]);
+            }
+        }
+    }
+
+  return F_ext[0] * vf[0] + F_ext[1] * vf[1];
+}
+
+/* Rotation, free junction: u_f = M_ext - sum_k y_k, u_k = y_f (scalars). */
+static double
+rjunction_free (FxSystem *sys, const FxJunction *j, Acc *a)
+{
+  const double dt = a->dt;
+  const FxPort *pf = &g_array_index (j->ports, FxPort, j->f);
+  double M_ext = 0.0, uf, uf_mag;
+
+  for (guint i = 0; i < j->loads->len; i++)
+    {
+      const FxJointLoad *ld = &g_array_index (j->loads, FxJointLoad, i);
+      M_ext += profile_at (ld->profile, sys->t_mid) * ld->moment;
+    }
+  uf = M_ext;
+  uf_mag = fabs (M_ext);
+  for (guint k = 0; k < j->ports->len; k++)
+    {
+      if ((int) k == j->f)
+        continue;
+      const FxPort *pk = &g_array_index (j->ports, FxPort, k);
+      double yk = pk->sigma * a->xm[pk->dof];
+      uf -= yk;
+      uf_mag += fabs (yk);
+      acc_K (a, pf->dof, pk->dof, -dt * pf->sigma * pk->sigma);
+    }
+  acc_G (a, pf->dof, dt * pf->sigma * uf, dt * uf_mag);
+
+  double yf = pf->sigma * a->xm[pf->dof];
+  for (guint k = 0; k < j->ports->len; k++)
+    {
+      if ((int) k == j->f)
+        continue;
+      const FxPort *pk = &g_array_index (j->ports, FxPort, k);
+      acc_G (a, pk->dof, dt * pk->sigma * yf, dt * fabs (yf));
+      acc_K (a, pk->dof, pf->dof, dt * pk->sigma * pf->sigma);
+    }
+  return M_ext * yf;
+}
+
+/* ---------------------------------------------------------- point loads */
+
+/* Point load at s_p: adds psi_v(s_p) . f_hat and psi_omega(s_p) l (physics.md
+ * section 4); f_hat = Lambda(theta(s_p))^T F for a dead load. */
+static double
+point_load (FxSystem *sys, const FxPointLoad *pl, Acc *a)
+{
+  const FxLinkSys *l = &sys->links[pl->link];
+  const double dt = a->dt, s = profile_at (pl->profile, sys->t_mid);
+  double power = 0.0;
+
+  for (guint k = 0; k < pl->n_at; k++)
+    {
+      const FxPointSample *ps = &pl->at[k];
+      Shape sv[2], sw;
+      double F[2] = { s * pl->force[0], s * pl->force[1] }, f[2], Sf[2];
+      double ell = s * pl->moment;
+
+      field_shape (l, F_VX, ps->element, ps->xi, &sv[0]);
+      field_shape (l, F_VY, ps->element, ps->xi, &sv[1]);
+      field_shape (l, F_W, ps->element, ps->xi, &sw);
+      double w_mid = shape_eval (&sw, a->xm);
+      double theta = theta_n_at (l, ps->element, ps->xi) + 0.5 * dt * w_mid;
+      double cs[2];
+      rot (theta, cs);
+
+      if (pl->material)
+        f[0] = F[0], f[1] = F[1];
+      else
+        lam_t (cs, F, f);
+      srot (f, Sf);  /* d(Lambda^T F)/dtheta */
+
+      for (guint c = 0; c < 2; c++)
+        for (guint i = 0; i < sv[c].n; i++)
+          {
+            double w = ps->weight * sv[c].w[i];
+            acc_G (a, sv[c].dof[i], dt * w * f[c], fabs (dt * w * f[c]));
+            power += w * a->xm[sv[c].dof[i]] * f[c];
+            if (!pl->material)
+              for (guint kk = 0; kk < sw.n; kk++)
+                acc_K (a, sv[c].dof[i], sw.dof[kk], dt * w * Sf[c] * 0.5 * dt * sw.w[kk]);
+          }
+      for (guint i = 0; i < sw.n; i++)
+        {
+          double w = ps->weight * sw.w[i];
+          acc_G (a, sw.dof[i], dt * w * ell, fabs (dt * w * ell));
+          power += w * a->xm[sw.dof[i]] * ell;
+        }
+    }
+  return power;
+}
+
+/* ------------------------------------------------------------- residual */
+
+static double
+evaluate (FxSystem *sys, const double *x, double dt, double *R, double *mag, FxBand *J)
+{
+  Acc a = { x, sys->x, sys->x_mid, R, mag, J, dt };
+  double power = 0.0;
+
+  sys->dt = dt;
+  sys->t_mid = sys->t + 0.5 * dt;
+  for (guint i = 0; i < sys->n; i++)
+    sys->x_mid[i] = 0.5 * (sys->x[i] + x[i]);
+  memset (R, 0, sizeof (double) * sys->n);
+  if (mag)
+    memset (mag, 0, sizeof (double) * sys->n);
+  if (J)
+    fx_band_zero (J);
+
+  for (guint li = 0; li < sys->n_links; li++)
+    {
+      const FxLinkSys *l = &sys->links[li];
+      for (guint e = 0; e < l->N; e++)
+        {
+          element_mass (l, e, &a);
+          element_derivatives (l, e, &a);
+          element_nonlinear (sys, l, e, &a);
+        }
+    }
+  for (guint i = 0; i < sys->tjunctions->len; i++)
+    {
+      const FxJunction *j = &g_array_index (sys->tjunctions, FxJunction, i);
+      if (!j->ground)
+        power += tjunction_free (sys, j, &a);
+    }
+  for (guint i = 0; i < sys->rjunctions->len; i++)
+    {
+      const FxJunction *j = &g_array_index (sys->rjunctions, FxJunction, i);
+      if (!j->ground)
+        power += rjunction_free (sys, j, &a);
+    }
+  for (guint i = 0; i < sys->point_loads->len; i++)
+    power += point_load (sys, &g_array_index (sys->point_loads, FxPointLoad, i), &a);
+  return power;
+}
+
+void
+fx_system_residual (FxSystem *sys, const double *x, double dt,
+                    double *residual, double *mag, FxBand *jacobian)
+{
+  evaluate (sys, x, dt, residual, mag, jacobian);
+}
+
+double
+fx_system_supplied (FxSystem *sys, const double *x, double dt)
+{
+  g_autofree double *R = g_new (double, sys->n);
+  return dt * evaluate (sys, x, dt, R, NULL, NULL);
+}
+
+FxBand *
+fx_system_new_jacobian (const FxSystem *sys)
+{
+  return fx_band_new (sys->n, sys->band, sys->band);
+}
+
+/* ------------------------------------------------------------ energies */
+
+static double
+field_energy (const FxLinkSys *l, int f, const double *x)
+{
+  double mu = field_mass (l, f), e = 0.0;
+
+  if (mu == 0.0)
+    return 0.0;
+  if (field_is_cg (l, f))
+    for (guint el = 0; el < l->N; el++)
+      {
+        double a = x[field_dof (l, f, el)], b = x[field_dof (l, f, el + 1)];
+        e += l->h / 6.0 * (a * a + a * b + b * b);  /* 1/2 [a b] h/6 [2 1; 1 2] [a b]^T */
+      }
+  else
+    for (guint el = 0; el < l->N; el++)
+      {
+        double a = x[field_dof (l, f, el)];
+        e += 0.5 * l->h * a * a;
+      }
+  return mu * e;
+}
+
+/* (1, r): the integral of the position over the link */
+static void
+link_position_integral (const FxLinkSys *l, double out[2])
+{
+  out[0] = out[1] = 0.0;
+  if (l->T == FX_CAUSAL_F)
+    for (guint i = 0; i <= l->N; i++)
+      {
+        double w = (i == 0 || i == l->N) ? 0.5 * l->h : l->h;
+        out[0] += w * l->r[2 * i];
+        out[1] += w * l->r[2 * i + 1];
+      }
+  else
+    for (guint e = 0; e < l->N; e++)
+      {
+        out[0] += l->h * l->r[2 * e];
+        out[1] += l->h * l->r[2 * e + 1];
+      }
+}
+
+FxEnergy
+fx_system_energy (const FxSystem *sys)
+{
+  FxEnergy en = { 0, 0, 0 };
+
+  for (guint li = 0; li < sys->n_links; li++)
+    {
+      const FxLinkSys *l = &sys->links[li];
+      double ir[2];
+      en.kinetic += field_energy (l, F_VX, sys->x) + field_energy (l, F_VY, sys->x)
+                    + field_energy (l, F_W, sys->x);
+      en.elastic += field_energy (l, F_NX, sys->x) + field_energy (l, F_NY, sys->x)
+                    + field_energy (l, F_M, sys->x);
+      link_position_integral (l, ir);
+      en.gravity -= l->rhoA * (sys->gravity[0] * ir[0] + sys->gravity[1] * ir[1]);
+    }
+  return en;
+}
+
+double
+fx_system_hamiltonian (const FxSystem *sys)
+{
+  FxEnergy e = fx_system_energy (sys);
+  return e.kinetic + e.elastic + e.gravity;
+}
+
+/* --------------------------------------------------------------- commit */
+
+/* Tridiagonal solve of the CG1 mass matrix h/6 [2 1; 1 4 1; ...; 1 2] (Thomas). */
+static void
+cg1_mass_solve (guint n_nodes, double h, double *b, guint stride)
+{
+  g_autofree double *c = g_new (double, n_nodes);
+  double diag0 = h / 3.0, off = h / 6.0;
+
+  double d = diag0;
+  c[0] = off / d;
+  b[0] /= d;
+  for (guint i = 1; i < n_nodes; i++)
+    {
+      double di = (i == n_nodes - 1) ? h / 3.0 : 2.0 * h / 3.0;
+      double m = di - off * c[i - 1];
+      c[i] = off / m;
+      b[i * stride] = (b[i * stride] - off * b[(i - 1) * stride]) / m;
+    }
+  for (guint i = n_nodes - 1; i-- > 0;)
+    b[i * stride] -= c[i] * b[(i + 1) * stride];
+}
+
+/* (psi_r, r') = (psi_r, Lambda(theta_h) v_h) with the Gauss rule of the
+ * dynamics, so that the gravity potential balances the gravity power exactly. */
+static void
+link_advance_positions (FxLinkSys *l, const double *xm, double dt)
+{
+  guint n_r = l->T == FX_CAUSAL_F ? l->N + 1 : l->N;
+  g_autofree double *b = g_new0 (double, 2 * n_r);
+
+  for (guint e = 0; e < l->N; e++)
+    for (guint gp = 0; gp < 2; gp++)
+      {
+        double xi = gauss_xi[gp], wg = 0.5 * l->h;
+        Shape sx, sy, sw;
+        field_shape (l, F_VX, e, xi, &sx);
+        field_shape (l, F_VY, e, xi, &sy);
+        field_shape (l, F_W, e, xi, &sw);
+        double v[2] = { shape_eval (&sx, xm), shape_eval (&sy, xm) };
+        double theta = theta_n_at (l, e, xi) + 0.5 * dt * shape_eval (&sw, xm);
+        double cs[2], Lv[2];
+        rot (theta, cs);
+        lam (cs, v, Lv);
+        if (l->T == FX_CAUSAL_F)
+          {
+            b[2 * e] += wg * (1.0 - xi) * Lv[0];
+            b[2 * e + 1] += wg * (1.0 - xi) * Lv[1];
+            b[2 * (e + 1)] += wg * xi * Lv[0];
+            b[2 * (e + 1) + 1] += wg * xi * Lv[1];
+          }
+        else
+          {
+            b[2 * e] += wg * Lv[0];
+            b[2 * e + 1] += wg * Lv[1];
+          }
+      }
+
+  if (l->T == FX_CAUSAL_F)
+    {
+      cg1_mass_solve (n_r, l->h, b, 2);
+      cg1_mass_solve (n_r, l->h, b + 1, 2);
+    }
+  else
+    for (guint i = 0; i < 2 * n_r; i++)
+      b[i] /= l->h;
+
+  for (guint i = 0; i < 2 * n_r; i++)
+    l->r[i] += dt * b[i];
+}
+
+void
+fx_system_commit (FxSystem *sys, const double *x, double dt)
+{
+  for (guint i = 0; i < sys->n; i++)
+    sys->x_mid[i] = 0.5 * (sys->x[i] + x[i]);
+
+  for (guint li = 0; li < sys->n_links; li++)
+    {
+      FxLinkSys *l = &sys->links[li];
+      guint n_theta = l->R == FX_CAUSAL_F ? l->N + 1 : l->N;
+
+      link_advance_positions (l, sys->x_mid, dt);
+      for (guint i = 0; i < n_theta; i++)
+        l->theta[i] += dt * sys->x_mid[field_dof (l, F_W, i)];
+      if (l->R == FX_CAUSAL_V)
+        for (guint side = 0; side < 2; side++)
+          if (l->omega_source[side] >= 0)
+            l->theta_end[side] += dt * l->omega_sign[side] * sys->x_mid[l->omega_source[side]];
+    }
+  memcpy (sys->x, x, sizeof (double) * sys->n);
+  sys->t += dt;
+}
+
+/* ------------------------------------------------------------- geometry */
+
+/* gamma_hat of element e (strain, material), from its mean stress */
+static void
+element_strain (const FxLinkSys *l, const double *x, guint e, double gam[2])
+{
+  Shape sx, sy;
+  field_shape (l, F_NX, e, 0.5, &sx);
+  field_shape (l, F_NY, e, 0.5, &sy);
+  gam[0] = l->Ct[0] * shape_eval (&sx, x);
+  gam[1] = l->Ct[1] * shape_eval (&sy, x);
+}
+
+/* End of element e on `side` (0 left, 1 right) when r is DG0: the element's
+ * mean position plus the half-element tangent (h/2) Lambda(theta)(b1 + gamma). */
+static void
+dg0_element_end (const FxLinkSys *l, const double *x, guint e, guint side, double p[2])
+{
+  double gam[2], t[2], cs[2], Lt[2];
+  double theta = l->R == FX_CAUSAL_F ? 0.5 * (l->theta[e] + l->theta[e + 1]) : l->theta[e];
+
+  element_strain (l, x, e, gam);
+  t[0] = 1.0 + gam[0];
+  t[1] = gam[1];
+  rot (theta, cs);
+  lam (cs, t, Lt);
+  double sgn = side == 0 ? -0.5 : 0.5;
+  p[0] = l->r[2 * e] + sgn * l->h * Lt[0];
+  p[1] = l->r[2 * e + 1] + sgn * l->h * Lt[1];
+}
+
+static void
+node_position (const FxLinkSys *l, const double *x, guint i, double p[2])
+{
+  if (l->T == FX_CAUSAL_F)
+    {
+      p[0] = l->r[2 * i];
+      p[1] = l->r[2 * i + 1];
+      return;
+    }
+  if (i == 0)
+    dg0_element_end (l, x, 0, 0, p);
+  else if (i == l->N)
+    dg0_element_end (l, x, l->N - 1, 1, p);
+  else
+    {
+      double a[2], b[2];
+      dg0_element_end (l, x, i - 1, 1, a);
+      dg0_element_end (l, x, i, 0, b);
+      p[0] = 0.5 * (a[0] + b[0]);
+      p[1] = 0.5 * (a[1] + b[1]);
+    }
+}
+
+void
+fx_system_node (const FxSystem *sys, guint link, guint i,
+                double *x, double *y, double *theta, double *moment)
+{
+  const FxLinkSys *l = &sys->links[link];
+  double p[2];
+
+  g_return_if_fail (link < sys->n_links && i <= l->N);
+  node_position (l, sys->x, i, p);
+  if (x) *x = p[0];
+  if (y) *y = p[1];
+
+  if (theta)
+    {
+      if (l->R == FX_CAUSAL_F)
+        *theta = l->theta[i];
+      else if (i == 0 || i == l->N)
+        *theta = l->theta_end[i == 0 ? 0 : 1];
+      else
+        *theta = 0.5 * (l->theta[i - 1] + l->theta[i]);
+    }
+  if (moment)
+    {
+      if (l->R == FX_CAUSAL_V)
+        *moment = sys->x[field_dof (l, F_M, i)];
+      else if (i == 0)
+        *moment = sys->x[field_dof (l, F_M, 0)];
+      else if (i == l->N)
+        *moment = sys->x[field_dof (l, F_M, l->N - 1)];
+      else
+        *moment = 0.5 * (sys->x[field_dof (l, F_M, i - 1)] + sys->x[field_dof (l, F_M, i)]);
+    }
+}
+
+void
+fx_system_point (const FxSystem *sys, guint link, double s_fraction, double *x, double *y)
+{
+  const FxLinkSys *l = &sys->links[link];
+  double s = CLAMP (s_fraction, 0.0, 1.0) * l->N;
+  guint e = (guint) MIN (floor (s), (double) (l->N - 1));
+  double xi = s - e, a[2], b[2];
+
+  node_position (l, sys->x, e, a);
+  node_position (l, sys->x, e + 1, b);
+  if (x) *x = (1.0 - xi) * a[0] + xi * b[0];
+  if (y) *y = (1.0 - xi) * a[1] + xi * b[1];
+}
+
+void
+fx_system_fields_at (const FxSystem *sys, guint link, double s_fraction,
+                     double v_hat[2], double *omega, double n_hat[2], double *m)
+{
+  const FxLinkSys *l = &sys->links[link];
+  double s = CLAMP (s_fraction, 0.0, 1.0) * l->N;
+  guint e = (guint) MIN (floor (s), (double) (l->N - 1));
+  double xi = s - e;
+  double q[F_N_FIELDS];
+
+  for (int f = 0; f < F_N_FIELDS; f++)
+    {
+      Shape sh;
+      field_shape (l, f, e, xi, &sh);
+      q[f] = shape_eval (&sh, sys->x);
+    }
+  if (v_hat) { v_hat[0] = q[F_VX]; v_hat[1] = q[F_VY]; }
+  if (omega) *omega = q[F_W];
+  if (n_hat) { n_hat[0] = q[F_NX]; n_hat[1] = q[F_NY]; }
+  if (m) *m = q[F_M];
+}
+
+double
+fx_system_joint_gap (const FxSystem *sys)
+{
+  double gap = 0.0;
+
+  for (guint i = 0; i < sys->tjunctions->len; i++)
+    {
+      const FxJunction *j = &g_array_index (sys->tjunctions, FxJunction, i);
+      for (guint a = 0; a < j->ports->len; a++)
+        for (guint b = a + 1; b < j->ports->len; b++)
+          {
+            const FxPort *pa = &g_array_index (j->ports, FxPort, a);
+            const FxPort *pb = &g_array_index (j->ports, FxPort, b);
+            const FxLinkSys *la = &sys->links[pa->link], *lb = &sys->links[pb->link];
+            double ra[2], rb[2];
+            node_position (la, sys->x, pa->side ? la->N : 0, ra);
+            node_position (lb, sys->x, pb->side ? lb->N : 0, rb);
+            gap = MAX (gap, hypot (ra[0] - rb[0], ra[1] - rb[1]));
+          }
+    }
+  return gap;
+}
+
+/* ------------------------------------------------------------ building */
+
+static void
+link_init (FxSystem *sys, FxLinkSys *l, const FxLink *ml, const FxLinkAssignment *as)
+{
+  const FxModel *model = sys->model;
+  const FxJoint *a = fx_model_joint (model, fx_model_find_joint (model, ml->from));
+  const FxJoint *b = fx_model_joint (model, fx_model_find_joint (model, ml->to));
+  double dx = b->at[0] - a->at[0], dy = b->at[1] - a->at[1];
+
+  l->id = ml->id;
+  l->N = ml->elements;
+  l->L = hypot (dx, dy);
+  l->h = l->L / l->N;
+  l->rhoA = ml->section.rhoA;
+  l->rhoI = ml->section.rhoI;
+  if (ml->rigid)
+    l->Ct[0] = l->Ct[1] = l->Cr = 0.0;
+  else
+    {
+      l->Ct[0] = 1.0 / ml->section.EA;
+      l->Ct[1] = 1.0 / ml->section.GA;
+      l->Cr = 1.0 / ml->section.EI;
+    }
+  l->T = as->T;
+  l->R = as->R;
+  l->angle0 = atan2 (dy, dx);
+  l->origin[0] = a->at[0];
+  l->origin[1] = a->at[1];
+
+  guint n_theta = l->R == FX_CAUSAL_F ? l->N + 1 : l->N;
+  guint n_r = l->T == FX_CAUSAL_F ? l->N + 1 : l->N;
+  l->theta = g_new (double, n_theta);
+  for (guint i = 0; i < n_theta; i++)
+    l->theta[i] = l->angle0;
+  l->theta_end[0] = l->theta_end[1] = l->angle0;
+  l->r = g_new (double, 2 * n_r);
+  for (guint i = 0; i < n_r; i++)
+    {
+      double s = l->T == FX_CAUSAL_F ? i * l->h : (i + 0.5) * l->h;
+      l->r[2 * i] = a->at[0] + s * cos (l->angle0);
+      l->r[2 * i + 1] = a->at[1] + s * sin (l->angle0);
+    }
+  l->omega_source[0] = l->omega_source[1] = -1;
+  l->omega_sign[0] = l->omega_sign[1] = 0.0;
+}
+
+/* Initial rigid motion about the link centre: v(s) = V + w J (r(s) - c). */
+static void
+link_initial_motion (FxSystem *sys, const FxLinkSys *l, const FxLink *ml)
+{
+  double V[2] = { ml->initial_velocity[0], ml->initial_velocity[1] }, w = ml->initial_omega;
+  double cs[2];
+  rot (l->angle0, cs);
+
+  for (guint i = 0; i <= l->N; i++)
+    {
+      gboolean cg = field_is_cg (l, F_VX);
+      if (!cg && i == l->N)
+        break;
+      double s = cg ? i * l->h : (i + 0.5) * l->h;
+      double rel[2] = { (s - 0.5 * l->L) * cs[0], (s - 0.5 * l->L) * cs[1] }, Jr[2], v[2], vh[2];
+      jrot (rel, Jr);
+      v[0] = V[0] + w * Jr[0];
+      v[1] = V[1] + w * Jr[1];
+      lam_t (cs, v, vh);
+      sys->x[field_dof (l, F_VX, i)] = vh[0];
+      sys->x[field_dof (l, F_VY, i)] = vh[1];
+    }
+  guint n_w = field_is_cg (l, F_W) ? l->N + 1 : l->N;
+  for (guint i = 0; i < n_w; i++)
+    sys->x[field_dof (l, F_W, i)] = w;
+}
+
+static FxPort
+make_port (const FxSystem *sys, guint link, guint side, FxChannel channel)
+{
+  const FxLinkSys *l = &sys->links[link];
+  FxCausality c = channel == FX_CHANNEL_TRANSLATION ? l->T : l->R;
+  guint node = side == 0 ? 0 : l->N;
+  FxPort p = { link, side, 0, 1.0 };
+
+  p.dof = channel == FX_CHANNEL_TRANSLATION ? field_dof (l, c == FX_CAUSAL_F ? F_VX : F_NX, node)
+                                            : field_dof (l, c == FX_CAUSAL_F ? F_W : F_M, node);
+  /* V-causal outputs are -n(0), n(L): the force applied on the link */
+  p.sigma = (c == FX_CAUSAL_V && side == 0) ? -1.0 : 1.0;
+  return p;
+}
+
+static void
+junction_clear (gpointer data)
+{
+  FxJunction *j = data;
+  g_array_unref (j->ports);
+  g_array_unref (j->loads);
+}
+
+static FxJunction *
+junction_new (GArray *arr, guint joint, gboolean ground)
+{
+  FxJunction j = { joint, ground, g_array_new (FALSE, FALSE, sizeof (FxPort)), -1,
+                   g_array_new (FALSE, FALSE, sizeof (FxJointLoad)) };
+  g_array_append_val (arr, j);
+  return &g_array_index (arr, FxJunction, arr->len - 1);
+}
+
+static int
+junction_member (const FxJunction *j, guint link)
+{
+  for (guint k = 0; k < j->ports->len; k++)
+    if (g_array_index (j->ports, FxPort, k).link == link)
+      return (int) k;
+  return -1;
+}
+
+/* Build the junctions of both channels at one joint, with its loads. */
+static gboolean
+build_joint (FxSystem *sys, guint jt, GError **error)
+{
+  const FxModel *model = sys->model;
+  const FxJoint *joint = fx_model_joint (model, jt);
+  gboolean tground = fx_support_grounds (joint->support, FX_CHANNEL_TRANSLATION);
+  gboolean rground = fx_support_grounds (joint->support, FX_CHANNEL_ROTATION);
+  gboolean split_pin = !rground && joint->kind == FX_JOINT_PIN;
+  guint first_r = sys->rjunctions->len;
+  FxJunction *tj;
+  int shared_r = -1;
+
+  if (joint->mass > 0.0 || joint->inertia > 0.0)
+    {
+      g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
+                   "joint \"%s\": lumped masses and inertias are not supported by this "
+                   "engine version yet", joint->id);
+      return FALSE;
+    }
+
+  tj = junction_new (sys->tjunctions, jt, tground);
+  for (guint l = 0; l < sys->n_links; l++)
+    {
+      const FxLink *ml = fx_model_link (model, l);
+      for (guint side = 0; side < 2; side++)
+        {
+          if (g_strcmp0 (side == 0 ? ml->from : ml->to, joint->id) != 0)
+            continue;
+          FxPort tp = make_port (sys, l, side, FX_CHANNEL_TRANSLATION);
+          FxPort rp = make_port (sys, l, side, FX_CHANNEL_ROTATION);
+          tj = &g_array_index (sys->tjunctions, FxJunction, sys->tjunctions->len - 1);
+          g_array_append_val (tj->ports, tp);
+          if (sys->links[l].T == FX_CAUSAL_F)
+            tj->f = tj->ports->len - 1;
+
+          FxJunction *rj;
+          if (split_pin || shared_r < 0)
+            {
+              rj = junction_new (sys->rjunctions, jt, rground);
+              shared_r = sys->rjunctions->len - 1;
+            }
+          else
+            rj = &g_array_index (sys->rjunctions, FxJunction, shared_r);
+          g_array_append_val (rj->ports, rp);
+          if (sys->links[l].R == FX_CAUSAL_F)
+            rj->f = rj->ports->len - 1;
+        }
+    }
+
+  /* R = V ends take Omega from their rotation junction's F member */
+  for (guint i = first_r; i < sys->rjunctions->len; i++)
+    {
+      FxJunction *rj = &g_array_index (sys->rjunctions, FxJunction, i);
+      for (guint k = 0; k < rj->ports->len; k++)
+        {
+          FxPort *p = &g_array_index (rj->ports, FxPort, k);
+          FxLinkSys *l = &sys->links[p->link];
+          if (l->R != FX_CAUSAL_V || rj->ground)
+            continue;
+          const FxPort *pf = &g_array_index (rj->ports, FxPort, rj->f);
+          l->omega_source[p->side] = (int) pf->dof;
+          l->omega_sign[p->side] = pf->sigma;
+        }
+    }
+
+  /* Loads at this joint */
+  tj = &g_array_index (sys->tjunctions, FxJunction, sys->tjunctions->len - 1);
+  for (guint i = 0; i < model->loads->len; i++)
+    {
+      const FxLoad *ld = fx_model_load (model, i);
+      if (ld->joint == NULL || g_strcmp0 (ld->joint, joint->id) != 0)
+        continue;
+      FxJointLoad jl = { { ld->force[0], ld->force[1] }, -1, ld->moment, &ld->profile };
+      if (ld->frame == FX_FRAME_MATERIAL)
+        {
+          int l = fx_model_find_link (model, ld->frame_link);
+          jl.frame_member = l >= 0 ? junction_member (tj, (guint) l) : -1;
+          if (jl.frame_member < 0)
+            {
+              g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
+                           "loads[%u].frame_link: link \"%s\" does not end at joint \"%s\"",
+                           i, ld->frame_link ? ld->frame_link : "", joint->id);
+              return FALSE;
+            }
+        }
+      if (!tj->ground && (ld->force[0] != 0.0 || ld->force[1] != 0.0))
+        g_array_append_val (tj->loads, jl);
+      /* a moment at a pin goes to the first member end there */
+      if (first_r < sys->rjunctions->len && ld->moment != 0.0)
+        {
+          FxJunction *rj = &g_array_index (sys->rjunctions, FxJunction, first_r);
+          if (!rj->ground)
+            g_array_append_val (rj->loads, jl);
+        }
+    }
+  return TRUE;
+}
+
+static void
+build_point_loads (FxSystem *sys)
+{
+  const FxModel *model = sys->model;
+
+  for (guint i = 0; i < model->loads->len; i++)
+    {
+      const FxLoad *ld = fx_model_load (model, i);
+      if (ld->link == NULL)
+        continue;
+      int l = fx_model_find_link (model, ld->link);
+      if (l < 0)
+        continue;
+      FxPointLoad pl = { (guint) l, { { 0 } }, 0, { ld->force[0], ld->force[1] },
+                         ld->frame == FX_FRAME_MATERIAL, ld->moment, &ld->profile };
+      pl.n_at = point_samples (&sys->links[l], ld->s, pl.at);
+      g_array_append_val (sys->point_loads, pl);
+    }
+}
+
+/* Half bandwidth: 8 inside a link; across links, the spread of the unknowns a
+ * junction couples (ports and the angle sources of their members). */
+static guint
+compute_band (const FxSystem *sys)
+{
+  guint band = 8;
+  GArray *arrs[2] = { sys->tjunctions, sys->rjunctions };
+
+  for (guint c = 0; c < 2; c++)
+    for (guint i = 0; i < arrs[c]->len; i++)
+      {
+        const FxJunction *j = &g_array_index (arrs[c], FxJunction, i);
+        guint lo = G_MAXUINT, hi = 0;
+        for (guint k = 0; k < j->ports->len; k++)
+          {
+            const FxPort *p = &g_array_index (j->ports, FxPort, k);
+            const FxLinkSys *l = &sys->links[p->link];
+            guint d[3] = { p->dof, p->dof + (c == 0 ? 1 : 0), p->dof };
+            ThetaRef t = end_theta (l, p->side, 1.0);
+            if (t.dof >= 0)
+              d[2] = (guint) t.dof;
+            for (guint q = 0; q < 3; q++)
+              {
+                lo = MIN (lo, d[q]);
+                hi = MAX (hi, d[q]);
+              }
+          }
+        if (j->ports->len > 0)
+          band = MAX (band, hi - lo);
+      }
+  return band;
+}
+
+static gboolean
+check_single_link_limits (FxSystem *sys, GError **error)
+{
+  for (guint i = 0; i < sys->tjunctions->len; i++)
+    {
+      const FxJunction *j = &g_array_index (sys->tjunctions, FxJunction, i);
+      if (!j->ground && j->f < 0)
+        {
+          g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_CAUSALITY,
+                       "joint \"%s\": no force-causal link takes its force",
+                       fx_model_joint (sys->model, j->joint)->id);
+          return FALSE;
+        }
+    }
+  for (guint i = 0; i < sys->rjunctions->len; i++)
+    {
+      const FxJunction *j = &g_array_index (sys->rjunctions, FxJunction, i);
+      if (!j->ground && j->f < 0)
+        {
+          g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_CAUSALITY,
+                       "joint \"%s\": no moment-causal link takes its moment",
+                       fx_model_joint (sys->model, j->joint)->id);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+FxSystem *
+fx_system_new (const FxModel *model, GError **error)
+{
+  g_autoptr (FxSystem) sys = g_new0 (FxSystem, 1);
+
+  if (!fx_model_validate (model, error))
+    return NULL;
+
+  sys->model = fx_model_copy (model);
+  sys->tjunctions = g_array_new (FALSE, FALSE, sizeof (FxJunction));
+  sys->rjunctions = g_array_new (FALSE, FALSE, sizeof (FxJunction));
+  g_array_set_clear_func (sys->tjunctions, junction_clear);
+  g_array_set_clear_func (sys->rjunctions, junction_clear);
+  sys->point_loads = g_array_new (FALSE, FALSE, sizeof (FxPointLoad));
+  sys->gravity[0] = model->gravity[0];
+  sys->gravity[1] = model->gravity[1];
+
+  sys->assignment = fx_assignment_compute (sys->model);
+  if (!fx_assignment_ok (sys->assignment))
+    {
+      g_autoptr (GString) msg = g_string_new ("no valid formulation for this mechanism:");
+      for (guint i = 0; i < sys->assignment->conflicts->len; i++)
+        g_string_append_printf (msg, "\n  %s", (char *) g_ptr_array_index (sys->assignment->conflicts, i));
+      g_set_error_literal (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_CAUSALITY, msg->str);
+      return NULL;
+    }
+
+  sys->n_links = sys->model->links->len;
+  sys->links = g_new0 (FxLinkSys, MAX (sys->n_links, 1));
+  guint offset = 0;
+  for (guint l = 0; l < sys->n_links; l++)
+    {
+      FxLinkSys *ls = &sys->links[l];
+      link_init (sys, ls, fx_model_link (sys->model, l), &sys->assignment->links[l]);
+      ls->model_index = l;
+      ls->offset = offset;
+      offset += FX_SLOT * (2 * ls->N + 1);
+    }
+  sys->n = offset;
+  sys->x = g_new0 (double, MAX (sys->n, 1));
+  sys->x_mid = g_new0 (double, MAX (sys->n, 1));
+
+  for (guint jt = 0; jt < sys->model->joints->len; jt++)
+    if (!build_joint (sys, jt, error))
+      return NULL;
+  if (!check_single_link_limits (sys, error))
+    return NULL;
+  build_point_loads (sys);
+  sys->band = compute_band (sys);
+
+  for (guint l = 0; l < sys->n_links; l++)
+    link_initial_motion (sys, &sys->links[l], fx_model_link (sys->model, l));
+
+  return g_steal_pointer (&sys);
+}
+
+void
+fx_system_free (FxSystem *sys)
+{
+  if (sys == NULL)
+    return;
+  for (guint l = 0; l < sys->n_links && sys->links; l++)
+    {
+      g_free (sys->links[l].theta);
+      g_free (sys->links[l].r);
+    }
+  g_free (sys->links);
+  if (sys->tjunctions)
+    g_array_unref (sys->tjunctions);
+  if (sys->rjunctions)
+    g_array_unref (sys->rjunctions);
+  if (sys->point_loads)
+    g_array_unref (sys->point_loads);
+  fx_assignment_free (sys->assignment);
+  if (sys->model)
+    fx_model_free (sys->model);
+  g_free (sys->x);
+  g_free (sys->x_mid);
+  g_free (sys);
+}
+
+/* ------------------------------------------------------------ accessors */
+
+const FxModel *fx_system_model (const FxSystem *s) { return s->model; }
+const FxAssignment *fx_system_assignment (const FxSystem *s) { return s->assignment; }
+guint fx_system_n_unknowns (const FxSystem *s) { return s->n; }
+double fx_system_time (const FxSystem *s) { return s->t; }
+double *fx_system_state (FxSystem *s) { return s->x; }
+guint fx_system_n_links (const FxSystem *s) { return s->n_links; }
+guint fx_system_link_elements (const FxSystem *s, guint l) { return s->links[l].N; }
+FxCausality fx_system_link_T (const FxSystem *s, guint l) { return s->links[l].T; }
+FxCausality fx_system_link_R (const FxSystem *s, guint l) { return s->links[l].R; }
+
+guint
+fx_system_blocks (const FxSystem *sys, guint *block_of)
+{
+  guint nb = 0;
+
+  for (guint li = 0; li < sys->n_links; li++)
+    {
+      const FxLinkSys *l = &sys->links[li];
+      /* blocks: v, omega, n, m of this link */
+      for (guint slot = 0; slot <= 2 * l->N; slot++)
+        {
+          gboolean node = slot % 2 == 0;
+          guint base = l->offset + FX_SLOT * slot;
+          gboolean v_here = node == (l->T == FX_CAUSAL_F);
+          gboolean w_here = node == (l->R == FX_CAUSAL_F);
+          block_of[base] = block_of[base + 1] = nb + (v_here ? 0 : 2);
+          block_of[base + 2] = nb + (w_here ? 1 : 3);
+        }
+      nb += 4;
+    }
+  return nb;
+}
+
+/* ------------------------------------------------------------ snapshots */
+
+struct _FxSystemSnapshot {
+  guint n_links;
+  double t;
+  double *x;
+  double **theta, **r;
+  double *theta_end;  /* 2 per link */
+};
+
+FxSystemSnapshot *
+fx_system_snapshot (const FxSystem *sys)
+{
+  FxSystemSnapshot *s = g_new0 (FxSystemSnapshot, 1);
+
+  s->n_links = sys->n_links;
+  s->t = sys->t;
+  s->x = g_memdup2 (sys->x, sizeof (double) * MAX (sys->n, 1));
+  s->theta = g_new0 (double *, MAX (sys->n_links, 1));
+  s->r = g_new0 (double *, MAX (sys->n_links, 1));
+  s->theta_end = g_new0 (double, 2 * MAX (sys->n_links, 1));
+  for (guint l = 0; l < sys->n_links; l++)
+    {
+      const FxLinkSys *ls = &sys->links[l];
+      guint n_theta = ls->R == FX_CAUSAL_F ? ls->N + 1 : ls->N;
+      guint n_r = ls->T == FX_CAUSAL_F ? ls->N + 1 : ls->N;
+      s->theta[l] = g_memdup2 (ls->theta, sizeof (double) * n_theta);
+      s->r[l] = g_memdup2 (ls->r, sizeof (double) * 2 * n_r);
+      s->theta_end[2 * l] = ls->theta_end[0];
+      s->theta_end[2 * l + 1] = ls->theta_end[1];
+    }
+  return s;
+}
+
+void
+fx_system_restore (FxSystem *sys, const FxSystemSnapshot *s)
+{
+  sys->t = s->t;
+  memcpy (sys->x, s->x, sizeof (double) * sys->n);
+  for (guint l = 0; l < sys->n_links; l++)
+    {
+      FxLinkSys *ls = &sys->links[l];
+      guint n_theta = ls->R == FX_CAUSAL_F ? ls->N + 1 : ls->N;
+      guint n_r = ls->T == FX_CAUSAL_F ? ls->N + 1 : ls->N;
+      memcpy (ls->theta, s->theta[l], sizeof (double) * n_theta);
+      memcpy (ls->r, s->r[l], sizeof (double) * 2 * n_r);
+      ls->theta_end[0] = s->theta_end[2 * l];
+      ls->theta_end[1] = s->theta_end[2 * l + 1];
+    }
+}
+
+void
+fx_system_snapshot_free (FxSystemSnapshot *s)
+{
+  if (s == NULL)
+    return;
+  for (guint l = 0; l < s->n_links; l++)
+    {
+      g_free (s->theta[l]);
+      g_free (s->r[l]);
+    }
+  g_free (s->x);
+  g_free (s->theta_end);
+  g_free (s->theta);
+  g_free (s->r);
+  g_free (s);
+}

@@ -1,0 +1,70 @@
+/* fx-system.h: a mechanism as one port-Hamiltonian system E x' = F(x, t).
+ *
+ * The system owns the numbering of unknowns (banded along each link), the
+ * configuration (angles, positions) that rides along, and the evaluation of
+ * the implicit-midpoint residual with its analytic Jacobian. Time stepping is
+ * in fx-integrator.h; this header is what the integrator, the CLI and the
+ * tests read.
+ */
+#pragma once
+
+#include "fx-model.h"
+#include "fx-causality.h"
+#include "fx-band.h"
+
+G_BEGIN_DECLS
+
+#define FX_SYSTEM_ERROR (fx_system_error_quark ())
+typedef enum {
+  FX_SYSTEM_ERROR_CAUSALITY,    /* no valid assignment of formulations        */
+  FX_SYSTEM_ERROR_UNSUPPORTED,  /* a model feature this engine cannot build    */
+  FX_SYSTEM_ERROR_DIVERGED,     /* Newton failed even with the smallest step   */
+} FxSystemError;
+GQuark fx_system_error_quark (void);
+
+typedef struct _FxSystem FxSystem;
+
+/* Energy terms of a state (J). */
+typedef struct {
+  double kinetic;  /* 1/2 (v, rhoA v) + 1/2 (omega, rhoI omega), plus lumped inertias */
+  double elastic;  /* 1/2 (n, C_t n) + 1/2 (m, C_r m), plus springs                  */
+  double gravity;  /* -integral rhoA g . r, plus lumped masses                       */
+} FxEnergy;
+
+FxSystem  *fx_system_new          (const FxModel *model, GError **error);
+void       fx_system_free         (FxSystem *system);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxSystem, fx_system_free)
+
+const FxModel      *fx_system_model      (const FxSystem *system);
+const FxAssignment *fx_system_assignment (const FxSystem *system);
+guint      fx_system_n_unknowns   (const FxSystem *system);
+double     fx_system_time         (const FxSystem *system);
+double    *fx_system_state        (FxSystem *system);  /* e-variables x; writable for set-up */
+FxEnergy   fx_system_energy       (const FxSystem *system);
+double     fx_system_hamiltonian  (const FxSystem *system);  /* kinetic + elastic + gravity */
+
+/* Geometry of the current state, for frames and traces. */
+guint      fx_system_n_links      (const FxSystem *system);
+guint      fx_system_link_elements (const FxSystem *system, guint link);
+FxCausality fx_system_link_T      (const FxSystem *system, guint link);
+FxCausality fx_system_link_R      (const FxSystem *system, guint link);
+void       fx_system_node         (const FxSystem *system, guint link, guint node,
+                                   double *x, double *y, double *theta, double *moment);
+void       fx_system_point        (const FxSystem *system, guint link, double s_fraction,
+                                   double *x, double *y);
+double     fx_system_joint_gap    (const FxSystem *system);
+
+/* Field values, for tests and plots: material velocity (2), omega, stress (2),
+ * moment, each evaluated at fraction s of the link (DG0 fields piecewise). */
+void       fx_system_fields_at    (const FxSystem *system, guint link, double s_fraction,
+                                   double v_hat[2], double *omega, double n_hat[2], double *m);
+
+/* The implicit-midpoint residual R(x) = E (x - x_n) - dt F((x_n + x)/2, t_n + dt/2)
+ * at the current state x_n and a trial x. `mag` (may be NULL) receives, row by
+ * row, the sum of the magnitudes of the terms (for scaling); `jacobian`
+ * (an FxBand from fx_system_new_jacobian, may be NULL) receives dR/dx. */
+void       fx_system_residual     (FxSystem *system, const double *x, double dt,
+                                   double *residual, double *mag, FxBand *jacobian);
+FxBand    *fx_system_new_jacobian (const FxSystem *system);
+
+G_END_DECLS
