@@ -265,11 +265,18 @@ cmd_check (int argc, char **argv)
         printf ("  %s\n", (char *) g_ptr_array_index (a->conflicts, i));
       return 1;
     }
-  printf ("%-16s %-16s %s\n", "link", "formulation", "chosen");
+  printf ("%-16s %-34s %s\n", "link", "formulation", "chosen");
   for (guint l = 0; l < a->n_links; l++)
-    printf ("%-16s %-16s %s\n", fx_model_link (model, l)->id,
-            fx_formulation_to_string (a->links[l].formulation),
-            a->links[l].fixed_by_user ? "by the model" : "automatically");
+    {
+      const FxLinkAssignment *la = &a->links[l];
+      g_autofree char *f = la->split
+        ? g_strdup_printf ("%s + %s (split)", fx_formulation_to_string (la->segment[0].formulation),
+                           fx_formulation_to_string (la->segment[1].formulation))
+        : g_strdup (fx_formulation_to_string (la->formulation));
+      printf ("%-16s %-34s %s\n", fx_model_link (model, l)->id, f,
+              la->fixed_by_user ? "by the model" : "automatically");
+    }
+  printf ("%u link%s split\n", fx_assignment_n_splits (a), fx_assignment_n_splits (a) == 1 ? "" : "s");
   return 0;
 }
 

@@ -85,7 +85,7 @@ build_junctions (const FxModel *model, FxChannel channel)
   for (guint jt = 0; jt < model->joints->len; jt++)
     {
       const FxJoint *joint = fx_model_joint (model, jt);
-      gboolean ground = fx_support_grounds (joint->support, channel);
+      gboolean ground = fx_joint_is_covered (model, jt, channel);
       gboolean split_pin = channel == FX_CHANNEL_ROTATION && !ground
                            && joint->kind == FX_JOINT_PIN;
       int shared = -1;  /* index of the joint's one junction, once made */
@@ -337,12 +337,28 @@ explain_infeasible (Problem *p, GPtrArray *conflicts)
       channel_name (p->channel), causal_word (p->channel, FX_CAUSAL_F)));
 }
 
-static void
-solve_channel (const FxModel *model, FxChannel channel, FxAssignment *a)
+gboolean
+fx_joint_is_covered (const FxModel *model, guint joint, FxChannel channel)
+{
+  const FxJoint *j = fx_model_joint (model, joint);
+
+  if (fx_support_grounds (j->support, channel))
+    return TRUE;
+  if (channel == FX_CHANNEL_TRANSLATION)
+    return j->mass > 0.0;
+  /* a rotary inertia shares one rotation: at a weld, or at a lone link end */
+  return j->inertia > 0.0;
+}
+
+/* Solve one channel. On success fills bits (per link); on failure appends
+ * explanations to `conflicts` (may be NULL) and returns FALSE. */
+static gboolean
+solve_channel (const FxModel *model, FxChannel channel, int *bits, GPtrArray *conflicts)
 {
   guint n = model->links->len;
   Problem p = { model, channel, build_junctions (model, channel),
-                g_new (int, MAX (n, 1)), g_new0 (gboolean, MAX (n, 1)), 100000 };
+                g_new (int, MAX (n, 1)), g_new0 (gboolean, MAX (n, 1)), 20000 };
+  gboolean ok;
 
   for (guint l = 0; l < n; l++)
     {
@@ -358,49 +374,245 @@ solve_channel (const FxModel *model, FxChannel channel, FxAssignment *a)
     }
 
   g_autofree int *user = g_memdup2 (p.bit, sizeof (int) * MAX (n, 1));
-  if (search (&p))
+  ok = search (&p);
+  if (ok)
+    memcpy (bits, p.bit, sizeof (int) * n);
+  else if (conflicts)
     {
-      for (guint l = 0; l < n; l++)
-        {
-          if (channel == FX_CHANNEL_TRANSLATION)
-            a->links[l].T = p.bit[l];
-          else
-            a->links[l].R = p.bit[l];
-        }
-    }
-  else
-    {
-      guint before = a->conflicts->len;
+      guint before = conflicts->len;
       memcpy (p.bit, user, sizeof (int) * MAX (n, 1));
-      explain_fixed_conflicts (&p, a->conflicts);
-      if (a->conflicts->len == before)
-        explain_infeasible (&p, a->conflicts);
+      explain_fixed_conflicts (&p, conflicts);
+      if (conflicts->len == before)
+        explain_infeasible (&p, conflicts);
     }
 
   junctions_free (p.junctions);
   g_free (p.bit);
   g_free (p.fixed);
+  return ok;
+}
+
+/* Both channels of a (possibly expanded) model. */
+static gboolean
+solve_model (const FxModel *model, int *T, int *R, GPtrArray *conflicts)
+{
+  gboolean ok_t = solve_channel (model, FX_CHANNEL_TRANSLATION, T, conflicts);
+  gboolean ok_r = solve_channel (model, FX_CHANNEL_ROTATION, R, conflicts);
+  return ok_t && ok_r;
+}
+
+/* Everything of a link but its identity and mesh. */
+static void
+link_copy_physics (FxLink *dst, const FxLink *src)
+{
+  dst->section = src->section;
+  dst->formulation = src->formulation;
+  dst->rigid = src->rigid;
+  dst->initial_velocity[0] = src->initial_velocity[0];
+  dst->initial_velocity[1] = src->initial_velocity[1];
+  dst->initial_omega = src->initial_omega;
+}
+
+static char *
+sub_id (const char *id, const char *suffix)
+{
+  return g_strconcat (id, suffix, NULL);
+}
+
+/* The model with the links flagged in `split` cut at their midpoints. */
+static FxModel *
+expand_model (const FxModel *model, const gboolean *split, const FxLinkAssignment *fixed)
+{
+  FxModel *e = fx_model_copy (model);
+
+  /* rebuild the link array in order, two entries per split link */
+  g_array_set_size (e->links, 0);
+  for (guint l = 0; l < model->links->len; l++)
+    {
+      const FxLink *orig = fx_model_link (model, l);
+      if (!split[l])
+        {
+          FxLink *dst = fx_model_add_link (e, orig->id, orig->from, orig->to, orig->elements);
+          link_copy_physics (dst, orig);
+          if (fixed)
+            dst->formulation = fixed[l].segment[0].formulation;
+          continue;
+        }
+      g_autofree char *mid = sub_id (orig->id, "~mid");
+      g_autofree char *ia = sub_id (orig->id, "~a"), *ib = sub_id (orig->id, "~b");
+      const FxJoint *a = fx_model_joint (model, fx_model_find_joint (model, orig->from));
+      const FxJoint *b = fx_model_joint (model, fx_model_find_joint (model, orig->to));
+      FxJoint *jm = fx_model_add_joint (e, mid, 0.5 * (a->at[0] + b->at[0]), 0.5 * (a->at[1] + b->at[1]));
+      jm->kind = FX_JOINT_WELD;
+      guint n1 = MAX (1, (orig->elements + 1) / 2), n2 = MAX (1, orig->elements - n1);
+      for (guint half = 0; half < 2; half++)
+        {
+          FxLink *dst = fx_model_add_link (e, half ? ib : ia, half ? mid : orig->from,
+                                           half ? orig->to : mid, half ? n2 : n1);
+          link_copy_physics (dst, orig);
+          dst->formulation = fixed ? fixed[l].segment[half].formulation : FX_FORMULATION_AUTO;
+        }
+    }
+
+  /* loads and probes on split links go to the half they fall on */
+  for (guint i = 0; i < e->loads->len; i++)
+    {
+      FxLoad *ld = fx_model_load (e, i);
+      int l = ld->link ? fx_model_find_link (model, ld->link) : -1;
+      if (l < 0 || !split[l])
+        continue;
+      gboolean second = ld->s > 0.5;
+      char *nid = sub_id (ld->link, second ? "~b" : "~a");
+      g_free (ld->link);
+      ld->link = nid;
+      ld->s = second ? 2.0 * ld->s - 1.0 : 2.0 * ld->s;
+    }
+  for (guint i = 0; i < e->loads->len; i++)
+    {
+      FxLoad *ld = fx_model_load (e, i);
+      int l = ld->frame_link ? fx_model_find_link (model, ld->frame_link) : -1;
+      if (l < 0 || !split[l] || ld->joint == NULL)
+        continue;
+      const FxLink *orig = fx_model_link (model, l);
+      char *nid = sub_id (ld->frame_link, g_strcmp0 (ld->joint, orig->from) == 0 ? "~a" : "~b");
+      g_free (ld->frame_link);
+      ld->frame_link = nid;
+    }
+  for (guint i = 0; i < e->probes->len; i++)
+    {
+      FxProbe *pr = fx_model_probe (e, i);
+      int l = fx_model_find_link (model, pr->link);
+      if (l < 0 || !split[l])
+        continue;
+      gboolean second = pr->s > 0.5;
+      char *nid = sub_id (pr->link, second ? "~b" : "~a");
+      g_free (pr->link);
+      pr->link = nid;
+      pr->s = second ? 2.0 * pr->s - 1.0 : 2.0 * pr->s;
+    }
+  return e;
+}
+
+/* Try every set of k auto links (in candidate order) as splits. */
+static gboolean
+try_splits (const FxModel *model, const guint *cand, guint n_cand, guint k, guint start,
+            gboolean *split, int *T, int *R, guint *budget)
+{
+  if (k == 0)
+    {
+      if (*budget == 0)
+        return FALSE;
+      (*budget)--;
+      g_autoptr (FxModel) e = expand_model (model, split, NULL);
+      return solve_model (e, T, R, NULL);
+    }
+  for (guint i = start; i + k <= n_cand; i++)
+    {
+      split[cand[i]] = TRUE;
+      if (try_splits (model, cand, n_cand, k - 1, i + 1, split, T, R, budget))
+        return TRUE;
+      split[cand[i]] = FALSE;
+    }
+  return FALSE;
+}
+
+static void
+fill_segment (FxSegmentAssignment *seg, int T, int R, guint elements)
+{
+  seg->T = T;
+  seg->R = R;
+  seg->formulation = fx_formulation_from_causality (T, R);
+  seg->elements = elements;
 }
 
 FxAssignment *
 fx_assignment_compute (const FxModel *model)
 {
   FxAssignment *a = g_new0 (FxAssignment, 1);
+  guint n = model->links->len;
+  g_autofree gboolean *split = g_new0 (gboolean, MAX (n, 1));
+  g_autofree int *T = g_new0 (int, 2 * MAX (n, 1)), *R = g_new0 (int, 2 * MAX (n, 1));
+  gboolean ok;
 
-  a->n_links = model->links->len;
-  a->links = g_new0 (FxLinkAssignment, MAX (a->n_links, 1));
+  a->n_links = n;
+  a->links = g_new0 (FxLinkAssignment, MAX (n, 1));
   a->conflicts = g_ptr_array_new_with_free_func (g_free);
 
-  solve_channel (model, FX_CHANNEL_TRANSLATION, a);
-  solve_channel (model, FX_CHANNEL_ROTATION, a);
-
-  for (guint l = 0; l < a->n_links; l++)
+  ok = solve_model (model, T, R, a->conflicts);
+  if (!ok)
     {
-      FxLinkAssignment *la = &a->links[l];
-      la->fixed_by_user = fx_model_link (model, l)->formulation != FX_FORMULATION_AUTO;
-      la->formulation = fx_formulation_from_causality (la->T, la->R);
+      /* fewest splits first; links whose ends disagree are tried first */
+      g_autofree guint *cand = g_new (guint, MAX (n, 1));
+      guint n_cand = 0, budget = 20000;
+      for (int pass = 0; pass < 2; pass++)
+        for (guint l = 0; l < n; l++)
+          {
+            const FxLink *link = fx_model_link (model, l);
+            if (link->formulation != FX_FORMULATION_AUTO)
+              continue;
+            gboolean named = FALSE;
+            for (guint c = 0; c < a->conflicts->len; c++)
+              {
+                g_autofree char *needle = g_strdup_printf ("link \"%s\"", link->id);
+                if (strstr (g_ptr_array_index (a->conflicts, c), needle))
+                  named = TRUE;
+              }
+            if (named == (pass == 0))
+              cand[n_cand++] = l;
+          }
+      for (guint k = 1; k <= MIN (4u, n_cand) && !ok; k++)
+        ok = try_splits (model, cand, n_cand, k, 0, split, T, R, &budget);
+      if (ok)
+        g_ptr_array_set_size (a->conflicts, 0);
+    }
+
+  if (ok)
+    {
+      /* T and R are per expanded link: walk them alongside */
+      guint e = 0;
+      for (guint l = 0; l < n; l++)
+        {
+          const FxLink *link = fx_model_link (model, l);
+          FxLinkAssignment *la = &a->links[l];
+          la->fixed_by_user = link->formulation != FX_FORMULATION_AUTO;
+          la->split = split[l];
+          la->n_segments = split[l] ? 2 : 1;
+          if (split[l])
+            {
+              guint n1 = MAX (1, (link->elements + 1) / 2), n2 = MAX (1, link->elements - n1);
+              fill_segment (&la->segment[0], T[e], R[e], n1);
+              fill_segment (&la->segment[1], T[e + 1], R[e + 1], n2);
+              e += 2;
+            }
+          else
+            {
+              fill_segment (&la->segment[0], T[e], R[e], link->elements);
+              e += 1;
+            }
+          la->T = la->segment[0].T;
+          la->R = la->segment[0].R;
+          la->formulation = la->segment[0].formulation;
+        }
     }
   return a;
+}
+
+guint
+fx_assignment_n_splits (const FxAssignment *a)
+{
+  guint k = 0;
+  for (guint l = 0; l < a->n_links; l++)
+    k += a->links[l].split ? 1 : 0;
+  return k;
+}
+
+FxModel *
+fx_assignment_expand (const FxAssignment *a, const FxModel *model)
+{
+  g_autofree gboolean *split = g_new0 (gboolean, MAX (a->n_links, 1));
+  for (guint l = 0; l < a->n_links; l++)
+    split[l] = a->links[l].split;
+  return expand_model (model, split, a->links);
 }
 
 void

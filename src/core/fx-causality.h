@@ -25,8 +25,17 @@ typedef enum {
 
 typedef struct {
   FxCausality T, R;
-  FxFormulation formulation;  /* never AUTO here                          */
-  gboolean fixed_by_user;     /* the model named the formulation          */
+  FxFormulation formulation;  /* never AUTO                                */
+  guint elements;
+} FxSegmentAssignment;
+
+typedef struct {
+  FxCausality T, R;           /* of the first (or only) segment            */
+  FxFormulation formulation;  /* of the first (or only) segment; never AUTO */
+  gboolean fixed_by_user;     /* the model named the formulation           */
+  gboolean split;             /* split at its midpoint at a welded joint    */
+  guint n_segments;           /* 1, or 2 when split                        */
+  FxSegmentAssignment segment[2];
 } FxLinkAssignment;
 
 typedef struct {
@@ -36,6 +45,17 @@ typedef struct {
 } FxAssignment;
 
 FxAssignment *fx_assignment_compute (const FxModel *model);
+guint         fx_assignment_n_splits (const FxAssignment *assignment);
+
+/* The model the engine builds: every split link replaced by two links
+ * ("<id>~a" from `from` to the midpoint joint "<id>~mid", welded, and
+ * "<id>~b" from there to `to`), formulations fixed to the assignment, loads
+ * and probes on split links moved to the half they fall on. */
+FxModel      *fx_assignment_expand   (const FxAssignment *assignment, const FxModel *model);
+
+/* Whether a junction needs no force-causal link: a support fixes the channel,
+ * or an inertia (lumped mass, slider block, rigid body) takes the force. */
+gboolean      fx_joint_is_covered    (const FxModel *model, guint joint, FxChannel channel);
 void          fx_assignment_free    (FxAssignment *assignment);
 gboolean      fx_assignment_ok      (const FxAssignment *assignment);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxAssignment, fx_assignment_free)

@@ -18,6 +18,8 @@ struct _FxIntegrator {
   guint max_iterations;
   guint n, n_blocks;
   guint *block_of;
+  guint *block_kind;     /* 0 velocity, 1 angular velocity, 2 stress, 3 moment */
+  double *block_length;  /* omega and m are compared across blocks as omega L, m / L */
   FxBand *J;
   double *x, *R, *mag, *x_prev, *scale;
   double dt_prev;
@@ -35,7 +37,7 @@ fx_integrator_new (FxSystem *sys, double tolerance, guint max_iterations)
   it->max_iterations = max_iterations > 0 ? max_iterations : 20;
   it->n = n;
   it->block_of = g_new0 (guint, MAX (n, 1));
-  it->n_blocks = fx_system_blocks (sys, it->block_of);
+  it->n_blocks = fx_system_blocks (sys, it->block_of, &it->block_kind, &it->block_length);
   it->J = fx_system_new_jacobian (sys);
   it->x = g_new0 (double, MAX (n, 1));
   it->R = g_new0 (double, MAX (n, 1));
@@ -52,6 +54,8 @@ fx_integrator_free (FxIntegrator *it)
     return;
   fx_band_free (it->J);
   g_free (it->block_of);
+  g_free (it->block_kind);
+  g_free (it->block_length);
   g_free (it->x);
   g_free (it->R);
   g_free (it->mag);
@@ -88,13 +92,6 @@ scaled_residual (FxIntegrator *it)
   return worst;
 }
 
-/* Field kind of a block: blocks come four per link (v, omega, n, m). */
-static double
-kind_length (const FxSystem *sys, guint block)
-{
-  return sys->links[block / 4].L;
-}
-
 static double
 scaled_update (FxIntegrator *it, const double *delta, const double *x, const double *xn)
 {
@@ -109,15 +106,15 @@ scaled_update (FxIntegrator *it, const double *delta, const double *x, const dou
   /* omega and m are compared across links as omega L and m / L */
   for (guint b = 0; b < it->n_blocks; b++)
     {
-      guint k = b % 4;
-      double L = kind_length (it->sys, b);
+      guint k = it->block_kind[b];
+      double L = it->block_length[b];
       double v = k == 1 ? nu[b] * L : k == 3 ? nu[b] / L : nu[b];
       kind_max[k] = MAX (kind_max[k], v);
     }
   for (guint b = 0; b < it->n_blocks; b++)
     {
-      guint k = b % 4;
-      double L = kind_length (it->sys, b);
+      guint k = it->block_kind[b];
+      double L = it->block_length[b];
       double floor_ = 1e-2 * (k == 1 ? kind_max[k] / L : k == 3 ? kind_max[k] * L : kind_max[k]);
       nu[b] = MAX (nu[b], floor_);
     }

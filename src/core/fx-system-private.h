@@ -55,8 +55,16 @@ typedef struct {
   guint joint;
   gboolean ground;
   GArray *ports;      /* FxPort                                   */
-  int f;              /* index of the F-causal member; -1 at a ground */
+  int f;              /* index of the F-causal member; -1 at a ground or an inertia */
   GArray *loads;      /* FxJointLoad (translation: force; rotation: moment) */
+
+  /* An inertia junction (lumped mass or rotary inertia) is its own F-causal
+   * element: its velocity (2 spatial unknowns) or angular velocity (1) at
+   * `inertia_dof`, its position or angle as configuration. */
+  int inertia_dof;    /* -1: none */
+  double inertia;     /* kg or kg m^2 */
+  double pos[2];      /* position (translation) or pos[0] = angle (rotation) */
+  guint owner;        /* the segment after whose unknowns these are numbered */
 } FxJunction;
 
 typedef struct {
@@ -75,7 +83,11 @@ typedef struct {
 } FxPointLoad;
 
 struct _FxSystem {
-  FxModel *model;        /* own copy */
+  FxModel *model;        /* own copy of the model as the user wrote it       */
+  FxModel *built;        /* the expanded model the engine builds (splits)    */
+  guint n_model_links;
+  guint *seg_first, *seg_count;  /* per model link: its segments in links[] */
+  guint *joint_tdof, *joint_rdof; /* per built joint: its inertia unknowns   */
   FxAssignment *assignment;
   guint n;               /* unknowns */
   guint band;            /* half bandwidth of the Jacobian */
@@ -84,7 +96,7 @@ struct _FxSystem {
   double *x_mid;         /* scratch */
   double gravity[2];
 
-  guint n_links;
+  guint n_links;         /* segments: a split link has two */
   FxLinkSys *links;
   GArray *tjunctions;    /* FxJunction, translation channel */
   GArray *rjunctions;    /* FxJunction, rotation channel    */
@@ -103,7 +115,9 @@ void    fx_system_commit   (FxSystem *system, const double *x, double dt);
 
 /* Row and unknown blocks (one per field and link) for Newton's scaling:
  * block_of[i] for every unknown/row, n_blocks in total. */
-guint   fx_system_blocks   (const FxSystem *system, guint *block_of);
+/* Block kinds: 0 velocity, 1 angular velocity, 2 stress, 3 moment; with
+ * `length` the scale that makes kinds comparable across links (omega L, m / L). */
+guint   fx_system_blocks   (const FxSystem *system, guint *block_of, guint **kind, double **length);
 
 /* Save / restore the configuration (angles, positions, time, x) for retries. */
 typedef struct _FxSystemSnapshot FxSystemSnapshot;

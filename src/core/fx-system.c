@@ -608,6 +608,107 @@ rjunction_free (FxSystem *sys, const FxJunction *j, Acc *a)
   return M_ext * yf;
 }
 
+/* Translation, inertia junction (a lumped mass m at the joint):
+ *   m v' = F_ext + m g - sum_k Lambda_k y_k,   u_k = Lambda_k^T v
+ * Returns the external power F_ext . v at the midpoint. */
+static double
+tjunction_mass (FxSystem *sys, const FxJunction *j, Acc *a)
+{
+  const guint n = j->ports->len, d = (guint) j->inertia_dof;
+  const double dt = a->dt, m = j->inertia;
+  const double v[2] = { a->xm[d], a->xm[d + 1] };
+  double F_ext[2] = { 0, 0 }, mag = 0.0;
+
+  for (guint c = 0; c < 2; c++)
+    acc_E (a, d + c, d + c, m);
+
+  for (guint i = 0; i < j->loads->len; i++)
+    {
+      const FxJointLoad *ld = &g_array_index (j->loads, FxJointLoad, i);
+      double s = profile_at (ld->profile, sys->t_mid), F[2] = { s * ld->force[0], s * ld->force[1] };
+      if (ld->frame_member >= 0)
+        {
+          const FxPort *pq = &g_array_index (j->ports, FxPort, ld->frame_member);
+          ThetaRef tq = end_theta (&sys->links[pq->link], pq->side, dt);
+          double cs[2], Fs[2], JF[2], LJF[2];
+          rot (theta_value (&tq, a->xm), cs);
+          lam (cs, F, Fs);
+          jrot (F, JF);
+          lam (cs, JF, LJF);
+          for (guint r = 0; r < 2; r++)
+            acc_K_theta (a, d + r, &tq, dt * LJF[r]);
+          F[0] = Fs[0];
+          F[1] = Fs[1];
+        }
+      F_ext[0] += F[0];
+      F_ext[1] += F[1];
+    }
+  for (guint c = 0; c < 2; c++)
+    acc_G (a, d + c, dt * (F_ext[c] + m * sys->gravity[c]),
+           dt * (fabs (F_ext[c]) + fabs (m * sys->gravity[c])));
+
+  for (guint k = 0; k < n; k++)
+    {
+      const FxPort *pk = &g_array_index (j->ports, FxPort, k);
+      ThetaRef th = end_theta (&sys->links[pk->link], pk->side, dt);
+      double cs[2], y[2] = { pk->sigma * a->xm[pk->dof], pk->sigma * a->xm[pk->dof + 1] };
+      double Ly[2], Jy[2], LJy[2], uk[2], Suk[2];
+      rot (theta_value (&th, a->xm), cs);
+      lam (cs, y, Ly);
+      mag = dt * (fabs (y[0]) + fabs (y[1]));
+      for (guint r = 0; r < 2; r++)
+        acc_G (a, d + r, -dt * Ly[r], mag);
+      jrot (y, Jy);
+      lam (cs, Jy, LJy);
+      /* the mass rows: d(-Lambda_k y_k) */
+      double M[2][2] = { { cs[0], -cs[1] }, { cs[1], cs[0] } };
+      for (guint r = 0; r < 2; r++)
+        {
+          for (guint c = 0; c < 2; c++)
+            acc_K (a, d + r, pk->dof + c, -dt * M[r][c] * pk->sigma);
+          acc_K_theta (a, d + r, &th, -dt * LJy[r]);
+        }
+      /* the member rows: u_k = Lambda_k^T v */
+      lam_t (cs, v, uk);
+      srot (uk, Suk);
+      for (guint r = 0; r < 2; r++)
+        {
+          acc_G (a, pk->dof + r, dt * pk->sigma * uk[r], dt * (fabs (v[0]) + fabs (v[1])));
+          for (guint c = 0; c < 2; c++)
+            acc_K (a, pk->dof + r, d + c, dt * pk->sigma * M[c][r]);
+          acc_K_theta (a, pk->dof + r, &th, dt * pk->sigma * Suk[r]);
+        }
+    }
+  return F_ext[0] * v[0] + F_ext[1] * v[1];
+}
+
+/* Rotation, inertia junction (rotary inertia J): J w' = M_ext - sum_k y_k, u_k = w. */
+static double
+rjunction_inertia (FxSystem *sys, const FxJunction *j, Acc *a)
+{
+  const guint d = (guint) j->inertia_dof;
+  const double dt = a->dt, w = a->xm[d];
+  double M_ext = 0.0;
+
+  acc_E (a, d, d, j->inertia);
+  for (guint i = 0; i < j->loads->len; i++)
+    {
+      const FxJointLoad *ld = &g_array_index (j->loads, FxJointLoad, i);
+      M_ext += profile_at (ld->profile, sys->t_mid) * ld->moment;
+    }
+  acc_G (a, d, dt * M_ext, fabs (dt * M_ext));
+  for (guint k = 0; k < j->ports->len; k++)
+    {
+      const FxPort *pk = &g_array_index (j->ports, FxPort, k);
+      double yk = pk->sigma * a->xm[pk->dof];
+      acc_G (a, d, -dt * yk, fabs (dt * yk));
+      acc_K (a, d, pk->dof, -dt * pk->sigma);
+      acc_G (a, pk->dof, dt * pk->sigma * w, fabs (dt * w));
+      acc_K (a, pk->dof, d, dt * pk->sigma);
+    }
+  return M_ext * w;
+}
+
 /* ---------------------------------------------------------- point loads */
 
 /* Point load at s_p: adds psi_v(s_p) . f_hat and psi_omega(s_p) l (physics.md
@@ -691,13 +792,17 @@ evaluate (FxSystem *sys, const double *x, double dt, double *R, double *mag, FxB
   for (guint i = 0; i < sys->tjunctions->len; i++)
     {
       const FxJunction *j = &g_array_index (sys->tjunctions, FxJunction, i);
-      if (!j->ground)
+      if (j->inertia_dof >= 0)
+        power += tjunction_mass (sys, j, &a);
+      else if (!j->ground)
         power += tjunction_free (sys, j, &a);
     }
   for (guint i = 0; i < sys->rjunctions->len; i++)
     {
       const FxJunction *j = &g_array_index (sys->rjunctions, FxJunction, i);
-      if (!j->ground)
+      if (j->inertia_dof >= 0)
+        power += rjunction_inertia (sys, j, &a);
+      else if (!j->ground)
         power += rjunction_free (sys, j, &a);
     }
   for (guint i = 0; i < sys->point_loads->len; i++)
@@ -784,6 +889,21 @@ fx_system_energy (const FxSystem *sys)
                     + field_energy (l, F_M, sys->x);
       link_position_integral (l, ir);
       en.gravity -= l->rhoA * (sys->gravity[0] * ir[0] + sys->gravity[1] * ir[1]);
+    }
+  for (guint i = 0; i < sys->tjunctions->len; i++)
+    {
+      const FxJunction *j = &g_array_index (sys->tjunctions, FxJunction, i);
+      if (j->inertia_dof < 0)
+        continue;
+      const double *v = &sys->x[j->inertia_dof];
+      en.kinetic += 0.5 * j->inertia * (v[0] * v[0] + v[1] * v[1]);
+      en.gravity -= j->inertia * (sys->gravity[0] * j->pos[0] + sys->gravity[1] * j->pos[1]);
+    }
+  for (guint i = 0; i < sys->rjunctions->len; i++)
+    {
+      const FxJunction *j = &g_array_index (sys->rjunctions, FxJunction, i);
+      if (j->inertia_dof >= 0)
+        en.kinetic += 0.5 * j->inertia * sys->x[j->inertia_dof] * sys->x[j->inertia_dof];
     }
   return en;
 }
@@ -885,6 +1005,17 @@ fx_system_commit (FxSystem *sys, const double *x, double dt)
           if (l->omega_source[side] >= 0)
             l->theta_end[side] += dt * l->omega_sign[side] * sys->x_mid[l->omega_source[side]];
     }
+  GArray *arrs[2] = { sys->tjunctions, sys->rjunctions };
+  for (guint c = 0; c < 2; c++)
+    for (guint i = 0; i < arrs[c]->len; i++)
+      {
+        FxJunction *j = &g_array_index (arrs[c], FxJunction, i);
+        if (j->inertia_dof < 0)
+          continue;
+        j->pos[0] += dt * sys->x_mid[j->inertia_dof];
+        if (c == 0)
+          j->pos[1] += dt * sys->x_mid[j->inertia_dof + 1];
+      }
   memcpy (sys->x, x, sizeof (double) * sys->n);
   sys->t += dt;
 }
@@ -943,14 +1074,13 @@ node_position (const FxLinkSys *l, const double *x, guint i, double p[2])
     }
 }
 
-void
-fx_system_node (const FxSystem *sys, guint link, guint i,
-                double *x, double *y, double *theta, double *moment)
+static void
+segment_node (const FxSystem *sys, guint seg, guint i,
+              double *x, double *y, double *theta, double *moment)
 {
-  const FxLinkSys *l = &sys->links[link];
+  const FxLinkSys *l = &sys->links[seg];
   double p[2];
 
-  g_return_if_fail (link < sys->n_links && i <= l->N);
   node_position (l, sys->x, i, p);
   if (x) *x = p[0];
   if (y) *y = p[1];
@@ -977,10 +1107,10 @@ fx_system_node (const FxSystem *sys, guint link, guint i,
     }
 }
 
-void
-fx_system_point (const FxSystem *sys, guint link, double s_fraction, double *x, double *y)
+static void
+segment_point (const FxSystem *sys, guint seg, double s_fraction, double *x, double *y)
 {
-  const FxLinkSys *l = &sys->links[link];
+  const FxLinkSys *l = &sys->links[seg];
   double s = CLAMP (s_fraction, 0.0, 1.0) * l->N;
   guint e = (guint) MIN (floor (s), (double) (l->N - 1));
   double xi = s - e, a[2], b[2];
@@ -991,11 +1121,11 @@ fx_system_point (const FxSystem *sys, guint link, double s_fraction, double *x, 
   if (y) *y = (1.0 - xi) * a[1] + xi * b[1];
 }
 
-void
-fx_system_fields_at (const FxSystem *sys, guint link, double s_fraction,
-                     double v_hat[2], double *omega, double n_hat[2], double *m)
+static void
+segment_fields_at (const FxSystem *sys, guint seg, double s_fraction,
+                   double v_hat[2], double *omega, double n_hat[2], double *m)
 {
-  const FxLinkSys *l = &sys->links[link];
+  const FxLinkSys *l = &sys->links[seg];
   double s = CLAMP (s_fraction, 0.0, 1.0) * l->N;
   guint e = (guint) MIN (floor (s), (double) (l->N - 1));
   double xi = s - e;
@@ -1011,6 +1141,62 @@ fx_system_fields_at (const FxSystem *sys, guint link, double s_fraction,
   if (omega) *omega = q[F_W];
   if (n_hat) { n_hat[0] = q[F_NX]; n_hat[1] = q[F_NY]; }
   if (m) *m = q[F_M];
+}
+
+/* A model link's node i or fraction s, in its segments (split links: two
+ * halves of equal length; the shared midpoint node is the first half's end). */
+static guint
+node_segment (const FxSystem *sys, guint link, guint *i)
+{
+  guint seg = sys->seg_first[link];
+  if (sys->seg_count[link] == 2 && *i > sys->links[seg].N)
+    {
+      *i -= sys->links[seg].N;
+      seg++;
+    }
+  return seg;
+}
+
+static guint
+point_segment (const FxSystem *sys, guint link, double *s)
+{
+  guint seg = sys->seg_first[link];
+  if (sys->seg_count[link] == 2)
+    {
+      if (*s > 0.5)
+        {
+          *s = 2.0 * *s - 1.0;
+          return seg + 1;
+        }
+      *s = 2.0 * *s;
+    }
+  return seg;
+}
+
+void
+fx_system_node (const FxSystem *sys, guint link, guint i,
+                double *x, double *y, double *theta, double *moment)
+{
+  g_return_if_fail (link < sys->n_model_links && i <= fx_system_link_elements (sys, link));
+  guint seg = node_segment (sys, link, &i);
+  segment_node (sys, seg, i, x, y, theta, moment);
+}
+
+void
+fx_system_point (const FxSystem *sys, guint link, double s_fraction, double *x, double *y)
+{
+  g_return_if_fail (link < sys->n_model_links);
+  guint seg = point_segment (sys, link, &s_fraction);
+  segment_point (sys, seg, s_fraction, x, y);
+}
+
+void
+fx_system_fields_at (const FxSystem *sys, guint link, double s_fraction,
+                     double v_hat[2], double *omega, double n_hat[2], double *m)
+{
+  g_return_if_fail (link < sys->n_model_links);
+  guint seg = point_segment (sys, link, &s_fraction);
+  segment_fields_at (sys, seg, s_fraction, v_hat, omega, n_hat, m);
 }
 
 double
@@ -1032,6 +1218,15 @@ fx_system_joint_gap (const FxSystem *sys)
             node_position (lb, sys->x, pb->side ? lb->N : 0, rb);
             gap = MAX (gap, hypot (ra[0] - rb[0], ra[1] - rb[1]));
           }
+      if (j->inertia_dof >= 0)
+        for (guint a = 0; a < j->ports->len; a++)
+          {
+            const FxPort *pa = &g_array_index (j->ports, FxPort, a);
+            const FxLinkSys *la = &sys->links[pa->link];
+            double ra[2];
+            node_position (la, sys->x, pa->side ? la->N : 0, ra);
+            gap = MAX (gap, hypot (ra[0] - j->pos[0], ra[1] - j->pos[1]));
+          }
     }
   return gap;
 }
@@ -1039,9 +1234,9 @@ fx_system_joint_gap (const FxSystem *sys)
 /* ------------------------------------------------------------ building */
 
 static void
-link_init (FxSystem *sys, FxLinkSys *l, const FxLink *ml, const FxLinkAssignment *as)
+link_init (FxSystem *sys, FxLinkSys *l, const FxLink *ml, const FxSegmentAssignment *as)
 {
-  const FxModel *model = sys->model;
+  const FxModel *model = sys->built;
   const FxJoint *a = fx_model_joint (model, fx_model_find_joint (model, ml->from));
   const FxJoint *b = fx_model_joint (model, fx_model_find_joint (model, ml->to));
   double dx = b->at[0] - a->at[0], dy = b->at[1] - a->at[1];
@@ -1137,7 +1332,7 @@ static FxJunction *
 junction_new (GArray *arr, guint joint, gboolean ground)
 {
   FxJunction j = { joint, ground, g_array_new (FALSE, FALSE, sizeof (FxPort)), -1,
-                   g_array_new (FALSE, FALSE, sizeof (FxJointLoad)) };
+                   g_array_new (FALSE, FALSE, sizeof (FxJointLoad)), -1, 0.0, { 0, 0 }, 0 };
   g_array_append_val (arr, j);
   return &g_array_index (arr, FxJunction, arr->len - 1);
 }
@@ -1155,7 +1350,7 @@ junction_member (const FxJunction *j, guint link)
 static gboolean
 build_joint (FxSystem *sys, guint jt, GError **error)
 {
-  const FxModel *model = sys->model;
+  const FxModel *model = sys->built;
   const FxJoint *joint = fx_model_joint (model, jt);
   gboolean tground = fx_support_grounds (joint->support, FX_CHANNEL_TRANSLATION);
   gboolean rground = fx_support_grounds (joint->support, FX_CHANNEL_ROTATION);
@@ -1164,15 +1359,31 @@ build_joint (FxSystem *sys, guint jt, GError **error)
   FxJunction *tj;
   int shared_r = -1;
 
-  if (joint->mass > 0.0 || joint->inertia > 0.0)
+  guint n_members = 0;
+  for (guint l = 0; l < sys->n_links; l++)
+    {
+      const FxLink *ml = fx_model_link (model, l);
+      n_members += (g_strcmp0 (ml->from, joint->id) == 0) + (g_strcmp0 (ml->to, joint->id) == 0);
+    }
+  gboolean rinertia = !rground && joint->inertia > 0.0;
+  if (rinertia && joint->kind == FX_JOINT_PIN && n_members > 1)
     {
       g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
-                   "joint \"%s\": lumped masses and inertias are not supported by this "
-                   "engine version yet", joint->id);
+                   "joint \"%s\": a rotary inertia at a pin between several links would "
+                   "not know which link it turns with; make the joint a weld", joint->id);
       return FALSE;
     }
+  if (rinertia)
+    split_pin = FALSE;
 
   tj = junction_new (sys->tjunctions, jt, tground);
+  if (!tground && joint->mass > 0.0)
+    {
+      tj->inertia_dof = (int) sys->joint_tdof[jt];
+      tj->inertia = joint->mass;
+      tj->pos[0] = joint->at[0];
+      tj->pos[1] = joint->at[1];
+    }
   for (guint l = 0; l < sys->n_links; l++)
     {
       const FxLink *ml = fx_model_link (model, l);
@@ -1192,6 +1403,11 @@ build_joint (FxSystem *sys, guint jt, GError **error)
             {
               rj = junction_new (sys->rjunctions, jt, rground);
               shared_r = sys->rjunctions->len - 1;
+              if (rinertia)
+                {
+                  rj->inertia_dof = (int) sys->joint_rdof[jt];
+                  rj->inertia = joint->inertia;
+                }
             }
           else
             rj = &g_array_index (sys->rjunctions, FxJunction, shared_r);
@@ -1211,6 +1427,12 @@ build_joint (FxSystem *sys, guint jt, GError **error)
           FxLinkSys *l = &sys->links[p->link];
           if (l->R != FX_CAUSAL_V || rj->ground)
             continue;
+          if (rj->inertia_dof >= 0)
+            {
+              l->omega_source[p->side] = rj->inertia_dof;
+              l->omega_sign[p->side] = 1.0;
+              continue;
+            }
           const FxPort *pf = &g_array_index (rj->ports, FxPort, rj->f);
           l->omega_source[p->side] = (int) pf->dof;
           l->omega_sign[p->side] = pf->sigma;
@@ -1253,7 +1475,7 @@ build_joint (FxSystem *sys, guint jt, GError **error)
 static void
 build_point_loads (FxSystem *sys)
 {
-  const FxModel *model = sys->model;
+  const FxModel *model = sys->built;
 
   for (guint i = 0; i < model->loads->len; i++)
     {
@@ -1297,6 +1519,11 @@ compute_band (const FxSystem *sys)
                 hi = MAX (hi, d[q]);
               }
           }
+        if (j->inertia_dof >= 0)
+          {
+            lo = MIN (lo, (guint) j->inertia_dof);
+            hi = MAX (hi, (guint) j->inertia_dof + (c == 0 ? 1 : 0));
+          }
         if (j->ports->len > 0)
           band = MAX (band, hi - lo);
       }
@@ -1309,22 +1536,22 @@ check_single_link_limits (FxSystem *sys, GError **error)
   for (guint i = 0; i < sys->tjunctions->len; i++)
     {
       const FxJunction *j = &g_array_index (sys->tjunctions, FxJunction, i);
-      if (!j->ground && j->f < 0)
+      if (!j->ground && j->f < 0 && j->inertia_dof < 0)
         {
           g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_CAUSALITY,
                        "joint \"%s\": no force-causal link takes its force",
-                       fx_model_joint (sys->model, j->joint)->id);
+                       fx_model_joint (sys->built, j->joint)->id);
           return FALSE;
         }
     }
   for (guint i = 0; i < sys->rjunctions->len; i++)
     {
       const FxJunction *j = &g_array_index (sys->rjunctions, FxJunction, i);
-      if (!j->ground && j->f < 0)
+      if (!j->ground && j->f < 0 && j->inertia_dof < 0)
         {
           g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_CAUSALITY,
                        "joint \"%s\": no moment-causal link takes its moment",
-                       fx_model_joint (sys->model, j->joint)->id);
+                       fx_model_joint (sys->built, j->joint)->id);
           return FALSE;
         }
     }
@@ -1358,22 +1585,66 @@ fx_system_new (const FxModel *model, GError **error)
       return NULL;
     }
 
-  sys->n_links = sys->model->links->len;
+  /* the engine builds the expanded model: split links become two segments */
+  sys->built = fx_assignment_expand (sys->assignment, sys->model);
+  sys->n_model_links = sys->model->links->len;
+  sys->seg_first = g_new0 (guint, MAX (sys->n_model_links, 1));
+  sys->seg_count = g_new0 (guint, MAX (sys->n_model_links, 1));
+  sys->n_links = sys->built->links->len;
   sys->links = g_new0 (FxLinkSys, MAX (sys->n_links, 1));
-  guint offset = 0;
-  for (guint l = 0; l < sys->n_links; l++)
+  /* inertia unknowns are numbered right after the first segment that ends
+   * at their joint, so the band stays narrow */
+  guint n_joints = sys->built->joints->len;
+  g_autofree int *owner = g_new (int, MAX (n_joints, 1));
+  sys->joint_tdof = g_new0 (guint, MAX (n_joints, 1));
+  sys->joint_rdof = g_new0 (guint, MAX (n_joints, 1));
+  for (guint jt = 0; jt < n_joints; jt++)
     {
-      FxLinkSys *ls = &sys->links[l];
-      link_init (sys, ls, fx_model_link (sys->model, l), &sys->assignment->links[l]);
-      ls->model_index = l;
-      ls->offset = offset;
-      offset += FX_SLOT * (2 * ls->N + 1);
+      const char *id = fx_model_joint (sys->built, jt)->id;
+      owner[jt] = -1;
+      for (guint l = 0; l < sys->n_links && owner[jt] < 0; l++)
+        {
+          const FxLink *ml = fx_model_link (sys->built, l);
+          if (g_strcmp0 (ml->from, id) == 0 || g_strcmp0 (ml->to, id) == 0)
+            owner[jt] = (int) l;
+        }
+    }
+  guint offset = 0, seg = 0;
+  for (guint l = 0; l < sys->n_model_links; l++)
+    {
+      const FxLinkAssignment *la = &sys->assignment->links[l];
+      sys->seg_first[l] = seg;
+      sys->seg_count[l] = la->n_segments;
+      for (guint k = 0; k < la->n_segments; k++, seg++)
+        {
+          FxLinkSys *ls = &sys->links[seg];
+          link_init (sys, ls, fx_model_link (sys->built, seg), &la->segment[k]);
+          ls->model_index = l;
+          ls->offset = offset;
+          offset += FX_SLOT * (2 * ls->N + 1);
+          for (guint jt = 0; jt < n_joints; jt++)
+            {
+              const FxJoint *joint = fx_model_joint (sys->built, jt);
+              if (owner[jt] != (int) seg)
+                continue;
+              if (joint->mass > 0.0 && !fx_support_grounds (joint->support, FX_CHANNEL_TRANSLATION))
+                {
+                  sys->joint_tdof[jt] = offset;
+                  offset += 2;
+                }
+              if (joint->inertia > 0.0 && !fx_support_grounds (joint->support, FX_CHANNEL_ROTATION))
+                {
+                  sys->joint_rdof[jt] = offset;
+                  offset += 1;
+                }
+            }
+        }
     }
   sys->n = offset;
   sys->x = g_new0 (double, MAX (sys->n, 1));
   sys->x_mid = g_new0 (double, MAX (sys->n, 1));
 
-  for (guint jt = 0; jt < sys->model->joints->len; jt++)
+  for (guint jt = 0; jt < sys->built->joints->len; jt++)
     if (!build_joint (sys, jt, error))
       return NULL;
   if (!check_single_link_limits (sys, error))
@@ -1382,7 +1653,7 @@ fx_system_new (const FxModel *model, GError **error)
   sys->band = compute_band (sys);
 
   for (guint l = 0; l < sys->n_links; l++)
-    link_initial_motion (sys, &sys->links[l], fx_model_link (sys->model, l));
+    link_initial_motion (sys, &sys->links[l], fx_model_link (sys->built, l));
 
   return g_steal_pointer (&sys);
 }
@@ -1407,6 +1678,12 @@ fx_system_free (FxSystem *sys)
   fx_assignment_free (sys->assignment);
   if (sys->model)
     fx_model_free (sys->model);
+  if (sys->built)
+    fx_model_free (sys->built);
+  g_free (sys->seg_first);
+  g_free (sys->seg_count);
+  g_free (sys->joint_tdof);
+  g_free (sys->joint_rdof);
   g_free (sys->x);
   g_free (sys->x_mid);
   g_free (sys);
@@ -1419,14 +1696,24 @@ const FxAssignment *fx_system_assignment (const FxSystem *s) { return s->assignm
 guint fx_system_n_unknowns (const FxSystem *s) { return s->n; }
 double fx_system_time (const FxSystem *s) { return s->t; }
 double *fx_system_state (FxSystem *s) { return s->x; }
-guint fx_system_n_links (const FxSystem *s) { return s->n_links; }
-guint fx_system_link_elements (const FxSystem *s, guint l) { return s->links[l].N; }
-FxCausality fx_system_link_T (const FxSystem *s, guint l) { return s->links[l].T; }
-FxCausality fx_system_link_R (const FxSystem *s, guint l) { return s->links[l].R; }
+guint fx_system_n_links (const FxSystem *s) { return s->n_model_links; }
+FxCausality fx_system_link_T (const FxSystem *s, guint l) { return s->links[s->seg_first[l]].T; }
+FxCausality fx_system_link_R (const FxSystem *s, guint l) { return s->links[s->seg_first[l]].R; }
 
 guint
-fx_system_blocks (const FxSystem *sys, guint *block_of)
+fx_system_link_elements (const FxSystem *s, guint l)
 {
+  guint n = 0;
+  for (guint k = 0; k < s->seg_count[l]; k++)
+    n += s->links[s->seg_first[l] + k].N;
+  return n;
+}
+
+guint
+fx_system_blocks (const FxSystem *sys, guint *block_of, guint **kind_out, double **length_out)
+{
+  GArray *kind = g_array_new (FALSE, FALSE, sizeof (guint));
+  GArray *length = g_array_new (FALSE, FALSE, sizeof (double));
   guint nb = 0;
 
   for (guint li = 0; li < sys->n_links; li++)
@@ -1442,8 +1729,32 @@ fx_system_blocks (const FxSystem *sys, guint *block_of)
           block_of[base] = block_of[base + 1] = nb + (v_here ? 0 : 2);
           block_of[base + 2] = nb + (w_here ? 1 : 3);
         }
+      for (guint k = 0; k < 4; k++)
+        {
+          g_array_append_val (kind, k);
+          g_array_append_val (length, l->L);
+        }
       nb += 4;
     }
+  /* inertias: one block each, a velocity or an angular velocity */
+  GArray *arrs[2] = { sys->tjunctions, sys->rjunctions };
+  for (guint c = 0; c < 2; c++)
+    for (guint i = 0; i < arrs[c]->len; i++)
+      {
+        const FxJunction *j = &g_array_index (arrs[c], FxJunction, i);
+        if (j->inertia_dof < 0)
+          continue;
+        block_of[j->inertia_dof] = nb;
+        if (c == 0)
+          block_of[j->inertia_dof + 1] = nb;
+        guint k = c == 0 ? 0 : 1;
+        double L = sys->n_links ? sys->links[0].L : 1.0;
+        g_array_append_val (kind, k);
+        g_array_append_val (length, L);
+        nb++;
+      }
+  *kind_out = (guint *) g_array_free (kind, FALSE);
+  *length_out = (double *) g_array_free (length, FALSE);
   return nb;
 }
 
@@ -1451,6 +1762,7 @@ fx_system_blocks (const FxSystem *sys, guint *block_of)
 
 struct _FxSystemSnapshot {
   guint n_links;
+  GArray *junction_pos;  /* double: pos[0], pos[1] per junction, both channels */
   double t;
   double *x;
   double **theta, **r;
@@ -1463,6 +1775,11 @@ fx_system_snapshot (const FxSystem *sys)
   FxSystemSnapshot *s = g_new0 (FxSystemSnapshot, 1);
 
   s->n_links = sys->n_links;
+  s->junction_pos = g_array_new (FALSE, FALSE, sizeof (double));
+  GArray *arrs[2] = { sys->tjunctions, sys->rjunctions };
+  for (guint c = 0; c < 2; c++)
+    for (guint i = 0; i < arrs[c]->len; i++)
+      g_array_append_vals (s->junction_pos, g_array_index (arrs[c], FxJunction, i).pos, 2);
   s->t = sys->t;
   s->x = g_memdup2 (sys->x, sizeof (double) * MAX (sys->n, 1));
   s->theta = g_new0 (double *, MAX (sys->n_links, 1));
@@ -1486,6 +1803,12 @@ fx_system_restore (FxSystem *sys, const FxSystemSnapshot *s)
 {
   sys->t = s->t;
   memcpy (sys->x, s->x, sizeof (double) * sys->n);
+  GArray *arrs[2] = { sys->tjunctions, sys->rjunctions };
+  guint q = 0;
+  for (guint c = 0; c < 2; c++)
+    for (guint i = 0; i < arrs[c]->len; i++, q += 2)
+      memcpy (g_array_index (arrs[c], FxJunction, i).pos, &g_array_index (s->junction_pos, double, q),
+              2 * sizeof (double));
   for (guint l = 0; l < sys->n_links; l++)
     {
       FxLinkSys *ls = &sys->links[l];
@@ -1508,6 +1831,7 @@ fx_system_snapshot_free (FxSystemSnapshot *s)
       g_free (s->theta[l]);
       g_free (s->r[l]);
     }
+  g_array_unref (s->junction_pos);
   g_free (s->x);
   g_free (s->theta_end);
   g_free (s->theta);

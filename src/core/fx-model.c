@@ -1,0 +1,549 @@
+/* fx-model.c: the mechanism as plain data; see fx-model.h. */
+#include "fx-model.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- element life cycle ------------------------------------------------ */
+
+static void
+joint_clear (gpointer data)
+{
+  FxJoint *joint = data;
+
+  g_clear_pointer (&joint->id, g_free);
+}
+
+static void
+link_clear (gpointer data)
+{
+  FxLink *link = data;
+
+  g_clear_pointer (&link->id, g_free);
+  g_clear_pointer (&link->from, g_free);
+  g_clear_pointer (&link->to, g_free);
+}
+
+static void
+profile_clear (FxProfile *profile)
+{
+  g_clear_pointer (&profile->table_t, g_free);
+  g_clear_pointer (&profile->table_value, g_free);
+  profile->n_table = 0;
+}
+
+static void
+load_clear (gpointer data)
+{
+  FxLoad *load = data;
+
+  g_clear_pointer (&load->id, g_free);
+  g_clear_pointer (&load->joint, g_free);
+  g_clear_pointer (&load->link, g_free);
+  g_clear_pointer (&load->frame_link, g_free);
+  profile_clear (&load->profile);
+}
+
+static void
+probe_clear (gpointer data)
+{
+  FxProbe *probe = data;
+
+  g_clear_pointer (&probe->id, g_free);
+  g_clear_pointer (&probe->link, g_free);
+}
+
+static GArray *
+new_array (gsize element_size, GDestroyNotify clear)
+{
+  /* Cleared, so that g_array_set_size() hands out zeroed elements. */
+  GArray *array = g_array_new (FALSE, TRUE, element_size);
+
+  g_array_set_clear_func (array, clear);
+  return array;
+}
+
+FxModel *
+fx_model_new (void)
+{
+  FxModel *model = g_new0 (FxModel, 1);
+
+  model->joints = new_array (sizeof (FxJoint), joint_clear);
+  model->links = new_array (sizeof (FxLink), link_clear);
+  model->loads = new_array (sizeof (FxLoad), load_clear);
+  model->probes = new_array (sizeof (FxProbe), probe_clear);
+  model->gravity[0] = 0.0;
+  model->gravity[1] = -9.81;
+  model->dt = 0.01;
+  model->t_end = 1.0;
+  model->tolerance = 1e-12;
+  model->max_iterations = 20;
+  return model;
+}
+
+void
+fx_model_free (FxModel *model)
+{
+  if (model == NULL)
+    return;
+  g_free (model->name);
+  g_free (model->description);
+  g_array_unref (model->joints);
+  g_array_unref (model->links);
+  g_array_unref (model->loads);
+  g_array_unref (model->probes);
+  g_free (model);
+}
+
+static double *
+dup_doubles (const double *values, guint n)
+{
+  return n > 0 && values != NULL ? g_memdup2 (values, sizeof (double) * n) : NULL;
+}
+
+/* Each copier duplicates the structs wholesale, then every owned pointer. */
+static void
+copy_joints (GArray *to, const GArray *from)
+{
+  g_array_append_vals (to, from->data, from->len);
+  for (guint i = 0; i < to->len; i++)
+    {
+      FxJoint *joint = &g_array_index (to, FxJoint, i);
+
+      joint->id = g_strdup (joint->id);
+    }
+}
+
+static void
+copy_links (GArray *to, const GArray *from)
+{
+  g_array_append_vals (to, from->data, from->len);
+  for (guint i = 0; i < to->len; i++)
+    {
+      FxLink *link = &g_array_index (to, FxLink, i);
+
+      link->id = g_strdup (link->id);
+      link->from = g_strdup (link->from);
+      link->to = g_strdup (link->to);
+    }
+}
+
+static void
+copy_loads (GArray *to, const GArray *from)
+{
+  g_array_append_vals (to, from->data, from->len);
+  for (guint i = 0; i < to->len; i++)
+    {
+      FxLoad *load = &g_array_index (to, FxLoad, i);
+      FxProfile *profile = &load->profile;
+
+      load->id = g_strdup (load->id);
+      load->joint = g_strdup (load->joint);
+      load->link = g_strdup (load->link);
+      load->frame_link = g_strdup (load->frame_link);
+      profile->table_t = dup_doubles (profile->table_t, profile->n_table);
+      profile->table_value = dup_doubles (profile->table_value, profile->n_table);
+    }
+}
+
+static void
+copy_probes (GArray *to, const GArray *from)
+{
+  g_array_append_vals (to, from->data, from->len);
+  for (guint i = 0; i < to->len; i++)
+    {
+      FxProbe *probe = &g_array_index (to, FxProbe, i);
+
+      probe->id = g_strdup (probe->id);
+      probe->link = g_strdup (probe->link);
+    }
+}
+
+FxModel *
+fx_model_copy (const FxModel *model)
+{
+  FxModel *copy;
+
+  g_return_val_if_fail (model != NULL, NULL);
+
+  copy = fx_model_new ();
+  copy->name = g_strdup (model->name);
+  copy->description = g_strdup (model->description);
+  memcpy (copy->gravity, model->gravity, sizeof copy->gravity);
+  copy->dt = model->dt;
+  copy->t_end = model->t_end;
+  copy->tolerance = model->tolerance;
+  copy->max_iterations = model->max_iterations;
+  copy_joints (copy->joints, model->joints);
+  copy_links (copy->links, model->links);
+  copy_loads (copy->loads, model->loads);
+  copy_probes (copy->probes, model->probes);
+  return copy;
+}
+
+/* ---- adders ------------------------------------------------------------ */
+
+/* Grows the array by one zeroed element and returns it. */
+static gpointer
+append_zeroed (GArray *array)
+{
+  g_array_set_size (array, array->len + 1);
+  return array->data + (gsize) (array->len - 1) * g_array_get_element_size (array);
+}
+
+FxJoint *
+fx_model_add_joint (FxModel *model, const char *id, double x, double y)
+{
+  FxJoint *joint;
+
+  g_return_val_if_fail (model != NULL, NULL);
+
+  joint = append_zeroed (model->joints);
+  joint->id = g_strdup (id);
+  joint->at[0] = x;
+  joint->at[1] = y;
+  joint->kind = FX_JOINT_PIN;
+  joint->support = FX_SUPPORT_NONE;
+  return joint;
+}
+
+FxLink *
+fx_model_add_link (FxModel *model, const char *id, const char *from,
+                   const char *to, guint elements)
+{
+  FxLink *link;
+
+  g_return_val_if_fail (model != NULL, NULL);
+
+  link = append_zeroed (model->links);
+  link->id = g_strdup (id);
+  link->from = g_strdup (from);
+  link->to = g_strdup (to);
+  link->elements = elements;
+  link->section.form = FX_SECTION_CANONICAL;
+  link->formulation = FX_FORMULATION_AUTO;
+  link->rigid = FALSE;
+  return link;
+}
+
+static FxLoad *
+add_load (FxModel *model)
+{
+  FxLoad *load = append_zeroed (model->loads);
+
+  load->frame = FX_FRAME_SPATIAL;
+  load->profile.type = FX_PROFILE_CONSTANT;
+  return load;
+}
+
+FxLoad *
+fx_model_add_joint_load (FxModel *model, const char *joint)
+{
+  FxLoad *load;
+
+  g_return_val_if_fail (model != NULL, NULL);
+
+  load = add_load (model);
+  load->joint = g_strdup (joint);
+  return load;
+}
+
+FxLoad *
+fx_model_add_link_load (FxModel *model, const char *link, double s)
+{
+  FxLoad *load;
+
+  g_return_val_if_fail (model != NULL, NULL);
+
+  load = add_load (model);
+  load->link = g_strdup (link);
+  load->s = s;
+  return load;
+}
+
+FxProbe *
+fx_model_add_probe (FxModel *model, const char *id, const char *link, double s)
+{
+  FxProbe *probe;
+
+  g_return_val_if_fail (model != NULL, NULL);
+
+  probe = append_zeroed (model->probes);
+  probe->id = g_strdup (id);
+  probe->link = g_strdup (link);
+  probe->s = s;
+  return probe;
+}
+
+/* ---- look-ups ---------------------------------------------------------- */
+
+int
+fx_model_find_joint (const FxModel *model, const char *id)
+{
+  g_return_val_if_fail (model != NULL, -1);
+
+  if (id == NULL)
+    return -1;
+  for (guint i = 0; i < model->joints->len && i <= G_MAXINT; i++)
+    if (g_strcmp0 (fx_model_joint (model, i)->id, id) == 0)
+      return (int) i;
+  return -1;
+}
+
+int
+fx_model_find_link (const FxModel *model, const char *id)
+{
+  g_return_val_if_fail (model != NULL, -1);
+
+  if (id == NULL)
+    return -1;
+  for (guint i = 0; i < model->links->len && i <= G_MAXINT; i++)
+    if (g_strcmp0 (fx_model_link (model, i)->id, id) == 0)
+      return (int) i;
+  return -1;
+}
+
+double
+fx_link_length (const FxModel *model, const FxLink *link)
+{
+  int a, b;
+  const FxJoint *ja, *jb;
+
+  g_return_val_if_fail (model != NULL && link != NULL, 0.0);
+
+  a = fx_model_find_joint (model, link->from);
+  b = fx_model_find_joint (model, link->to);
+  if (a < 0 || b < 0)
+    return 0.0;
+  ja = fx_model_joint (model, (guint) a);
+  jb = fx_model_joint (model, (guint) b);
+  return hypot (jb->at[0] - ja->at[0], jb->at[1] - ja->at[1]);
+}
+
+/* ---- sections ---------------------------------------------------------- */
+
+double
+fx_shape_default_shear_factor (FxShapeType shape)
+{
+  /* Timoshenko's usual values: 5/6 for solid rectangles, 0.9 for round ones
+   * (the exact circle value depends on nu and stays close to 0.9). */
+  switch (shape)
+    {
+    case FX_SHAPE_CIRCLE:
+    case FX_SHAPE_TUBE:
+      return 0.9;
+    case FX_SHAPE_RECTANGLE:
+    case FX_SHAPE_SQUARE:
+    default:
+      return 5.0 / 6.0;
+    }
+}
+
+/* Area and second moment of area about the axis normal to the plane. */
+static void
+shape_area_inertia (const FxSection *section, double *area, double *inertia)
+{
+  double d, di;
+
+  switch (section->shape)
+    {
+    case FX_SHAPE_RECTANGLE:
+      *area = section->width * section->height;
+      *inertia = section->width * pow (section->height, 3) / 12.0;
+      break;
+    case FX_SHAPE_SQUARE:
+      *area = section->width * section->width;
+      *inertia = pow (section->width, 4) / 12.0;
+      break;
+    case FX_SHAPE_CIRCLE:
+      d = section->diameter;
+      *area = G_PI * d * d / 4.0;
+      *inertia = G_PI * pow (d, 4) / 64.0;
+      break;
+    case FX_SHAPE_TUBE:
+      d = section->diameter;
+      di = section->inner_diameter;
+      *area = G_PI * (d * d - di * di) / 4.0;
+      *inertia = G_PI * (pow (d, 4) - pow (di, 4)) / 64.0;
+      break;
+    default:
+      *area = *inertia = 0.0;
+      break;
+    }
+}
+
+void
+fx_section_derive (FxSection *section)
+{
+  double area, inertia, shear_modulus;
+
+  g_return_if_fail (section != NULL);
+
+  section->form = FX_SECTION_MATERIAL;
+  if (!(section->shear_factor > 0.0))
+    section->shear_factor = fx_shape_default_shear_factor (section->shape);
+
+  shape_area_inertia (section, &area, &inertia);
+  shear_modulus = section->E / (2.0 * (1.0 + section->nu));
+  section->rhoA = section->rho * area;
+  section->rhoI = section->rho * inertia;
+  section->EA = section->E * area;
+  section->GA = section->shear_factor * shear_modulus * area;
+  section->EI = section->E * inertia;
+}
+
+void
+fx_section_set_canonical (FxSection *section, double rhoA, double rhoI,
+                          double EA, double GA, double EI)
+{
+  g_return_if_fail (section != NULL);
+
+  section->form = FX_SECTION_CANONICAL;
+  section->rhoA = rhoA;
+  section->rhoI = rhoI;
+  section->EA = EA;
+  section->GA = GA;
+  section->EI = EI;
+}
+
+/* ---- profiles ---------------------------------------------------------- */
+
+/* Linear from 0 at a to 1 at b (a < b), clamped to [0, 1] outside. */
+static double
+rise (double a, double b, double t)
+{
+  if (t <= a)
+    return 0.0;
+  if (t >= b)
+    return 1.0;
+  return (t - a) / (b - a);
+}
+
+static double
+table_eval (const FxProfile *profile, double t)
+{
+  const double *x = profile->table_t, *y = profile->table_value;
+  guint n = profile->n_table, lo = 0, hi;
+
+  if (n == 0 || x == NULL || y == NULL)
+    return 0.0;
+  if (t <= x[0])
+    return y[0];
+  if (t >= x[n - 1])
+    return y[n - 1];
+
+  /* Bisect for x[lo] <= t < x[hi]. */
+  hi = n - 1;
+  while (hi - lo > 1)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (x[mid] <= t)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  if (!(x[hi] > x[lo]))
+    return y[hi];
+  return y[lo] + (y[hi] - y[lo]) * (t - x[lo]) / (x[hi] - x[lo]);
+}
+
+double
+fx_profile_eval (const FxProfile *profile, double t)
+{
+  g_return_val_if_fail (profile != NULL, 0.0);
+
+  switch (profile->type)
+    {
+    case FX_PROFILE_CONSTANT:
+      return 1.0;
+    case FX_PROFILE_STEP_OFF:
+      return t <= profile->t1 ? 1.0 : 0.0;
+    case FX_PROFILE_RAMP:
+      return rise (profile->t0, profile->t1, t);
+    case FX_PROFILE_HAT:
+      if (t <= profile->t0 || t >= profile->t2)
+        return 0.0;
+      if (t <= profile->t1)
+        return rise (profile->t0, profile->t1, t);
+      return 1.0 - rise (profile->t1, profile->t2, t);
+    case FX_PROFILE_SINE:
+      return sin (2.0 * G_PI * profile->frequency * t + profile->phase);
+    case FX_PROFILE_TABLE:
+      return table_eval (profile, t);
+    default:
+      return 0.0;
+    }
+}
+
+void
+fx_profile_set_table (FxProfile *profile, guint n, const double *t, const double *value)
+{
+  g_return_if_fail (profile != NULL);
+  g_return_if_fail (n == 0 || (t != NULL && value != NULL));
+
+  profile_clear (profile);
+  profile->type = FX_PROFILE_TABLE;
+  profile->n_table = n;
+  profile->table_t = dup_doubles (t, n);
+  profile->table_value = dup_doubles (value, n);
+}
+
+/* ---- names ------------------------------------------------------------- */
+
+/* Each enum's names, indexed by value; the tables are the single source. */
+static const char *const formulation_names[] = {
+  "auto", "free-free", "clamped-clamped", "pinned", "guided",
+};
+static const char *const support_names[] = { "none", "pin", "clamp", "guided" };
+static const char *const joint_kind_names[] = { "pin", "weld" };
+static const char *const profile_names[] = {
+  "constant", "step-off", "ramp", "hat", "sine", "table",
+};
+static const char *const frame_names[] = { "spatial", "material" };
+static const char *const shape_names[] = { "rectangle", "square", "circle", "tube" };
+
+static const char *
+name_of (const char *const *names, guint n, int value)
+{
+  return value >= 0 && (guint) value < n ? names[value] : NULL;
+}
+
+static gboolean
+value_of (const char *const *names, guint n, const char *s, int *out)
+{
+  if (s == NULL)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    if (strcmp (names[i], s) == 0)
+      {
+        *out = (int) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* One pair of converters per enum, all through the tables above. */
+#define FX_DEFINE_NAMES(Type, prefix, names)                              \
+  const char *                                                            \
+  prefix##_to_string (Type v)                                             \
+  {                                                                       \
+    return name_of (names, G_N_ELEMENTS (names), (int) v);                \
+  }                                                                       \
+  gboolean                                                                \
+  prefix##_from_string (const char *s, Type *out)                         \
+  {                                                                       \
+    int v;                                                                \
+    if (!value_of (names, G_N_ELEMENTS (names), s, &v))                   \
+      return FALSE;                                                       \
+    if (out != NULL)                                                      \
+      *out = (Type) v;                                                    \
+    return TRUE;                                                          \
+  }
+
+FX_DEFINE_NAMES (FxFormulation, fx_formulation, formulation_names)
+FX_DEFINE_NAMES (FxSupport, fx_support, support_names)
+FX_DEFINE_NAMES (FxJointKind, fx_joint_kind, joint_kind_names)
+FX_DEFINE_NAMES (FxProfileType, fx_profile_type, profile_names)
+FX_DEFINE_NAMES (FxFrame, fx_frame, frame_names)
+FX_DEFINE_NAMES (FxShapeType, fx_shape_type, shape_names)
