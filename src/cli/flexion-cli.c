@@ -201,7 +201,9 @@ cmd_run (int argc, char **argv)
   gboolean tty = isatty (2);
   guint n_steps = (guint) ceil (model->t_end / model->dt - 1e-9);
   guint64 iters = 0;
-  double max_balance = 0.0, max_H = fabs (rep.H);
+  /* E_scale of physics.md section 5: the largest of |H|, the work supplied
+   * and any kinetic or potential energy of the run (H itself may be ~0) */
+  double max_balance = 0.0, max_H = fabs (rep.H), supplied = 0.0;
   gint64 start = g_get_monotonic_time ();
   guint step;
 
@@ -217,7 +219,9 @@ cmd_run (int argc, char **argv)
         }
       iters += rep.newton_iters;
       max_balance = MAX (max_balance, fabs (rep.balance));
-      max_H = MAX (max_H, fabs (rep.H));
+      supplied += rep.supplied;
+      max_H = MAX (max_H, MAX (fabs (rep.H), fabs (supplied)));
+      max_H = MAX (max_H, MAX (rep.kinetic, MAX (rep.elastic, fabs (rep.gravity))));
       if (fe) write_energy (fe, &rep);
       if (ft && step % (guint) every == 0) write_trace (ft, sys, model);
       if (fp) write_probes (fp, sys, model);
@@ -230,7 +234,7 @@ cmd_run (int argc, char **argv)
   double wall = (g_get_monotonic_time () - start) / 1e6;
   guint done = status == 0 ? n_steps : step - 1;
   printf ("%u steps to t = %.6g s in %.3f s wall (%.1fx real time); "
-          "mean Newton iterations %.2f; max |balance| %.3g J (%.2g of max |H|)\n",
+          "mean Newton iterations %.2f; max |balance| %.3g J (%.2g of the energy scale)\n",
           done, fx_system_time (sys), wall, wall > 0 ? fx_system_time (sys) / wall : 0.0,
           done ? (double) iters / done : 0.0, max_balance,
           max_H > 0 ? max_balance / max_H : 0.0);
