@@ -832,6 +832,8 @@ fx_system_new_jacobian (const FxSystem *sys)
 
 /* ------------------------------------------------------------ energies */
 
+static void node_position (const FxLinkSys *l, const double *x, guint i, double p[2]);
+
 static double
 field_energy (const FxLinkSys *l, int f, const double *x)
 {
@@ -906,6 +908,58 @@ fx_system_energy (const FxSystem *sys)
         en.kinetic += 0.5 * j->inertia * sys->x[j->inertia_dof] * sys->x[j->inertia_dof];
     }
   return en;
+}
+
+void
+fx_system_momentum (const FxSystem *sys, double p[2], double *angular)
+{
+  double P[2] = { 0, 0 }, A = 0.0;
+
+  for (guint li = 0; li < sys->n_links; li++)
+    {
+      const FxLinkSys *l = &sys->links[li];
+      for (guint e = 0; e < l->N; e++)
+        for (guint gp = 0; gp < 2; gp++)
+          {
+            double xi = gauss_xi[gp], wg = 0.5 * l->h;
+            Shape sx, sy, sw;
+            field_shape (l, F_VX, e, xi, &sx);
+            field_shape (l, F_VY, e, xi, &sy);
+            field_shape (l, F_W, e, xi, &sw);
+            double vh[2] = { shape_eval (&sx, sys->x), shape_eval (&sy, sys->x) }, v[2], cs[2];
+            rot (theta_n_at (l, e, xi), cs);
+            lam (cs, vh, v);
+            /* position at the Gauss point: interpolate the node positions */
+            double a[2], b[2], r[2];
+            node_position (l, sys->x, e, a);
+            node_position (l, sys->x, e + 1, b);
+            r[0] = (1 - xi) * a[0] + xi * b[0];
+            r[1] = (1 - xi) * a[1] + xi * b[1];
+            P[0] += wg * l->rhoA * v[0];
+            P[1] += wg * l->rhoA * v[1];
+            A += wg * (l->rhoA * (r[0] * v[1] - r[1] * v[0]) + l->rhoI * shape_eval (&sw, sys->x));
+          }
+    }
+  for (guint i = 0; i < sys->tjunctions->len; i++)
+    {
+      const FxJunction *j = &g_array_index (sys->tjunctions, FxJunction, i);
+      if (j->inertia_dof < 0)
+        continue;
+      const double *v = &sys->x[j->inertia_dof];
+      P[0] += j->inertia * v[0];
+      P[1] += j->inertia * v[1];
+      A += j->inertia * (j->pos[0] * v[1] - j->pos[1] * v[0]);
+    }
+  for (guint i = 0; i < sys->rjunctions->len; i++)
+    {
+      const FxJunction *j = &g_array_index (sys->rjunctions, FxJunction, i);
+      if (j->inertia_dof >= 0)
+        A += j->inertia * sys->x[j->inertia_dof];
+    }
+  p[0] = P[0];
+  p[1] = P[1];
+  if (angular)
+    *angular = A;
 }
 
 double

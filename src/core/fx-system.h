@@ -43,6 +43,11 @@ double    *fx_system_state        (FxSystem *system);  /* e-variables x; writabl
 FxEnergy   fx_system_energy       (const FxSystem *system);
 double     fx_system_hamiltonian  (const FxSystem *system);  /* kinetic + elastic + gravity */
 
+/* Linear momentum (spatial, kg m/s) and angular momentum about the origin
+ * (kg m^2/s) of the whole mechanism, lumped inertias included. The scheme
+ * conserves neither exactly (physics.md section 5): they are diagnostics. */
+void       fx_system_momentum     (const FxSystem *system, double p[2], double *angular);
+
 /* Geometry of the current state, for frames and traces. */
 guint      fx_system_n_links      (const FxSystem *system);
 guint      fx_system_link_elements (const FxSystem *system, guint link);
