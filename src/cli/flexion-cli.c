@@ -31,7 +31,7 @@ static const char *usage_text =
   "  --dt S          time step in seconds (default: the model's time.dt)\n"
   "  --until T       end time in seconds (default: the model's time.end)\n"
   "  --energy FILE   energy CSV: t,H,kinetic,elastic,gravity,supplied,dissipated,\n"
-  "                  balance,newton_iters,residual (one row at t = 0 and per step)\n"
+  "                  balance,newton_iters,residual,joint_gap (one row at t = 0 and per step)\n"
   "  --trace FILE    node CSV: t,link,node,x,y,theta,moment\n"
   "  --probes FILE   probe CSV: t,<id>.x,<id>.y,...\n"
   "  --every K       write the trace every K steps (default 1)\n"
@@ -71,9 +71,9 @@ open_csv (const char *path, const char *header)
 static void
 write_energy (FILE *f, const FxStepReport *r)
 {
-  fprintf (f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%u,%.6g\n",
+  fprintf (f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%u,%.6g,%.6g\n",
            r->t, r->H, r->kinetic, r->elastic, r->gravity, r->supplied,
-           r->dissipated, r->balance, r->newton_iters, r->residual);
+           r->dissipated, r->balance, r->newton_iters, r->residual, r->joint_gap);
 }
 
 static void
@@ -182,7 +182,7 @@ cmd_run (int argc, char **argv)
   g_autoptr (FxIntegrator) integ = fx_integrator_new (sys, model->tolerance, model->max_iterations);
 
   FILE *fe = energy_path ? open_csv (energy_path,
-    "t,H,kinetic,elastic,gravity,supplied,dissipated,balance,newton_iters,residual") : NULL;
+    "t,H,kinetic,elastic,gravity,supplied,dissipated,balance,newton_iters,residual,joint_gap") : NULL;
   FILE *ft = trace_path ? open_csv (trace_path, "t,link,node,x,y,theta,moment") : NULL;
   g_autofree char *ph = probes_header (model);
   FILE *fp = probes_path ? open_csv (probes_path, ph) : NULL;
