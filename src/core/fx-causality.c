@@ -100,7 +100,7 @@ build_junctions (const FxModel *model, FxChannel channel)
                 continue;
               if (split_pin)
                 {
-                  junction_add (junctions, jt, FALSE);
+                  junction_add (junctions, jt, fx_speed_motor_to_ground (model, joint->id, link->id) != NULL);
                   junction_add_member (&g_array_index (junctions, Junction, junctions->len - 1), l, side);
                   continue;
                 }
@@ -337,6 +337,19 @@ explain_infeasible (Problem *p, GPtrArray *conflicts)
       channel_name (p->channel), causal_word (p->channel, FX_CAUSAL_F)));
 }
 
+const FxMotor *
+fx_speed_motor_to_ground (const FxModel *model, const char *joint, const char *link)
+{
+  for (guint i = 0; i < fx_model_n_motors (model); i++)
+    {
+      const FxMotor *m = fx_model_motor (model, i);
+      if (m->type == FX_MOTOR_SPEED && m->link_b == NULL && g_strcmp0 (m->joint, joint) == 0
+          && g_strcmp0 (m->link, link) == 0)
+        return m;
+    }
+  return NULL;
+}
+
 gboolean
 fx_joint_is_covered (const FxModel *model, guint joint, FxChannel channel)
 {
@@ -345,7 +358,7 @@ fx_joint_is_covered (const FxModel *model, guint joint, FxChannel channel)
   if (fx_support_grounds (j->support, channel))
     return TRUE;
   if (channel == FX_CHANNEL_TRANSLATION)
-    return j->mass > 0.0;
+    return j->mass > 0.0 || (j->slider && j->slider_mass > 0.0);
   /* a rotary inertia shares one rotation: at a weld, or at a lone link end */
   return j->inertia > 0.0;
 }
@@ -477,6 +490,24 @@ expand_model (const FxModel *model, const gboolean *split, const FxLinkAssignmen
       char *nid = sub_id (ld->frame_link, g_strcmp0 (ld->joint, orig->from) == 0 ? "~a" : "~b");
       g_free (ld->frame_link);
       ld->frame_link = nid;
+    }
+  for (guint i = 0; i < fx_model_n_motors (e) + fx_model_n_springs (e); i++)
+    {
+      gboolean is_motor = i < fx_model_n_motors (e);
+      const char *joint = is_motor ? fx_model_motor (e, i)->joint
+                                   : fx_model_spring (e, i - fx_model_n_motors (e))->joint;
+      char **ids[2] = { is_motor ? &fx_model_motor (e, i)->link : &fx_model_spring (e, i - fx_model_n_motors (e))->link,
+                        is_motor ? &fx_model_motor (e, i)->link_b : &fx_model_spring (e, i - fx_model_n_motors (e))->link_b };
+      for (guint k = 0; k < 2; k++)
+        {
+          int l = *ids[k] ? fx_model_find_link (model, *ids[k]) : -1;
+          if (l < 0 || !split[l])
+            continue;
+          const FxLink *orig = fx_model_link (model, l);
+          char *nid = sub_id (*ids[k], g_strcmp0 (joint, orig->from) == 0 ? "~a" : "~b");
+          g_free (*ids[k]);
+          *ids[k] = nid;
+        }
     }
   for (guint i = 0; i < e->probes->len; i++)
     {

@@ -56,6 +56,10 @@ FxModel      *fx_assignment_expand   (const FxAssignment *assignment, const FxMo
 /* Whether a junction needs no force-causal link: a support fixes the channel,
  * or an inertia (lumped mass, slider block, rigid body) takes the force. */
 gboolean      fx_joint_is_covered    (const FxModel *model, guint joint, FxChannel channel);
+
+/* The speed motor driving link's end at joint against the ground, if any: it
+ * prescribes that end's angular velocity, so the end needs no moment-causal link. */
+const FxMotor *fx_speed_motor_to_ground (const FxModel *model, const char *joint, const char *link);
 void          fx_assignment_free    (FxAssignment *assignment);
 gboolean      fx_assignment_ok      (const FxAssignment *assignment);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxAssignment, fx_assignment_free)

@@ -257,7 +257,10 @@ advance (FxIntegrator *it, double dt, guint pieces, FxStepReport *rep)
       if (st != STEP_OK)
         return st;
 
-      rep->supplied += fx_system_supplied (sys, it->x, h);
+      double supplied, dissipated;
+      fx_system_flows (sys, it->x, h, &supplied, &dissipated);
+      rep->supplied += supplied;
+      rep->dissipated += dissipated;
       if (extrapolate)
         choose_predictor (it, fx_system_state (sys), it->x);
       else
@@ -319,7 +322,6 @@ fx_integrator_step (FxIntegrator *it, double dt, FxStepReport *rep, GError **err
 
   fill_energy (it, rep);
   rep->dt = dt;
-  rep->dissipated = 0.0;
   rep->balance = rep->H - H0 - rep->supplied + rep->dissipated;
   return TRUE;
 }

@@ -61,6 +61,19 @@ typedef struct {
   FxSupport support;
   double mass;     /* lumped mass at the joint, kg (0: none)        */
   double inertia;  /* lumped rotary inertia, kg m^2 (0: none)       */
+
+  /* Prescribed motion of a supported (pin or clamp) joint: the support moves
+   * with velocity drive_profile(t) * drive_velocity (m/s). */
+  gboolean driven;
+  double drive_velocity[2];
+  FxProfile drive_profile;
+
+  /* A slider block at the joint (support none): a mass slider_mass > 0 that
+   * moves only along the fixed direction slider_direction (normalised on
+   * validation); the guide takes the normal force. */
+  gboolean slider;
+  double slider_mass;
+  double slider_direction[2];
 } FxJoint;
 
 /* How a section was written in the file, so that saving keeps the user's form. */
@@ -98,6 +111,10 @@ typedef struct {
   /* Optional initial rigid motion of the link about its centre (spatial). */
   double initial_velocity[2];
   double initial_omega;
+
+  /* Optional viscous damping per unit length: a force -damping v (N s/m^2)
+   * and a moment -rotational_damping omega (N m s/m) along the link. */
+  double damping, rotational_damping;
 } FxLink;
 
 typedef struct {
@@ -118,6 +135,39 @@ typedef struct {
   double s;  /* 0..1 */
 } FxProbe;
 
+typedef enum {
+  FX_MOTOR_TORQUE,  /* applies profile(t) * value (N m) to `link`, the opposite to link_b */
+  FX_MOTOR_SPEED,   /* drives `link` at profile(t) * value (rad/s) relative to link_b   */
+} FxMotorType;
+
+/* A rotational motor at a pin joint, on the end of `link` there, acting
+ * against the end of link_b at the same joint, or against the ground when
+ * link_b is NULL (the joint must then be a pin support). */
+typedef struct {
+  char *id;
+  char *joint;
+  char *link;
+  char *link_b;   /* may be NULL: the ground */
+  FxMotorType type;
+  double value;
+  FxProfile profile;
+} FxMotor;
+
+/* A torsional spring and damper at a pin joint between the ends of `link` and
+ * link_b (NULL: the ground; the joint must be a pin support): moment
+ * -stiffness (phi - rest_angle) - damping phi' on `link` and the opposite on
+ * link_b, with phi the rotation of link's end relative to link_b's since the
+ * drawn configuration. */
+typedef struct {
+  char *id;
+  char *joint;
+  char *link;
+  char *link_b;   /* may be NULL: the ground */
+  double stiffness;   /* N m / rad, >= 0 */
+  double damping;     /* N m s / rad, >= 0 */
+  double rest_angle;  /* rad */
+} FxSpring;
+
 typedef struct {
   char *name;         /* optional title, may be NULL   */
   char *description;  /* optional one line, may be NULL */
@@ -126,6 +176,8 @@ typedef struct {
   GArray *links;   /* FxLink  */
   GArray *loads;   /* FxLoad  */
   GArray *probes;  /* FxProbe */
+  GArray *motors;  /* FxMotor  */
+  GArray *springs; /* FxSpring */
 
   double gravity[2];  /* default (0, -9.81) */
   double dt;          /* default 0.01       */
@@ -149,11 +201,20 @@ FxLink   *fx_model_add_link       (FxModel *model, const char *id, const char *f
 FxLoad   *fx_model_add_joint_load (FxModel *model, const char *joint);
 FxLoad   *fx_model_add_link_load  (FxModel *model, const char *link, double s);
 FxProbe  *fx_model_add_probe      (FxModel *model, const char *id, const char *link, double s);
+/* link_b may be NULL (the ground) */
+FxMotor  *fx_model_add_motor      (FxModel *model, const char *id, const char *joint,
+                                   const char *link, const char *link_b, FxMotorType type, double value);
+FxSpring *fx_model_add_spring     (FxModel *model, const char *id, const char *joint,
+                                   const char *link, const char *link_b, double stiffness, double damping);
 
 static inline FxJoint *fx_model_joint (const FxModel *m, guint i) { return &g_array_index (m->joints, FxJoint, i); }
 static inline FxLink  *fx_model_link  (const FxModel *m, guint i) { return &g_array_index (m->links, FxLink, i); }
 static inline FxLoad  *fx_model_load  (const FxModel *m, guint i) { return &g_array_index (m->loads, FxLoad, i); }
 static inline FxProbe *fx_model_probe (const FxModel *m, guint i) { return &g_array_index (m->probes, FxProbe, i); }
+static inline guint fx_model_n_motors (const FxModel *m) { return m->motors ? m->motors->len : 0; }
+static inline guint fx_model_n_springs (const FxModel *m) { return m->springs ? m->springs->len : 0; }
+static inline FxMotor *fx_model_motor (const FxModel *m, guint i) { return &g_array_index (m->motors, FxMotor, i); }
+static inline FxSpring *fx_model_spring (const FxModel *m, guint i) { return &g_array_index (m->springs, FxSpring, i); }
 
 int       fx_model_find_joint     (const FxModel *model, const char *id);  /* -1 if absent */
 int       fx_model_find_link      (const FxModel *model, const char *id);  /* -1 if absent */
@@ -181,6 +242,8 @@ const char *fx_profile_type_to_string (FxProfileType t);
 gboolean    fx_profile_type_from_string (const char *s, FxProfileType *out);
 const char *fx_frame_to_string       (FxFrame f);
 gboolean    fx_frame_from_string     (const char *s, FxFrame *out);
+const char *fx_motor_type_to_string  (FxMotorType t);
+gboolean    fx_motor_type_from_string (const char *s, FxMotorType *out);
 const char *fx_shape_type_to_string  (FxShapeType t);
 gboolean    fx_shape_type_from_string (const char *s, FxShapeType *out);
 

@@ -34,6 +34,9 @@ typedef struct {
   /* for R = V ends: where Omega comes from (-1: a ground, Omega = 0) */
   int omega_source[2];
   double omega_sign[2];
+  double omega_drive_now[2];  /* a speed motor's Omega at t_mid (else 0) */
+
+  double damping, rotational_damping;  /* viscous, per unit length */
 } FxLinkSys;
 
 /* A link end as a port of one channel. Output y = sigma x[dof ..]; the input
@@ -65,7 +68,25 @@ typedef struct {
   double inertia;     /* kg or kg m^2 */
   double pos[2];      /* position (translation) or pos[0] = angle (rotation) */
   guint owner;        /* the segment after whose unknowns these are numbered */
+
+  /* A slider block: the inertia has one unknown, the speed along `direction` */
+  gboolean slider;
+  double direction[2];
+
+  /* A driven ground: members get the prescribed velocity (translation:
+   * drive[0..1], rotation: drive[0]) times the profile, and its work counts
+   * as supplied. */
+  gboolean driven;
+  double drive[2];
+  const FxProfile *drive_profile;
 } FxJunction;
+
+/* A torsional spring-damper between two member ends (b < 0: the ground). */
+typedef struct {
+  int dof_a, dof_b;      /* omega unknowns at the two ends (b: -1 ground) */
+  double k, c, rest;
+  double phi;            /* relative rotation since the drawn configuration */
+} FxSpringSys;
 
 typedef struct {
   guint element;
@@ -101,14 +122,16 @@ struct _FxSystem {
   GArray *tjunctions;    /* FxJunction, translation channel */
   GArray *rjunctions;    /* FxJunction, rotation channel    */
   GArray *point_loads;   /* FxPointLoad */
+  GArray *springs;       /* FxSpringSys */
 
   /* current step, set by fx_system_residual */
   double dt, t_mid;
 };
 
-/* External work Delta t sum(y . u) done by loads and driven supports over a
- * step from the current state to x. */
-double  fx_system_supplied (FxSystem *system, const double *x, double dt);
+/* Over a step from the current state to x: the external work Delta t sum(y . u)
+ * done by loads, motors and driven supports, and the energy dissipated. */
+void    fx_system_flows    (FxSystem *system, const double *x, double dt,
+                            double *supplied, double *dissipated);
 
 /* Accept x as the state at t + dt: advance angles, positions and time. */
 void    fx_system_commit   (FxSystem *system, const double *x, double dt);

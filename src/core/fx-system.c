@@ -67,6 +67,7 @@ typedef struct {
   double *R, *mag;
   FxBand *J;
   double dt;
+  double loss;  /* dissipated power at the midpoint */
 } Acc;
 
 /* G-term (part of dt F): R -= value. */
@@ -328,6 +329,33 @@ element_mass (const FxLinkSys *l, guint e, Acc *a)
     }
 }
 
+/* Viscous damping along the link: -(psi_v, c v) - (psi_w, c_r omega), with
+ * the Gauss rule of the dynamics so its loss is exactly what the balance sees. */
+static void
+element_damping (const FxLinkSys *l, guint e, Acc *a)
+{
+  const double dt = a->dt, wg = 0.5 * l->h;
+  const int fields[3] = { F_VX, F_VY, F_W };
+
+  for (guint gp = 0; gp < 2; gp++)
+    for (guint k = 0; k < 3; k++)
+      {
+        double c = fields[k] == F_W ? l->rotational_damping : l->damping;
+        Shape sh;
+        if (c == 0.0)
+          continue;
+        field_shape (l, fields[k], e, gauss_xi[gp], &sh);
+        double q = shape_eval (&sh, a->xm);
+        a->loss += wg * c * q * q;
+        for (guint i = 0; i < sh.n; i++)
+          {
+            acc_G (a, sh.dof[i], -dt * wg * c * sh.w[i] * q, fabs (dt * wg * c * sh.w[i] * q));
+            for (guint j = 0; j < sh.n; j++)
+              acc_K (a, sh.dof[i], sh.dof[j], -dt * wg * c * sh.w[i] * sh.w[j]);
+          }
+      }
+}
+
 static void
 element_nonlinear (FxSystem *sys, const FxLinkSys *l, guint e, Acc *a)
 {
@@ -397,7 +425,7 @@ end_theta (const FxLinkSys *l, guint side, double dt)
     }
   else
     {
-      t.base = l->theta_end[side];
+      t.base = l->theta_end[side] + 0.5 * dt * l->omega_drive_now[side];
       t.dof = l->omega_source[side];
       t.coef = 0.5 * dt * l->omega_sign[side];
     }
@@ -709,6 +737,128 @@ rjunction_inertia (FxSystem *sys, const FxJunction *j, Acc *a)
   return M_ext * w;
 }
 
+/* A driven ground (prescribed motion of a support): every member gets the
+ * support's velocity in its own frame, u_k = Lambda_k^T v_p(t); rotation:
+ * u_k = Omega_p(t). Returns the power the drive puts in, sum_k y_k . u_k. */
+static double
+junction_driven (FxSystem *sys, const FxJunction *j, gboolean translation, Acc *a)
+{
+  const double dt = a->dt, s = profile_at (j->drive_profile, sys->t_mid);
+  double power = 0.0;
+
+  for (guint k = 0; k < j->ports->len; k++)
+    {
+      const FxPort *pk = &g_array_index (j->ports, FxPort, k);
+      if (!translation)
+        {
+          double u = s * j->drive[0];
+          acc_G (a, pk->dof, dt * pk->sigma * u, fabs (dt * u));
+          power += pk->sigma * a->xm[pk->dof] * u;
+          continue;
+        }
+      ThetaRef th = end_theta (&sys->links[pk->link], pk->side, dt);
+      double cs[2], vp[2] = { s * j->drive[0], s * j->drive[1] }, u[2], Su[2];
+      rot (theta_value (&th, a->xm), cs);
+      lam_t (cs, vp, u);
+      srot (u, Su);
+      for (guint r = 0; r < 2; r++)
+        {
+          acc_G (a, pk->dof + r, dt * pk->sigma * u[r], fabs (dt * u[r]));
+          acc_K_theta (a, pk->dof + r, &th, dt * pk->sigma * Su[r]);
+          power += pk->sigma * a->xm[pk->dof + r] * u[r];
+        }
+    }
+  return power;
+}
+
+/* A slider block of mass m moving along the unit direction t:
+ *   m s'' = t . (F_ext + m g - sum_k Lambda_k y_k),   u_k = Lambda_k^T t s'
+ * the guide takes the normal force (no multiplier). Returns F_ext . t s'. */
+static double
+tjunction_slider (FxSystem *sys, const FxJunction *j, Acc *a)
+{
+  const guint d = (guint) j->inertia_dof;
+  const double dt = a->dt, m = j->inertia, *t = j->direction, w = a->xm[d];
+  double F[2] = { 0, 0 };
+
+  acc_E (a, d, d, m);
+  for (guint i = 0; i < j->loads->len; i++)
+    {
+      const FxJointLoad *ld = &g_array_index (j->loads, FxJointLoad, i);
+      double sc = profile_at (ld->profile, sys->t_mid), Fi[2] = { sc * ld->force[0], sc * ld->force[1] };
+      if (ld->frame_member >= 0)
+        {
+          const FxPort *pq = &g_array_index (j->ports, FxPort, ld->frame_member);
+          ThetaRef tq = end_theta (&sys->links[pq->link], pq->side, dt);
+          double cs[2], Fs[2], JF[2], LJF[2];
+          rot (theta_value (&tq, a->xm), cs);
+          lam (cs, Fi, Fs);
+          jrot (Fi, JF);
+          lam (cs, JF, LJF);
+          acc_K_theta (a, d, &tq, dt * (t[0] * LJF[0] + t[1] * LJF[1]));
+          Fi[0] = Fs[0];
+          Fi[1] = Fs[1];
+        }
+      F[0] += Fi[0];
+      F[1] += Fi[1];
+    }
+  double Ft = t[0] * (F[0] + m * sys->gravity[0]) + t[1] * (F[1] + m * sys->gravity[1]);
+  acc_G (a, d, dt * Ft, dt * (fabs (F[0]) + fabs (F[1]) + m * hypot (sys->gravity[0], sys->gravity[1])));
+
+  for (guint k = 0; k < j->ports->len; k++)
+    {
+      const FxPort *pk = &g_array_index (j->ports, FxPort, k);
+      ThetaRef th = end_theta (&sys->links[pk->link], pk->side, dt);
+      double cs[2], y[2] = { pk->sigma * a->xm[pk->dof], pk->sigma * a->xm[pk->dof + 1] };
+      double Ly[2], Jy[2], LJy[2], Lt_t[2], u[2], Su[2];
+      rot (theta_value (&th, a->xm), cs);
+      lam (cs, y, Ly);
+      jrot (y, Jy);
+      lam (cs, Jy, LJy);
+      acc_G (a, d, -dt * (t[0] * Ly[0] + t[1] * Ly[1]), dt * (fabs (y[0]) + fabs (y[1])));
+      /* d/dx_k of -t . Lambda_k sigma x_k = -sigma (Lambda_k^T t) */
+      lam_t (cs, t, Lt_t);
+      for (guint c = 0; c < 2; c++)
+        acc_K (a, d, pk->dof + c, -dt * pk->sigma * Lt_t[c]);
+      acc_K_theta (a, d, &th, -dt * (t[0] * LJy[0] + t[1] * LJy[1]));
+      /* members: u_k = Lambda_k^T t w */
+      u[0] = Lt_t[0] * w;
+      u[1] = Lt_t[1] * w;
+      srot (u, Su);
+      for (guint r = 0; r < 2; r++)
+        {
+          acc_G (a, pk->dof + r, dt * pk->sigma * u[r], fabs (dt * w));
+          acc_K (a, pk->dof + r, d, dt * pk->sigma * Lt_t[r]);
+          acc_K_theta (a, pk->dof + r, &th, dt * pk->sigma * Su[r]);
+        }
+    }
+  return (F[0] * t[0] + F[1] * t[1]) * w;
+}
+
+/* Torsional spring-damper: phi_mid = phi_n + dt/2 (w_a - w_b)_mid and the
+ * moment M_a = -k (phi_mid - rest) - c (w_a - w_b)_mid on a, -M_a on b. The
+ * spring is a quadratic store, so the midpoint balances it exactly. */
+static void
+spring_kernel (const FxSpringSys *sp, Acc *a)
+{
+  const double dt = a->dt;
+  double rel = a->xm[sp->dof_a] - (sp->dof_b >= 0 ? a->xm[sp->dof_b] : 0.0);
+  double phi = sp->phi + 0.5 * dt * rel;
+  double Ma = -sp->k * (phi - sp->rest) - sp->c * rel;
+  double dMa = -sp->k * 0.5 * dt - sp->c;  /* dM_a / d rel */
+
+  a->loss += sp->c * rel * rel;
+  acc_G (a, (guint) sp->dof_a, dt * Ma, fabs (dt * Ma));
+  acc_K (a, (guint) sp->dof_a, (guint) sp->dof_a, dt * dMa);
+  if (sp->dof_b >= 0)
+    {
+      acc_K (a, (guint) sp->dof_a, (guint) sp->dof_b, -dt * dMa);
+      acc_G (a, (guint) sp->dof_b, -dt * Ma, fabs (dt * Ma));
+      acc_K (a, (guint) sp->dof_b, (guint) sp->dof_a, -dt * dMa);
+      acc_K (a, (guint) sp->dof_b, (guint) sp->dof_b, dt * dMa);
+    }
+}
+
 /* ---------------------------------------------------------- point loads */
 
 /* Point load at s_p: adds psi_v(s_p) . f_hat and psi_omega(s_p) l (physics.md
@@ -764,13 +914,26 @@ point_load (FxSystem *sys, const FxPointLoad *pl, Acc *a)
 /* ------------------------------------------------------------- residual */
 
 static double
-evaluate (FxSystem *sys, const double *x, double dt, double *R, double *mag, FxBand *J)
+evaluate (FxSystem *sys, const double *x, double dt, double *R, double *mag, FxBand *J,
+          double *loss)
 {
-  Acc a = { x, sys->x, sys->x_mid, R, mag, J, dt };
+  Acc a = { x, sys->x, sys->x_mid, R, mag, J, dt, 0.0 };
   double power = 0.0;
 
   sys->dt = dt;
   sys->t_mid = sys->t + 0.5 * dt;
+  for (guint i = 0; i < sys->rjunctions->len; i++)
+    {
+      const FxJunction *j = &g_array_index (sys->rjunctions, FxJunction, i);
+      if (!j->driven)
+        continue;
+      double w = profile_at (j->drive_profile, sys->t_mid) * j->drive[0];
+      for (guint k = 0; k < j->ports->len; k++)
+        {
+          const FxPort *p = &g_array_index (j->ports, FxPort, k);
+          sys->links[p->link].omega_drive_now[p->side] = w;
+        }
+    }
   for (guint i = 0; i < sys->n; i++)
     sys->x_mid[i] = 0.5 * (sys->x[i] + x[i]);
   memset (R, 0, sizeof (double) * sys->n);
@@ -787,13 +950,19 @@ evaluate (FxSystem *sys, const double *x, double dt, double *R, double *mag, FxB
           element_mass (l, e, &a);
           element_derivatives (l, e, &a);
           element_nonlinear (sys, l, e, &a);
+          if (l->damping != 0.0 || l->rotational_damping != 0.0)
+            element_damping (l, e, &a);
         }
     }
   for (guint i = 0; i < sys->tjunctions->len; i++)
     {
       const FxJunction *j = &g_array_index (sys->tjunctions, FxJunction, i);
-      if (j->inertia_dof >= 0)
+      if (j->slider)
+        power += tjunction_slider (sys, j, &a);
+      else if (j->inertia_dof >= 0)
         power += tjunction_mass (sys, j, &a);
+      else if (j->driven)
+        power += junction_driven (sys, j, TRUE, &a);
       else if (!j->ground)
         power += tjunction_free (sys, j, &a);
     }
@@ -802,11 +971,17 @@ evaluate (FxSystem *sys, const double *x, double dt, double *R, double *mag, FxB
       const FxJunction *j = &g_array_index (sys->rjunctions, FxJunction, i);
       if (j->inertia_dof >= 0)
         power += rjunction_inertia (sys, j, &a);
+      else if (j->driven)
+        power += junction_driven (sys, j, FALSE, &a);
       else if (!j->ground)
         power += rjunction_free (sys, j, &a);
     }
   for (guint i = 0; i < sys->point_loads->len; i++)
     power += point_load (sys, &g_array_index (sys->point_loads, FxPointLoad, i), &a);
+  for (guint i = 0; i < sys->springs->len; i++)
+    spring_kernel (&g_array_index (sys->springs, FxSpringSys, i), &a);
+  if (loss)
+    *loss = a.loss;
   return power;
 }
 
@@ -814,14 +989,16 @@ void
 fx_system_residual (FxSystem *sys, const double *x, double dt,
                     double *residual, double *mag, FxBand *jacobian)
 {
-  evaluate (sys, x, dt, residual, mag, jacobian);
+  evaluate (sys, x, dt, residual, mag, jacobian, NULL);
 }
 
-double
-fx_system_supplied (FxSystem *sys, const double *x, double dt)
+void
+fx_system_flows (FxSystem *sys, const double *x, double dt, double *supplied, double *dissipated)
 {
   g_autofree double *R = g_new (double, sys->n);
-  return dt * evaluate (sys, x, dt, R, NULL, NULL);
+  double loss = 0.0;
+  *supplied = dt * evaluate (sys, x, dt, R, NULL, NULL, &loss);
+  *dissipated = dt * loss;
 }
 
 FxBand *
@@ -898,7 +1075,8 @@ fx_system_energy (const FxSystem *sys)
       if (j->inertia_dof < 0)
         continue;
       const double *v = &sys->x[j->inertia_dof];
-      en.kinetic += 0.5 * j->inertia * (v[0] * v[0] + v[1] * v[1]);
+      double v2 = j->slider ? v[0] * v[0] : v[0] * v[0] + v[1] * v[1];
+      en.kinetic += 0.5 * j->inertia * v2;
       en.gravity -= j->inertia * (sys->gravity[0] * j->pos[0] + sys->gravity[1] * j->pos[1]);
     }
   for (guint i = 0; i < sys->rjunctions->len; i++)
@@ -906,6 +1084,11 @@ fx_system_energy (const FxSystem *sys)
       const FxJunction *j = &g_array_index (sys->rjunctions, FxJunction, i);
       if (j->inertia_dof >= 0)
         en.kinetic += 0.5 * j->inertia * sys->x[j->inertia_dof] * sys->x[j->inertia_dof];
+    }
+  for (guint i = 0; i < sys->springs->len; i++)
+    {
+      const FxSpringSys *sp = &g_array_index (sys->springs, FxSpringSys, i);
+      en.elastic += 0.5 * sp->k * (sp->phi - sp->rest) * (sp->phi - sp->rest);
     }
   return en;
 }
@@ -1056,8 +1239,11 @@ fx_system_commit (FxSystem *sys, const double *x, double dt)
         l->theta[i] += dt * sys->x_mid[field_dof (l, F_W, i)];
       if (l->R == FX_CAUSAL_V)
         for (guint side = 0; side < 2; side++)
-          if (l->omega_source[side] >= 0)
-            l->theta_end[side] += dt * l->omega_sign[side] * sys->x_mid[l->omega_source[side]];
+          {
+            if (l->omega_source[side] >= 0)
+              l->theta_end[side] += dt * l->omega_sign[side] * sys->x_mid[l->omega_source[side]];
+            l->theta_end[side] += dt * l->omega_drive_now[side];
+          }
     }
   GArray *arrs[2] = { sys->tjunctions, sys->rjunctions };
   for (guint c = 0; c < 2; c++)
@@ -1066,10 +1252,22 @@ fx_system_commit (FxSystem *sys, const double *x, double dt)
         FxJunction *j = &g_array_index (arrs[c], FxJunction, i);
         if (j->inertia_dof < 0)
           continue;
+        if (j->slider)
+          {
+            j->pos[0] += dt * j->direction[0] * sys->x_mid[j->inertia_dof];
+            j->pos[1] += dt * j->direction[1] * sys->x_mid[j->inertia_dof];
+            continue;
+          }
         j->pos[0] += dt * sys->x_mid[j->inertia_dof];
         if (c == 0)
           j->pos[1] += dt * sys->x_mid[j->inertia_dof + 1];
       }
+  for (guint i = 0; i < sys->springs->len; i++)
+    {
+      FxSpringSys *sp = &g_array_index (sys->springs, FxSpringSys, i);
+      double rel = sys->x_mid[sp->dof_a] - (sp->dof_b >= 0 ? sys->x_mid[sp->dof_b] : 0.0);
+      sp->phi += dt * rel;
+    }
   memcpy (sys->x, x, sizeof (double) * sys->n);
   sys->t += dt;
 }
@@ -1311,6 +1509,8 @@ link_init (FxSystem *sys, FxLinkSys *l, const FxLink *ml, const FxSegmentAssignm
     }
   l->T = as->T;
   l->R = as->R;
+  l->damping = ml->damping;
+  l->rotational_damping = ml->rotational_damping;
   l->angle0 = atan2 (dy, dx);
   l->origin[0] = a->at[0];
   l->origin[1] = a->at[1];
@@ -1386,7 +1586,8 @@ static FxJunction *
 junction_new (GArray *arr, guint joint, gboolean ground)
 {
   FxJunction j = { joint, ground, g_array_new (FALSE, FALSE, sizeof (FxPort)), -1,
-                   g_array_new (FALSE, FALSE, sizeof (FxJointLoad)), -1, 0.0, { 0, 0 }, 0 };
+                   g_array_new (FALSE, FALSE, sizeof (FxJointLoad)), -1, 0.0, { 0, 0 }, 0,
+                   FALSE, { 0, 0 }, FALSE, { 0, 0 }, NULL };
   g_array_append_val (arr, j);
   return &g_array_index (arr, FxJunction, arr->len - 1);
 }
@@ -1398,6 +1599,99 @@ junction_member (const FxJunction *j, guint link)
     if (g_array_index (j->ports, FxPort, k).link == link)
       return (int) k;
   return -1;
+}
+
+/* The rotation junction at joint jt (from index `first`) holding link l's end. */
+static FxJunction *
+rjunction_of (FxSystem *sys, guint first, guint l, guint *port)
+{
+  for (guint i = first; i < sys->rjunctions->len; i++)
+    {
+      FxJunction *rj = &g_array_index (sys->rjunctions, FxJunction, i);
+      int k = junction_member (rj, l);
+      if (k >= 0)
+        {
+          *port = (guint) k;
+          return rj;
+        }
+    }
+  return NULL;
+}
+
+/* Motors and torsional springs at one joint (physics.md sections 6-7). */
+static gboolean
+build_joint_drives (FxSystem *sys, guint jt, guint first_r, GError **error)
+{
+  const FxModel *model = sys->built;
+  const FxJoint *joint = fx_model_joint (model, jt);
+
+  for (guint i = 0; i < fx_model_n_motors (model); i++)
+    {
+      const FxMotor *mo = fx_model_motor (model, i);
+      if (g_strcmp0 (mo->joint, joint->id) != 0)
+        continue;
+      int la = fx_model_find_link (model, mo->link);
+      int lb = mo->link_b ? fx_model_find_link (model, mo->link_b) : -1;
+      guint pa = 0, pb = 0;
+      FxJunction *ja = la >= 0 ? rjunction_of (sys, first_r, (guint) la, &pa) : NULL;
+      FxJunction *jb = lb >= 0 ? rjunction_of (sys, first_r, (guint) lb, &pb) : NULL;
+      if (ja == NULL || (mo->link_b && jb == NULL))
+        {
+          g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
+                       "motors[%u]: its links must end at joint \"%s\"", i, joint->id);
+          return FALSE;
+        }
+      if (mo->type == FX_MOTOR_TORQUE)
+        {
+          FxJointLoad on_a = { { 0, 0 }, -1, mo->value, &mo->profile };
+          FxJointLoad on_b = { { 0, 0 }, -1, -mo->value, &mo->profile };
+          g_array_append_val (ja->loads, on_a);
+          if (jb)
+            g_array_append_val (jb->loads, on_b);
+          continue;
+        }
+      if (mo->link_b)
+        {
+          g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
+                       "motors[%u]: a speed motor between two links is not supported yet; "
+                       "drive against the ground, or use a torque motor", i);
+          return FALSE;
+        }
+      /* a speed motor against the ground: its junction was built driven */
+      g_assert (ja->driven);
+    }
+
+  for (guint i = 0; i < fx_model_n_springs (model); i++)
+    {
+      const FxSpring *sp = fx_model_spring (model, i);
+      if (g_strcmp0 (sp->joint, joint->id) != 0)
+        continue;
+      int la = fx_model_find_link (model, sp->link);
+      int lb = sp->link_b ? fx_model_find_link (model, sp->link_b) : -1;
+      guint pa = 0, pb = 0;
+      FxJunction *ja = la >= 0 ? rjunction_of (sys, first_r, (guint) la, &pa) : NULL;
+      FxJunction *jb = lb >= 0 ? rjunction_of (sys, first_r, (guint) lb, &pb) : NULL;
+      if (ja == NULL || (sp->link_b && jb == NULL) || ja == jb)
+        {
+          g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
+                       "springs[%u]: it needs the ends of two links turning on their own at "
+                       "pin joint \"%s\" (or one, and a pin support)", i, joint->id);
+          return FALSE;
+        }
+      const FxPort *qa = &g_array_index (ja->ports, FxPort, pa);
+      const FxPort *qb = jb ? &g_array_index (jb->ports, FxPort, pb) : NULL;
+      if (sys->links[qa->link].R != FX_CAUSAL_F || (qb && sys->links[qb->link].R != FX_CAUSAL_F))
+        {
+          g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
+                       "springs[%u]: the links at joint \"%s\" must take moments there "
+                       "(free-free or pinned formulation)", i, joint->id);
+          return FALSE;
+        }
+      FxSpringSys ss = { (int) qa->dof, qb ? (int) qb->dof : -1, sp->stiffness, sp->damping,
+                         sp->rest_angle, 0.0 };
+      g_array_append_val (sys->springs, ss);
+    }
+  return TRUE;
 }
 
 /* Build the junctions of both channels at one joint, with its loads. */
@@ -1431,12 +1725,30 @@ build_joint (FxSystem *sys, guint jt, GError **error)
     split_pin = FALSE;
 
   tj = junction_new (sys->tjunctions, jt, tground);
-  if (!tground && joint->mass > 0.0)
+  if (!tground && joint->slider)
+    {
+      double n = hypot (joint->slider_direction[0], joint->slider_direction[1]);
+      tj->inertia_dof = (int) sys->joint_tdof[jt];
+      tj->inertia = joint->slider_mass;
+      tj->slider = TRUE;
+      tj->direction[0] = joint->slider_direction[0] / n;
+      tj->direction[1] = joint->slider_direction[1] / n;
+      tj->pos[0] = joint->at[0];
+      tj->pos[1] = joint->at[1];
+    }
+  else if (!tground && joint->mass > 0.0)
     {
       tj->inertia_dof = (int) sys->joint_tdof[jt];
       tj->inertia = joint->mass;
       tj->pos[0] = joint->at[0];
       tj->pos[1] = joint->at[1];
+    }
+  else if (tground && joint->driven)
+    {
+      tj->driven = TRUE;
+      tj->drive[0] = joint->drive_velocity[0];
+      tj->drive[1] = joint->drive_velocity[1];
+      tj->drive_profile = &joint->drive_profile;
     }
   for (guint l = 0; l < sys->n_links; l++)
     {
@@ -1455,8 +1767,15 @@ build_joint (FxSystem *sys, guint jt, GError **error)
           FxJunction *rj;
           if (split_pin || shared_r < 0)
             {
-              rj = junction_new (sys->rjunctions, jt, rground);
+              const FxMotor *speed = split_pin ? fx_speed_motor_to_ground (model, joint->id, ml->id) : NULL;
+              rj = junction_new (sys->rjunctions, jt, rground || speed != NULL);
               shared_r = sys->rjunctions->len - 1;
+              if (speed)
+                {
+                  rj->driven = TRUE;
+                  rj->drive[0] = speed->value;
+                  rj->drive_profile = &speed->profile;
+                }
               if (rinertia)
                 {
                   rj->inertia_dof = (int) sys->joint_rdof[jt];
@@ -1523,6 +1842,8 @@ build_joint (FxSystem *sys, guint jt, GError **error)
             g_array_append_val (rj->loads, jl);
         }
     }
+  if (!build_joint_drives (sys, jt, first_r, error))
+    return FALSE;
   return TRUE;
 }
 
@@ -1626,6 +1947,7 @@ fx_system_new (const FxModel *model, GError **error)
   g_array_set_clear_func (sys->tjunctions, junction_clear);
   g_array_set_clear_func (sys->rjunctions, junction_clear);
   sys->point_loads = g_array_new (FALSE, FALSE, sizeof (FxPointLoad));
+  sys->springs = g_array_new (FALSE, FALSE, sizeof (FxSpringSys));
   sys->gravity[0] = model->gravity[0];
   sys->gravity[1] = model->gravity[1];
 
@@ -1681,7 +2003,12 @@ fx_system_new (const FxModel *model, GError **error)
               const FxJoint *joint = fx_model_joint (sys->built, jt);
               if (owner[jt] != (int) seg)
                 continue;
-              if (joint->mass > 0.0 && !fx_support_grounds (joint->support, FX_CHANNEL_TRANSLATION))
+              if (joint->slider && joint->support == FX_SUPPORT_NONE)
+                {
+                  sys->joint_tdof[jt] = offset;
+                  offset += 1;
+                }
+              else if (joint->mass > 0.0 && !fx_support_grounds (joint->support, FX_CHANNEL_TRANSLATION))
                 {
                   sys->joint_tdof[jt] = offset;
                   offset += 2;
@@ -1729,6 +2056,8 @@ fx_system_free (FxSystem *sys)
     g_array_unref (sys->rjunctions);
   if (sys->point_loads)
     g_array_unref (sys->point_loads);
+  if (sys->springs)
+    g_array_unref (sys->springs);
   fx_assignment_free (sys->assignment);
   if (sys->model)
     fx_model_free (sys->model);
@@ -1799,7 +2128,7 @@ fx_system_blocks (const FxSystem *sys, guint *block_of, guint **kind_out, double
         if (j->inertia_dof < 0)
           continue;
         block_of[j->inertia_dof] = nb;
-        if (c == 0)
+        if (c == 0 && !j->slider)
           block_of[j->inertia_dof + 1] = nb;
         guint k = c == 0 ? 0 : 1;
         double L = sys->n_links ? sys->links[0].L : 1.0;
@@ -1817,6 +2146,7 @@ fx_system_blocks (const FxSystem *sys, guint *block_of, guint **kind_out, double
 struct _FxSystemSnapshot {
   guint n_links;
   GArray *junction_pos;  /* double: pos[0], pos[1] per junction, both channels */
+  GArray *spring_phi;    /* double per spring */
   double t;
   double *x;
   double **theta, **r;
@@ -1830,6 +2160,9 @@ fx_system_snapshot (const FxSystem *sys)
 
   s->n_links = sys->n_links;
   s->junction_pos = g_array_new (FALSE, FALSE, sizeof (double));
+  s->spring_phi = g_array_new (FALSE, FALSE, sizeof (double));
+  for (guint i = 0; i < sys->springs->len; i++)
+    g_array_append_val (s->spring_phi, g_array_index (sys->springs, FxSpringSys, i).phi);
   GArray *arrs[2] = { sys->tjunctions, sys->rjunctions };
   for (guint c = 0; c < 2; c++)
     for (guint i = 0; i < arrs[c]->len; i++)
@@ -1857,6 +2190,8 @@ fx_system_restore (FxSystem *sys, const FxSystemSnapshot *s)
 {
   sys->t = s->t;
   memcpy (sys->x, s->x, sizeof (double) * sys->n);
+  for (guint i = 0; i < sys->springs->len; i++)
+    g_array_index (sys->springs, FxSpringSys, i).phi = g_array_index (s->spring_phi, double, i);
   GArray *arrs[2] = { sys->tjunctions, sys->rjunctions };
   guint q = 0;
   for (guint c = 0; c < 2; c++)
@@ -1886,6 +2221,7 @@ fx_system_snapshot_free (FxSystemSnapshot *s)
       g_free (s->r[l]);
     }
   g_array_unref (s->junction_pos);
+  g_array_unref (s->spring_phi);
   g_free (s->x);
   g_free (s->theta_end);
   g_free (s->theta);
