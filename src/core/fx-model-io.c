@@ -11,6 +11,7 @@
  */
 #include "fx-model-io.h"
 
+#include <float.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
@@ -765,10 +766,67 @@ has_any (JsonObject *o, const char *const *keys)
 /* Reader: the model                                                        */
 /* ======================================================================== */
 
+static void read_profile (Report *r, JsonObject *parent, const char *parent_path,
+                          FxProfile *profile);
+
+/* A direction given as any nonzero vector becomes a unit one. One already of
+ * unit length to a few ulps is kept as it is, so that saving and loading
+ * again gives the same bits. */
+static void
+normalise_direction (double v[2])
+{
+  /* Scaled first, so that tiny or huge components neither underflow nor
+   * overflow. */
+  double m = fmax (fabs (v[0]), fabs (v[1])), x, y, n;
+
+  if (!(m > 0.0) || !isfinite (m) || fabs (hypot (v[0], v[1]) - 1.0) <= 4 * DBL_EPSILON)
+    return;
+  x = v[0] / m;
+  y = v[1] / m;
+  n = hypot (x, y);
+  v[0] = x / n;
+  v[1] = y / n;
+}
+
+/* "motion": prescribed velocity of a support. Its presence drives the joint. */
+static void
+read_motion (Report *r, JsonObject *joint_object, const char *joint_path, FxJoint *joint)
+{
+  static const char *const keys[] = { "velocity", "profile", NULL };
+  g_autofree char *path = path_join (joint_path, "motion");
+  JsonObject *o = read_object (r, joint_object, joint_path, "motion", FALSE);
+
+  if (o == NULL)
+    return;
+  joint->driven = TRUE;
+  check_keys (r, o, path, keys);
+  read_vector (r, o, path, "velocity", TRUE, joint->drive_velocity);
+  read_profile (r, o, path, &joint->drive_profile);
+}
+
+/* "slider": a block sliding along a fixed direction. */
+static void
+read_slider (Report *r, JsonObject *joint_object, const char *joint_path, FxJoint *joint)
+{
+  static const char *const keys[] = { "direction", "mass", NULL };
+  g_autofree char *path = path_join (joint_path, "slider");
+  JsonObject *o = read_object (r, joint_object, joint_path, "slider", FALSE);
+
+  if (o == NULL)
+    return;
+  joint->slider = TRUE;
+  check_keys (r, o, path, keys);
+  if (read_vector (r, o, path, "direction", TRUE, joint->slider_direction))
+    normalise_direction (joint->slider_direction);
+  read_number (r, o, path, "mass", TRUE, &joint->slider_mass);
+}
+
 static void
 read_joint (Report *r, FxModel *model, JsonObject *o, const char *path)
 {
-  static const char *const keys[] = { "id", "at", "kind", "support", "mass", "inertia", NULL };
+  static const char *const keys[] = {
+    "id", "at", "kind", "support", "mass", "inertia", "motion", "slider", NULL
+  };
   FxJoint *joint = fx_model_add_joint (model, NULL, 0.0, 0.0);
   const char *name;
 
@@ -785,6 +843,8 @@ read_joint (Report *r, FxModel *model, JsonObject *o, const char *path)
     report_bad_name (r, path, "support", name, "\"none\", \"pin\", \"clamp\", \"guided\"");
   read_number (r, o, path, "mass", FALSE, &joint->mass);
   read_number (r, o, path, "inertia", FALSE, &joint->inertia);
+  read_motion (r, o, path, joint);
+  read_slider (r, o, path, joint);
 }
 
 static const char *const canonical_keys[] = { "rhoA", "rhoI", "EA", "GA", "EI", NULL };
@@ -900,10 +960,25 @@ read_initial (Report *r, JsonObject *link_object, const char *link_path, FxLink 
 }
 
 static void
+read_damping (Report *r, JsonObject *link_object, const char *link_path, FxLink *link)
+{
+  static const char *const keys[] = { "velocity", "rotation", NULL };
+  g_autofree char *path = path_join (link_path, "damping");
+  JsonObject *o = read_object (r, link_object, link_path, "damping", FALSE);
+
+  if (o == NULL)
+    return;
+  check_keys (r, o, path, keys);
+  read_number (r, o, path, "velocity", FALSE, &link->damping);
+  read_number (r, o, path, "rotation", FALSE, &link->rotational_damping);
+}
+
+static void
 read_link (Report *r, FxModel *model, JsonObject *o, const char *path)
 {
   static const char *const keys[] = {
-    "id", "from", "to", "elements", "section", "formulation", "rigid", "initial", NULL
+    "id", "from", "to", "elements", "section", "formulation", "rigid", "initial", "damping",
+    NULL
   };
   FxLink *link = fx_model_add_link (model, NULL, NULL, NULL, 0);
   const char *name;
@@ -922,6 +997,7 @@ read_link (Report *r, FxModel *model, JsonObject *o, const char *path)
     report_bad_name (r, path, "formulation", name,
                      "\"auto\", \"free-free\", \"clamped-clamped\", \"pinned\", \"guided\"");
   read_initial (r, o, path, link);
+  read_damping (r, o, path, link);
 }
 
 static void
@@ -1005,10 +1081,10 @@ read_profile_fields (Report *r, JsonObject *o, const char *path, FxProfile *prof
 }
 
 static void
-read_profile (Report *r, JsonObject *load_object, const char *load_path, FxProfile *profile)
+read_profile (Report *r, JsonObject *parent, const char *parent_path, FxProfile *profile)
 {
-  g_autofree char *path = path_join (load_path, "profile");
-  JsonObject *o = read_object (r, load_object, load_path, "profile", FALSE);
+  g_autofree char *path = path_join (parent_path, "profile");
+  JsonObject *o = read_object (r, parent, parent_path, "profile", FALSE);
   const char *type;
 
   if (o == NULL || !(type = read_name (r, o, path, "type", TRUE)))
@@ -1067,6 +1143,49 @@ read_probe (Report *r, FxModel *model, JsonObject *o, const char *path)
   read_string (r, o, path, "id", FALSE, &probe->id);
   read_string (r, o, path, "link", FALSE, &probe->link);
   read_number (r, o, path, "s", TRUE, &probe->s);
+}
+
+static void
+read_motor (Report *r, FxModel *model, JsonObject *o, const char *path)
+{
+  static const char *const keys[] = {
+    "id", "joint", "link", "against", "type", "value", "profile", NULL
+  };
+  FxMotor *motor = fx_model_add_motor (model, NULL, NULL, NULL, NULL, FX_MOTOR_TORQUE, 0.0);
+  const char *name;
+
+  if (o == NULL)
+    return;
+  check_keys (r, o, path, keys);
+  read_string (r, o, path, "id", FALSE, &motor->id);
+  read_string (r, o, path, "joint", FALSE, &motor->joint);
+  read_string (r, o, path, "link", FALSE, &motor->link);
+  read_string (r, o, path, "against", FALSE, &motor->link_b);
+  if ((name = read_name (r, o, path, "type", TRUE))
+      && !fx_motor_type_from_string (name, &motor->type))
+    report_bad_name (r, path, "type", name, "\"torque\", \"speed\"");
+  read_number (r, o, path, "value", TRUE, &motor->value);
+  read_profile (r, o, path, &motor->profile);
+}
+
+static void
+read_spring (Report *r, FxModel *model, JsonObject *o, const char *path)
+{
+  static const char *const keys[] = {
+    "id", "joint", "link", "against", "stiffness", "damping", "rest_angle", NULL
+  };
+  FxSpring *spring = fx_model_add_spring (model, NULL, NULL, NULL, NULL, 0.0, 0.0);
+
+  if (o == NULL)
+    return;
+  check_keys (r, o, path, keys);
+  read_string (r, o, path, "id", FALSE, &spring->id);
+  read_string (r, o, path, "joint", FALSE, &spring->joint);
+  read_string (r, o, path, "link", FALSE, &spring->link);
+  read_string (r, o, path, "against", FALSE, &spring->link_b);
+  read_number (r, o, path, "stiffness", FALSE, &spring->stiffness);
+  read_number (r, o, path, "damping", FALSE, &spring->damping);
+  read_number (r, o, path, "rest_angle", FALSE, &spring->rest_angle);
 }
 
 typedef void (*ItemReader) (Report *r, FxModel *model, JsonObject *o, const char *path);
@@ -1170,8 +1289,8 @@ static FxModel *
 read_model (Report *r, JsonNode *root)
 {
   static const char *const keys[] = {
-    "format", "version", "name", "description", "joints", "links", "loads", "probes",
-    "gravity", "time", "solver", NULL
+    "format", "version", "name", "description", "joints", "links", "loads", "motors",
+    "springs", "probes", "gravity", "time", "solver", NULL
   };
   JsonObject *o;
   FxModel *model;
@@ -1192,6 +1311,8 @@ read_model (Report *r, JsonNode *root)
   read_list (r, model, o, "joints", read_joint);
   read_list (r, model, o, "links", read_link);
   read_list (r, model, o, "loads", read_load);
+  read_list (r, model, o, "motors", read_motor);
+  read_list (r, model, o, "springs", read_spring);
   read_list (r, model, o, "probes", read_probe);
   return model;
 }
@@ -1323,6 +1444,54 @@ check_settings (Report *r, const FxModel *m)
                   MAX_ITERATIONS, m->max_iterations);
 }
 
+static void check_profile (Report *r, const char *parent_path, const FxProfile *p);
+
+/* Whether the joint's support is known (an unknown one was reported). */
+static gboolean
+support_is_known (const Report *r, const char *joint_path, const FxJoint *joint)
+{
+  g_autofree char *path = path_join (joint_path, "support");
+
+  return fx_support_to_string (joint->support) != NULL && !report_is_bad (r, path);
+}
+
+static void
+check_motion (Check *c, const char *joint_path, const FxJoint *joint)
+{
+  g_autofree char *path = path_join (joint_path, "motion");
+
+  if (!joint->driven)
+    return;
+  if (support_is_known (c->r, joint_path, joint)
+      && joint->support != FX_SUPPORT_PIN && joint->support != FX_SUPPORT_CLAMP)
+    report_error (c->r, path, NULL, "only a pin or clamp support can be driven; this joint's "
+                  "support is \"%s\"", fx_support_to_string (joint->support));
+  check_vector (c->r, path, "velocity", joint->drive_velocity);
+  check_profile (c->r, path, &joint->drive_profile);
+}
+
+static void
+check_slider (Check *c, const char *joint_path, const FxJoint *joint)
+{
+  g_autofree char *path = path_join (joint_path, "slider");
+  const double *t = joint->slider_direction;
+
+  if (!joint->slider)
+    return;
+  if (support_is_known (c->r, joint_path, joint) && joint->support != FX_SUPPORT_NONE)
+    report_error (c->r, path, NULL, "a slider needs support \"none\" (its guide holds the "
+                  "joint), not \"%s\"", fx_support_to_string (joint->support));
+  check_vector (c->r, path, "direction", t);
+  if (t[0] == 0.0 && t[1] == 0.0)
+    report_error (c->r, path, "direction", "must not be [0, 0]: give the direction the "
+                  "block slides along");
+  check_positive (c->r, path, "mass", joint->slider_mass);
+  if (joint->mass != 0.0)
+    report_error (c->r, joint_path, "mass", "a joint with a slider has no mass of its own: "
+                  "put the mass in the slider (\"slider\": { \"mass\": %s })",
+                  num (joint->mass));
+}
+
 static void
 check_joint (Check *c, guint i, const char *path)
 {
@@ -1334,6 +1503,8 @@ check_joint (Check *c, guint i, const char *path)
   check_enum (c->r, path, "support", joint->support, fx_support_to_string (joint->support));
   check_non_negative (c->r, path, "mass", joint->mass);
   check_non_negative (c->r, path, "inertia", joint->inertia);
+  check_motion (c, path, joint);
+  check_slider (c, path, joint);
 }
 
 static void
@@ -1462,6 +1633,13 @@ check_link (Check *c, guint i, const char *path, guint64 *total)
   check_enum (c->r, path, "formulation", link->formulation,
               fx_formulation_to_string (link->formulation));
   check_initial (c->r, path, link);
+  if (link->damping != 0.0 || link->rotational_damping != 0.0)
+    {
+      g_autofree char *damping = path_join (path, "damping");
+
+      check_non_negative (c->r, damping, "velocity", link->damping);
+      check_non_negative (c->r, damping, "rotation", link->rotational_damping);
+    }
 }
 
 static void
@@ -1510,9 +1688,9 @@ check_after (Report *r, const char *path, const char *key, double v,
 }
 
 static void
-check_profile (Report *r, const char *load_path, const FxProfile *p)
+check_profile (Report *r, const char *parent_path, const FxProfile *p)
 {
-  g_autofree char *path = path_join (load_path, "profile");
+  g_autofree char *path = path_join (parent_path, "profile");
 
   switch (p->type)
     {
@@ -1611,6 +1789,82 @@ check_probe (Check *c, guint i, const char *path, GHashTable *ids)
   check_fraction (c->r, path, "s", probe->s);
 }
 
+/* Whether the link ends at the joint. */
+static gboolean
+link_ends_at (const FxLink *link, const char *joint)
+{
+  return g_strcmp0 (link->from, joint) == 0 || g_strcmp0 (link->to, joint) == 0;
+}
+
+/* The rules that motors and springs share: a pin joint, the end of `link`
+ * there, and either the end of another link there (`against`) or the
+ * ground through a pin support. what is "motor" or "spring". */
+static void
+check_rotary (Check *c, const char *path, const char *what, const char *joint_id,
+              const char *link_id, const char *against_id)
+{
+  int jt = check_reference (c, path, "joint", joint_id, FALSE);
+  int la = check_reference (c, path, "link", link_id, TRUE);
+  int lb = against_id != NULL ? check_reference (c, path, "against", against_id, TRUE) : -1;
+  const FxJoint *joint;
+  g_autofree char *joint_path = NULL, *kind_path = NULL;
+
+  if (jt < 0)
+    return;
+  joint = fx_model_joint (c->model, (guint) jt);
+  joint_path = g_strdup_printf ("joints[%d]", jt);
+  kind_path = path_join (joint_path, "kind");
+  if (la >= 0 && !link_ends_at (fx_model_link (c->model, (guint) la), joint_id))
+    report_error (c->r, path, "link", "link \"%s\" does not end at joint \"%s\"",
+                  link_id, joint_id);
+  if (against_id != NULL && g_strcmp0 (against_id, link_id) == 0)
+    report_error (c->r, path, "against", "same link as \"link\" (\"%s\"): a %s acts "
+                  "between two different links, or against the ground when \"against\" is "
+                  "left out", link_id, what);
+  else if (lb >= 0 && !link_ends_at (fx_model_link (c->model, (guint) lb), joint_id))
+    report_error (c->r, path, "against", "link \"%s\" does not end at joint \"%s\"",
+                  against_id, joint_id);
+  if (joint->kind != FX_JOINT_PIN)
+    {
+      if (fx_joint_kind_to_string (joint->kind) != NULL && !report_is_bad (c->r, kind_path))
+        report_error (c->r, path, "joint", "joint \"%s\" is a %s: a %s needs a pin joint, "
+                      "where the link ends turn on their own", joint_id,
+                      fx_joint_kind_to_string (joint->kind), what);
+    }
+  else if (against_id == NULL && support_is_known (c->r, joint_path, joint)
+           && joint->support != FX_SUPPORT_PIN)
+    report_error (c->r, path, "joint", "a %s against the ground needs a pin support at joint "
+                  "\"%s\" (its support is \"%s\"); or give \"against\": the id of another "
+                  "link ending there", what, joint_id, fx_support_to_string (joint->support));
+}
+
+static void
+check_motor (Check *c, guint i, const char *path, GHashTable *ids)
+{
+  const FxMotor *motor = fx_model_motor (c->model, i);
+
+  check_id (c->r, path, motor->id, ids, "motors", i, TRUE);
+  check_rotary (c, path, "motor", motor->joint, motor->link, motor->link_b);
+  check_enum (c->r, path, "type", motor->type, fx_motor_type_to_string (motor->type));
+  check_finite (c->r, path, "value", motor->value);
+  check_profile (c->r, path, &motor->profile);
+}
+
+static void
+check_spring (Check *c, guint i, const char *path, GHashTable *ids)
+{
+  const FxSpring *spring = fx_model_spring (c->model, i);
+
+  check_id (c->r, path, spring->id, ids, "springs", i, TRUE);
+  check_rotary (c, path, "spring", spring->joint, spring->link, spring->link_b);
+  check_non_negative (c->r, path, "stiffness", spring->stiffness);
+  check_non_negative (c->r, path, "damping", spring->damping);
+  if (spring->stiffness == 0.0 && spring->damping == 0.0)
+    report_error (c->r, path, NULL, "stiffness and damping are both 0: give at least one of "
+                  "them > 0");
+  check_finite (c->r, path, "rest_angle", spring->rest_angle);
+}
+
 typedef void (*ItemCheck) (Check *c, guint i, const char *path, GHashTable *ids);
 
 static void
@@ -1651,6 +1905,8 @@ check_model (Report *r, const FxModel *m)
     report_error (r, NULL, "links", "%" G_GUINT64_FORMAT " elements in total; the limit "
                   "is %u", total, FX_MAX_ELEMENTS_TOTAL);
   check_list (&c, m->loads, "loads", check_load);
+  check_list (&c, m->motors, "motors", check_motor);
+  check_list (&c, m->springs, "springs", check_spring);
   check_list (&c, m->probes, "probes", check_probe);
   g_hash_table_unref (c.joints);
   g_hash_table_unref (c.links);
@@ -1703,6 +1959,60 @@ object_node (JsonObject *o)
   return node;
 }
 
+static JsonObject *
+profile_object (const FxProfile *p)
+{
+  JsonObject *o = json_object_new ();
+
+  set_name (o, "type", fx_profile_type_to_string (p->type));
+  switch (p->type)
+    {
+    case FX_PROFILE_STEP_OFF:
+      json_object_set_double_member (o, "t1", p->t1);
+      break;
+    case FX_PROFILE_RAMP:
+      set_nonzero (o, "t0", p->t0);
+      json_object_set_double_member (o, "t1", p->t1);
+      break;
+    case FX_PROFILE_HAT:
+      set_nonzero (o, "t0", p->t0);
+      json_object_set_double_member (o, "t1", p->t1);
+      json_object_set_double_member (o, "t2", p->t2);
+      break;
+    case FX_PROFILE_SINE:
+      json_object_set_double_member (o, "frequency", p->frequency);
+      set_nonzero (o, "phase", p->phase);
+      break;
+    case FX_PROFILE_TABLE:
+      {
+        JsonArray *points = json_array_sized_new (p->n_table);
+
+        for (guint i = 0; i < p->n_table && p->table_t && p->table_value; i++)
+          {
+            JsonArray *point = json_array_sized_new (2);
+
+            json_array_add_double_element (point, p->table_t[i]);
+            json_array_add_double_element (point, p->table_value[i]);
+            json_array_add_array_element (points, point);
+          }
+        json_object_set_array_member (o, "points", points);
+      }
+      break;
+    case FX_PROFILE_CONSTANT:
+    default:
+      break;
+    }
+  return o;
+}
+
+/* The profile, left out when constant (the default). */
+static void
+set_profile (JsonObject *o, const FxProfile *p)
+{
+  if (p->type != FX_PROFILE_CONSTANT)
+    json_object_set_object_member (o, "profile", profile_object (p));
+}
+
 static JsonNode *
 joint_node (gconstpointer item)
 {
@@ -1717,6 +2027,22 @@ joint_node (gconstpointer item)
     set_name (o, "support", fx_support_to_string (joint->support));
   set_nonzero (o, "mass", joint->mass);
   set_nonzero (o, "inertia", joint->inertia);
+  if (joint->driven)
+    {
+      JsonObject *motion = json_object_new ();
+
+      set_pair (motion, "velocity", joint->drive_velocity[0], joint->drive_velocity[1]);
+      set_profile (motion, &joint->drive_profile);
+      json_object_set_object_member (o, "motion", motion);
+    }
+  if (joint->slider)
+    {
+      JsonObject *slider = json_object_new ();
+
+      set_pair (slider, "direction", joint->slider_direction[0], joint->slider_direction[1]);
+      json_object_set_double_member (slider, "mass", joint->slider_mass);
+      json_object_set_object_member (o, "slider", slider);
+    }
   return object_node (o);
 }
 
@@ -1803,53 +2129,15 @@ link_node (gconstpointer item)
       set_nonzero (initial, "omega", link->initial_omega);
       json_object_set_object_member (o, "initial", initial);
     }
-  return object_node (o);
-}
-
-static JsonObject *
-profile_object (const FxProfile *p)
-{
-  JsonObject *o = json_object_new ();
-
-  set_name (o, "type", fx_profile_type_to_string (p->type));
-  switch (p->type)
+  if (link->damping != 0.0 || link->rotational_damping != 0.0)
     {
-    case FX_PROFILE_STEP_OFF:
-      json_object_set_double_member (o, "t1", p->t1);
-      break;
-    case FX_PROFILE_RAMP:
-      set_nonzero (o, "t0", p->t0);
-      json_object_set_double_member (o, "t1", p->t1);
-      break;
-    case FX_PROFILE_HAT:
-      set_nonzero (o, "t0", p->t0);
-      json_object_set_double_member (o, "t1", p->t1);
-      json_object_set_double_member (o, "t2", p->t2);
-      break;
-    case FX_PROFILE_SINE:
-      json_object_set_double_member (o, "frequency", p->frequency);
-      set_nonzero (o, "phase", p->phase);
-      break;
-    case FX_PROFILE_TABLE:
-      {
-        JsonArray *points = json_array_sized_new (p->n_table);
+      JsonObject *damping = json_object_new ();
 
-        for (guint i = 0; i < p->n_table && p->table_t && p->table_value; i++)
-          {
-            JsonArray *point = json_array_sized_new (2);
-
-            json_array_add_double_element (point, p->table_t[i]);
-            json_array_add_double_element (point, p->table_value[i]);
-            json_array_add_array_element (points, point);
-          }
-        json_object_set_array_member (o, "points", points);
-      }
-      break;
-    case FX_PROFILE_CONSTANT:
-    default:
-      break;
+      set_nonzero (damping, "velocity", link->damping);
+      set_nonzero (damping, "rotation", link->rotational_damping);
+      json_object_set_object_member (o, "damping", damping);
     }
-  return o;
+  return object_node (o);
 }
 
 static JsonNode *
@@ -1870,8 +2158,39 @@ load_node (gconstpointer item)
     set_name (o, "frame", fx_frame_to_string (load->frame));
   if (load->joint != NULL && load->link == NULL && load->frame == FX_FRAME_MATERIAL)
     set_string (o, "frame_link", load->frame_link);
-  if (load->profile.type != FX_PROFILE_CONSTANT)
-    json_object_set_object_member (o, "profile", profile_object (&load->profile));
+  set_profile (o, &load->profile);
+  return object_node (o);
+}
+
+static JsonNode *
+motor_node (gconstpointer item)
+{
+  const FxMotor *motor = item;
+  JsonObject *o = json_object_new ();
+
+  set_string (o, "id", motor->id);
+  set_string (o, "joint", motor->joint);
+  set_string (o, "link", motor->link);
+  set_string (o, "against", motor->link_b);
+  set_name (o, "type", fx_motor_type_to_string (motor->type));
+  json_object_set_double_member (o, "value", motor->value);
+  set_profile (o, &motor->profile);
+  return object_node (o);
+}
+
+static JsonNode *
+spring_node (gconstpointer item)
+{
+  const FxSpring *spring = item;
+  JsonObject *o = json_object_new ();
+
+  set_string (o, "id", spring->id);
+  set_string (o, "joint", spring->joint);
+  set_string (o, "link", spring->link);
+  set_string (o, "against", spring->link_b);
+  set_nonzero (o, "stiffness", spring->stiffness);
+  set_nonzero (o, "damping", spring->damping);
+  set_nonzero (o, "rest_angle", spring->rest_angle);
   return object_node (o);
 }
 
@@ -1934,6 +2253,8 @@ model_node (const FxModel *m)
   set_list (o, "joints", m->joints, joint_node);
   set_list (o, "links", m->links, link_node);
   set_list (o, "loads", m->loads, load_node);
+  set_list (o, "motors", m->motors, motor_node);
+  set_list (o, "springs", m->springs, spring_node);
   set_list (o, "probes", m->probes, probe_node);
   return object_node (o);
 }

@@ -7,11 +7,20 @@
 /* ---- element life cycle ------------------------------------------------ */
 
 static void
+profile_clear (FxProfile *profile)
+{
+  g_clear_pointer (&profile->table_t, g_free);
+  g_clear_pointer (&profile->table_value, g_free);
+  profile->n_table = 0;
+}
+
+static void
 joint_clear (gpointer data)
 {
   FxJoint *joint = data;
 
   g_clear_pointer (&joint->id, g_free);
+  profile_clear (&joint->drive_profile);
 }
 
 static void
@@ -22,14 +31,6 @@ link_clear (gpointer data)
   g_clear_pointer (&link->id, g_free);
   g_clear_pointer (&link->from, g_free);
   g_clear_pointer (&link->to, g_free);
-}
-
-static void
-profile_clear (FxProfile *profile)
-{
-  g_clear_pointer (&profile->table_t, g_free);
-  g_clear_pointer (&profile->table_value, g_free);
-  profile->n_table = 0;
 }
 
 static void
@@ -53,6 +54,29 @@ probe_clear (gpointer data)
   g_clear_pointer (&probe->link, g_free);
 }
 
+static void
+motor_clear (gpointer data)
+{
+  FxMotor *motor = data;
+
+  g_clear_pointer (&motor->id, g_free);
+  g_clear_pointer (&motor->joint, g_free);
+  g_clear_pointer (&motor->link, g_free);
+  g_clear_pointer (&motor->link_b, g_free);
+  profile_clear (&motor->profile);
+}
+
+static void
+spring_clear (gpointer data)
+{
+  FxSpring *spring = data;
+
+  g_clear_pointer (&spring->id, g_free);
+  g_clear_pointer (&spring->joint, g_free);
+  g_clear_pointer (&spring->link, g_free);
+  g_clear_pointer (&spring->link_b, g_free);
+}
+
 static GArray *
 new_array (gsize element_size, GDestroyNotify clear)
 {
@@ -72,6 +96,8 @@ fx_model_new (void)
   model->links = new_array (sizeof (FxLink), link_clear);
   model->loads = new_array (sizeof (FxLoad), load_clear);
   model->probes = new_array (sizeof (FxProbe), probe_clear);
+  model->motors = new_array (sizeof (FxMotor), motor_clear);
+  model->springs = new_array (sizeof (FxSpring), spring_clear);
   model->gravity[0] = 0.0;
   model->gravity[1] = -9.81;
   model->dt = 0.01;
@@ -92,6 +118,8 @@ fx_model_free (FxModel *model)
   g_array_unref (model->links);
   g_array_unref (model->loads);
   g_array_unref (model->probes);
+  g_array_unref (model->motors);
+  g_array_unref (model->springs);
   g_free (model);
 }
 
@@ -99,6 +127,14 @@ static double *
 dup_doubles (const double *values, guint n)
 {
   return n > 0 && values != NULL ? g_memdup2 (values, sizeof (double) * n) : NULL;
+}
+
+/* A profile copied wholesale gets its own table. */
+static void
+profile_own_table (FxProfile *profile)
+{
+  profile->table_t = dup_doubles (profile->table_t, profile->n_table);
+  profile->table_value = dup_doubles (profile->table_value, profile->n_table);
 }
 
 /* Each copier duplicates the structs wholesale, then every owned pointer. */
@@ -111,6 +147,7 @@ copy_joints (GArray *to, const GArray *from)
       FxJoint *joint = &g_array_index (to, FxJoint, i);
 
       joint->id = g_strdup (joint->id);
+      profile_own_table (&joint->drive_profile);
     }
 }
 
@@ -135,14 +172,12 @@ copy_loads (GArray *to, const GArray *from)
   for (guint i = 0; i < to->len; i++)
     {
       FxLoad *load = &g_array_index (to, FxLoad, i);
-      FxProfile *profile = &load->profile;
 
       load->id = g_strdup (load->id);
       load->joint = g_strdup (load->joint);
       load->link = g_strdup (load->link);
       load->frame_link = g_strdup (load->frame_link);
-      profile->table_t = dup_doubles (profile->table_t, profile->n_table);
-      profile->table_value = dup_doubles (profile->table_value, profile->n_table);
+      profile_own_table (&load->profile);
     }
 }
 
@@ -156,6 +191,37 @@ copy_probes (GArray *to, const GArray *from)
 
       probe->id = g_strdup (probe->id);
       probe->link = g_strdup (probe->link);
+    }
+}
+
+static void
+copy_motors (GArray *to, const GArray *from)
+{
+  g_array_append_vals (to, from->data, from->len);
+  for (guint i = 0; i < to->len; i++)
+    {
+      FxMotor *motor = &g_array_index (to, FxMotor, i);
+
+      motor->id = g_strdup (motor->id);
+      motor->joint = g_strdup (motor->joint);
+      motor->link = g_strdup (motor->link);
+      motor->link_b = g_strdup (motor->link_b);
+      profile_own_table (&motor->profile);
+    }
+}
+
+static void
+copy_springs (GArray *to, const GArray *from)
+{
+  g_array_append_vals (to, from->data, from->len);
+  for (guint i = 0; i < to->len; i++)
+    {
+      FxSpring *spring = &g_array_index (to, FxSpring, i);
+
+      spring->id = g_strdup (spring->id);
+      spring->joint = g_strdup (spring->joint);
+      spring->link = g_strdup (spring->link);
+      spring->link_b = g_strdup (spring->link_b);
     }
 }
 
@@ -178,6 +244,8 @@ fx_model_copy (const FxModel *model)
   copy_links (copy->links, model->links);
   copy_loads (copy->loads, model->loads);
   copy_probes (copy->probes, model->probes);
+  copy_motors (copy->motors, model->motors);
+  copy_springs (copy->springs, model->springs);
   return copy;
 }
 
@@ -204,6 +272,11 @@ fx_model_add_joint (FxModel *model, const char *id, double x, double y)
   joint->at[1] = y;
   joint->kind = FX_JOINT_PIN;
   joint->support = FX_SUPPORT_NONE;
+  joint->driven = FALSE;
+  joint->drive_profile.type = FX_PROFILE_CONSTANT;
+  joint->slider = FALSE;
+  joint->slider_direction[0] = 1.0;
+  joint->slider_direction[1] = 0.0;
   return joint;
 }
 
@@ -223,6 +296,8 @@ fx_model_add_link (FxModel *model, const char *id, const char *from,
   link->section.form = FX_SECTION_CANONICAL;
   link->formulation = FX_FORMULATION_AUTO;
   link->rigid = FALSE;
+  link->damping = 0.0;
+  link->rotational_damping = 0.0;
   return link;
 }
 
@@ -273,6 +348,44 @@ fx_model_add_probe (FxModel *model, const char *id, const char *link, double s)
   probe->link = g_strdup (link);
   probe->s = s;
   return probe;
+}
+
+FxMotor *
+fx_model_add_motor (FxModel *model, const char *id, const char *joint,
+                    const char *link, const char *link_b, FxMotorType type, double value)
+{
+  FxMotor *motor;
+
+  g_return_val_if_fail (model != NULL, NULL);
+
+  motor = append_zeroed (model->motors);
+  motor->id = g_strdup (id);
+  motor->joint = g_strdup (joint);
+  motor->link = g_strdup (link);
+  motor->link_b = g_strdup (link_b);
+  motor->type = type;
+  motor->value = value;
+  motor->profile.type = FX_PROFILE_CONSTANT;
+  return motor;
+}
+
+FxSpring *
+fx_model_add_spring (FxModel *model, const char *id, const char *joint,
+                     const char *link, const char *link_b, double stiffness, double damping)
+{
+  FxSpring *spring;
+
+  g_return_val_if_fail (model != NULL, NULL);
+
+  spring = append_zeroed (model->springs);
+  spring->id = g_strdup (id);
+  spring->joint = g_strdup (joint);
+  spring->link = g_strdup (link);
+  spring->link_b = g_strdup (link_b);
+  spring->stiffness = stiffness;
+  spring->damping = damping;
+  spring->rest_angle = 0.0;
+  return spring;
 }
 
 /* ---- look-ups ---------------------------------------------------------- */
@@ -501,6 +614,7 @@ static const char *const profile_names[] = {
   "constant", "step-off", "ramp", "hat", "sine", "table",
 };
 static const char *const frame_names[] = { "spatial", "material" };
+static const char *const motor_type_names[] = { "torque", "speed" };
 static const char *const shape_names[] = { "rectangle", "square", "circle", "tube" };
 
 static const char *
@@ -546,4 +660,5 @@ FX_DEFINE_NAMES (FxSupport, fx_support, support_names)
 FX_DEFINE_NAMES (FxJointKind, fx_joint_kind, joint_kind_names)
 FX_DEFINE_NAMES (FxProfileType, fx_profile_type, profile_names)
 FX_DEFINE_NAMES (FxFrame, fx_frame, frame_names)
+FX_DEFINE_NAMES (FxMotorType, fx_motor_type, motor_type_names)
 FX_DEFINE_NAMES (FxShapeType, fx_shape_type, shape_names)
