@@ -424,6 +424,8 @@ link_copy_physics (FxLink *dst, const FxLink *src)
   dst->initial_velocity[0] = src->initial_velocity[0];
   dst->initial_velocity[1] = src->initial_velocity[1];
   dst->initial_omega = src->initial_omega;
+  dst->damping = src->damping;
+  dst->rotational_damping = src->rotational_damping;
 }
 
 static char *
