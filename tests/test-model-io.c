@@ -5,6 +5,7 @@
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -75,6 +76,12 @@ assert_same_joints (const FxModel *a, const FxModel *b)
       g_assert_cmpint (x->support, ==, y->support);
       assert_same_double (x->mass, y->mass, "mass");
       assert_same_double (x->inertia, y->inertia, "inertia");
+      g_assert_cmpint (x->driven, ==, y->driven);
+      assert_same_doubles (x->drive_velocity, y->drive_velocity, 2, "drive velocity");
+      assert_same_profile (&x->drive_profile, &y->drive_profile);
+      g_assert_cmpint (x->slider, ==, y->slider);
+      assert_same_double (x->slider_mass, y->slider_mass, "slider mass");
+      assert_same_doubles (x->slider_direction, y->slider_direction, 2, "slider direction");
     }
 }
 
@@ -95,6 +102,8 @@ assert_same_links (const FxModel *a, const FxModel *b)
       g_assert_cmpint (x->rigid, ==, y->rigid);
       assert_same_doubles (x->initial_velocity, y->initial_velocity, 2, "initial velocity");
       assert_same_double (x->initial_omega, y->initial_omega, "initial omega");
+      assert_same_double (x->damping, y->damping, "damping");
+      assert_same_double (x->rotational_damping, y->rotational_damping, "rotational damping");
     }
 }
 
@@ -119,6 +128,42 @@ assert_same_loads (const FxModel *a, const FxModel *b)
 }
 
 static void
+assert_same_motors (const FxModel *a, const FxModel *b)
+{
+  g_assert_cmpuint (a->motors->len, ==, b->motors->len);
+  for (guint i = 0; i < a->motors->len; i++)
+    {
+      const FxMotor *x = fx_model_motor (a, i), *y = fx_model_motor (b, i);
+
+      g_assert_cmpstr (x->id, ==, y->id);
+      g_assert_cmpstr (x->joint, ==, y->joint);
+      g_assert_cmpstr (x->link, ==, y->link);
+      g_assert_cmpstr (x->link_b, ==, y->link_b);
+      g_assert_cmpint (x->type, ==, y->type);
+      assert_same_double (x->value, y->value, "motor value");
+      assert_same_profile (&x->profile, &y->profile);
+    }
+}
+
+static void
+assert_same_springs (const FxModel *a, const FxModel *b)
+{
+  g_assert_cmpuint (a->springs->len, ==, b->springs->len);
+  for (guint i = 0; i < a->springs->len; i++)
+    {
+      const FxSpring *x = fx_model_spring (a, i), *y = fx_model_spring (b, i);
+
+      g_assert_cmpstr (x->id, ==, y->id);
+      g_assert_cmpstr (x->joint, ==, y->joint);
+      g_assert_cmpstr (x->link, ==, y->link);
+      g_assert_cmpstr (x->link_b, ==, y->link_b);
+      assert_same_double (x->stiffness, y->stiffness, "spring stiffness");
+      assert_same_double (x->damping, y->damping, "spring damping");
+      assert_same_double (x->rest_angle, y->rest_angle, "rest angle");
+    }
+}
+
+static void
 assert_same_model (const FxModel *a, const FxModel *b)
 {
   g_assert_cmpstr (a->name, ==, b->name);
@@ -131,6 +176,8 @@ assert_same_model (const FxModel *a, const FxModel *b)
   assert_same_joints (a, b);
   assert_same_links (a, b);
   assert_same_loads (a, b);
+  assert_same_motors (a, b);
+  assert_same_springs (a, b);
   g_assert_cmpuint (a->probes->len, ==, b->probes->len);
   for (guint i = 0; i < a->probes->len; i++)
     {
@@ -197,6 +244,8 @@ build_full_model (void)
   FxJoint *j;
   FxLink *l;
   FxLoad *load;
+  FxMotor *motor;
+  FxSpring *spring;
   static const double table_t[] = { 0.0, 0.1, 0.25, 1.0 / 3.0 };
   static const double table_v[] = { 0.0, 1.0, -0.5, 1e-300 };
 
@@ -209,14 +258,31 @@ build_full_model (void)
   m->tolerance = 1e-9;
   m->max_iterations = 50;
 
-  fx_model_add_joint (m, "A", 0.0, 0.0)->support = FX_SUPPORT_CLAMP;
+  /* A driven clamp at a constant velocity (the profile is left out). */
+  j = fx_model_add_joint (m, "A", 0.0, 0.0);
+  j->support = FX_SUPPORT_CLAMP;
+  j->driven = TRUE;
+  j->drive_velocity[0] = 0.0;
+  j->drive_velocity[1] = -0.125;
   j = fx_model_add_joint (m, "B", 1.0 / 3.0, -0.0);
   j->kind = FX_JOINT_WELD;
   j->mass = 0.25;
   j->inertia = 1e-6;
-  fx_model_add_joint (m, "C", 1.0, 0.5)->support = FX_SUPPORT_PIN;
+  /* A driven pin following a table. */
+  j = fx_model_add_joint (m, "C", 1.0, 0.5);
+  j->support = FX_SUPPORT_PIN;
+  j->driven = TRUE;
+  j->drive_velocity[0] = 1.0 / 3.0;
+  fx_profile_set_table (&j->drive_profile, G_N_ELEMENTS (table_t), table_t, table_v);
   fx_model_add_joint (m, "D", 2.0, 123456789.125)->support = FX_SUPPORT_GUIDED;
   fx_model_add_joint (m, "E", 5e-324, 1.7976931348623157e308);
+  /* A slider block along a unit direction: it must come back bit for bit. */
+  j = fx_model_add_joint (m, "F", 3.0, 0.0);
+  j->slider = TRUE;
+  j->slider_mass = 0.033;
+  j->slider_direction[0] = cos (0.3);
+  j->slider_direction[1] = sin (0.3);
+  j->inertia = 1e-7;
 
   l = fx_model_add_link (m, "canonical", "A", "B", 10);
   fx_section_set_canonical (&l->section, 2.7, 1e-7, 2.1e11 * 0.0025, 3e9, 123.456);
@@ -230,6 +296,8 @@ build_full_model (void)
   l->initial_velocity[0] = 0.5;
   l->initial_velocity[1] = -1.25;
   l->initial_omega = 3.0;
+  l->damping = 0.5;
+  l->rotational_damping = 1e-4;
 
   l = fx_model_add_link (m, "square", "C", "D", 1);
   l->section = (FxSection) { .E = 2.1e11, .nu = 0.3, .rho = 7850, .shape = FX_SHAPE_SQUARE,
@@ -242,6 +310,7 @@ build_full_model (void)
                              .diameter = 0.01 };
   fx_section_derive (&l->section);
   l->formulation = FX_FORMULATION_FREE_FREE;
+  l->rotational_damping = 2.5e-3;  /* only one of the two */
 
   l = fx_model_add_link (m, "tube", "A", "C", FX_MAX_ELEMENTS_PER_LINK);
   l->section = (FxSection) { .E = 2e11, .nu = 0.5, .rho = 0, .shape = FX_SHAPE_TUBE,
@@ -292,6 +361,20 @@ build_full_model (void)
 
   fx_model_add_joint_load (m, "E");  /* a load of zero: still a load */
 
+  /* At the pin C end the links rect, square and tube. */
+  motor = fx_model_add_motor (m, "drive", "C", "rect", NULL, FX_MOTOR_TORQUE, -0.75);
+  motor->profile.type = FX_PROFILE_HAT;
+  motor->profile.t1 = 0.35;
+  motor->profile.t2 = 0.7;
+  motor = fx_model_add_motor (m, "spin", "C", "square", "tube", FX_MOTOR_SPEED, 2.0 * G_PI);
+  fx_profile_set_table (&motor->profile, G_N_ELEMENTS (table_t), table_t, table_v);
+  fx_model_add_motor (m, "still", "C", "tube", NULL, FX_MOTOR_SPEED, 0.0);  /* a lock */
+
+  spring = fx_model_add_spring (m, "hinge", "C", "rect", "square", 12.5, 0.01);
+  spring->rest_angle = -G_PI / 6;
+  fx_model_add_spring (m, "to-ground", "C", "tube", NULL, 3.0, 0.0);
+  fx_model_add_spring (m, "damper", "C", "square", "rect", 0.0, 1e-3);
+
   fx_model_add_probe (m, "tip", "rect", 1.0);
   fx_model_add_probe (m, "root", "canonical", 0.0);
   fx_model_add_probe (m, "mid", "tube", 0.5);
@@ -319,6 +402,7 @@ test_defaults (void)
   g_assert_null (m->name);
   g_assert_null (m->description);
   g_assert_cmpuint (m->joints->len + m->links->len + m->loads->len + m->probes->len, ==, 0);
+  g_assert_cmpuint (fx_model_n_motors (m) + fx_model_n_springs (m), ==, 0);
 
   loaded = load_ok ("{" HEADER "}");
   assert_same_model (m, loaded);
@@ -328,6 +412,14 @@ test_defaults (void)
   g_assert_cmpint (joint->kind, ==, FX_JOINT_PIN);
   g_assert_cmpint (joint->support, ==, FX_SUPPORT_NONE);
   g_assert_cmpfloat (joint->mass, ==, 0.0);
+  g_assert_false (joint->driven);
+  g_assert_cmpfloat (joint->drive_velocity[0], ==, 0.0);
+  g_assert_cmpfloat (joint->drive_velocity[1], ==, 0.0);
+  g_assert_cmpint (joint->drive_profile.type, ==, FX_PROFILE_CONSTANT);
+  g_assert_false (joint->slider);
+  g_assert_cmpfloat (joint->slider_mass, ==, 0.0);
+  g_assert_cmpfloat (joint->slider_direction[0], ==, 1.0);
+  g_assert_cmpfloat (joint->slider_direction[1], ==, 0.0);
   fx_model_add_joint (m, "B", 4.0, 6.0);
 
   link = fx_model_add_link (m, "L", "A", "B", 5);
@@ -336,6 +428,8 @@ test_defaults (void)
   g_assert_cmpint (link->section.form, ==, FX_SECTION_CANONICAL);
   g_assert_cmpfloat (link->section.EA, ==, 0.0);
   g_assert_false (link->rigid);
+  g_assert_cmpfloat (link->damping, ==, 0.0);
+  g_assert_cmpfloat (link->rotational_damping, ==, 0.0);
   g_assert_cmpfloat (fx_link_length (m, link), ==, 5.0);
   g_assert_cmpint (fx_model_find_joint (m, "B"), ==, 1);
   g_assert_cmpint (fx_model_find_joint (m, "X"), ==, -1);
@@ -355,6 +449,35 @@ test_defaults (void)
   g_assert_cmpstr (probe->link, ==, "L");
   g_assert_cmpfloat (probe->s, ==, 0.25);
 
+  {
+    FxMotor *motor = fx_model_add_motor (m, "m", "A", "L", NULL, FX_MOTOR_SPEED, 2.0);
+    FxSpring *spring;
+
+    g_assert_cmpstr (motor->id, ==, "m");
+    g_assert_cmpstr (motor->joint, ==, "A");
+    g_assert_cmpstr (motor->link, ==, "L");
+    g_assert_null (motor->link_b);
+    g_assert_cmpint (motor->type, ==, FX_MOTOR_SPEED);
+    g_assert_cmpfloat (motor->value, ==, 2.0);
+    g_assert_cmpint (motor->profile.type, ==, FX_PROFILE_CONSTANT);
+    g_assert_cmpuint (motor->profile.n_table, ==, 0);
+    motor = fx_model_add_motor (m, "n", "A", "L", "K", FX_MOTOR_TORQUE, -1.0);
+    g_assert_cmpstr (motor->link_b, ==, "K");
+    g_assert_cmpuint (fx_model_n_motors (m), ==, 2);
+    g_assert_true (fx_model_motor (m, 1) == motor);
+
+    spring = fx_model_add_spring (m, "k", "B", "L", NULL, 10.0, 0.5);
+    g_assert_cmpstr (spring->id, ==, "k");
+    g_assert_cmpstr (spring->joint, ==, "B");
+    g_assert_cmpstr (spring->link, ==, "L");
+    g_assert_null (spring->link_b);
+    g_assert_cmpfloat (spring->stiffness, ==, 10.0);
+    g_assert_cmpfloat (spring->damping, ==, 0.5);
+    g_assert_cmpfloat (spring->rest_angle, ==, 0.0);
+    g_assert_cmpuint (fx_model_n_springs (m), ==, 1);
+    g_assert_true (fx_model_spring (m, 0) == spring);
+  }
+
   /* A link without stiffness is not a valid elastic link. */
   g_assert_false (fx_model_validate (m, NULL));
 }
@@ -364,13 +487,26 @@ test_defaults_from_file (void)
 {
   g_autoptr (FxModel) m = load_ok (
     "{" HEADER ",\n"
-    " \"joints\": [{\"id\": \"A\", \"at\": [0, 0]}, {\"id\": \"B\", \"at\": [1, 0]}],\n"
+    " \"joints\": [{\"id\": \"A\", \"at\": [0, 0]}, {\"id\": \"B\", \"at\": [1, 0]},\n"
+    "   {\"id\": \"P\", \"at\": [0, 1], \"support\": \"pin\", \"motion\": {\"velocity\": [1, 2]}},\n"
+    "   {\"id\": \"S\", \"at\": [3, 0], \"slider\": {\"direction\": [-3, 4], \"mass\": 2}}],\n"
     " \"links\": [{\"id\": \"L\", \"from\": \"A\", \"to\": \"B\", \"elements\": 4,\n"
+    "   \"section\": {\"rhoA\": 1, \"rhoI\": 0, \"EA\": 1, \"GA\": 1, \"EI\": 1}},\n"
+    "  {\"id\": \"K\", \"from\": \"P\", \"to\": \"S\", \"elements\": 1, \"damping\": {\"velocity\": 3},\n"
+    "   \"section\": {\"rhoA\": 1, \"rhoI\": 0, \"EA\": 1, \"GA\": 1, \"EI\": 1}},\n"
+    "  {\"id\": \"J\", \"from\": \"P\", \"to\": \"A\", \"elements\": 1, \"damping\": {},\n"
     "   \"section\": {\"rhoA\": 1, \"rhoI\": 0, \"EA\": 1, \"GA\": 1, \"EI\": 1}}],\n"
     " \"loads\": [{\"joint\": \"B\"}, {\"link\": \"L\", \"s\": 0.5}],\n"
+    " \"motors\": [{\"id\": \"m\", \"joint\": \"P\", \"link\": \"K\", \"type\": \"speed\", \"value\": 1}],\n"
+    " \"springs\": [{\"id\": \"k\", \"joint\": \"P\", \"link\": \"K\", \"stiffness\": 5},\n"
+    "               {\"id\": \"d\", \"joint\": \"P\", \"link\": \"J\", \"against\": \"K\", \"damping\": 0.5}],\n"
     " \"time\": {}, \"solver\": {}}");
   const FxLink *link = fx_model_link (m, 0);
   const FxLoad *load = fx_model_load (m, 1);
+  const FxJoint *driven = fx_model_joint (m, 2), *slider = fx_model_joint (m, 3);
+  const FxMotor *motor = fx_model_motor (m, 0);
+  const FxSpring *spring = fx_model_spring (m, 0), *damper = fx_model_spring (m, 1);
+  g_autofree char *text = NULL;
 
   g_assert_cmpint (fx_model_joint (m, 0)->kind, ==, FX_JOINT_PIN);
   g_assert_cmpint (fx_model_joint (m, 0)->support, ==, FX_SUPPORT_NONE);
@@ -384,6 +520,51 @@ test_defaults_from_file (void)
   g_assert_cmpfloat (m->dt, ==, 0.01);
   g_assert_cmpuint (m->max_iterations, ==, 20);
   g_assert_cmpfloat (m->gravity[1], ==, -9.81);
+
+  /* The new parts: a motion without a profile is constant; a slider's
+   * direction is normalised; damping defaults per key; motors act against
+   * the ground without "against"; springs rest at the drawn angle. */
+  g_assert_false (fx_model_joint (m, 0)->driven);
+  g_assert_false (fx_model_joint (m, 0)->slider);
+  g_assert_true (driven->driven);
+  g_assert_cmpfloat (driven->drive_velocity[0], ==, 1.0);
+  g_assert_cmpfloat (driven->drive_velocity[1], ==, 2.0);
+  g_assert_cmpint (driven->drive_profile.type, ==, FX_PROFILE_CONSTANT);
+  g_assert_false (driven->slider);
+  g_assert_true (slider->slider);
+  g_assert_false (slider->driven);
+  g_assert_cmpfloat (slider->slider_mass, ==, 2.0);
+  g_assert_cmpfloat (slider->mass, ==, 0.0);
+  g_assert_cmpfloat_with_epsilon (slider->slider_direction[0], -0.6, 1e-16);
+  g_assert_cmpfloat_with_epsilon (slider->slider_direction[1], 0.8, 1e-16);
+  g_assert_cmpfloat (link->damping, ==, 0.0);
+  g_assert_cmpfloat (link->rotational_damping, ==, 0.0);
+  g_assert_cmpfloat (fx_model_link (m, 1)->damping, ==, 3.0);
+  g_assert_cmpfloat (fx_model_link (m, 1)->rotational_damping, ==, 0.0);
+  g_assert_cmpfloat (fx_model_link (m, 2)->damping, ==, 0.0);
+  g_assert_null (motor->link_b);
+  g_assert_cmpint (motor->type, ==, FX_MOTOR_SPEED);
+  g_assert_cmpint (motor->profile.type, ==, FX_PROFILE_CONSTANT);
+  g_assert_null (spring->link_b);
+  g_assert_cmpfloat (spring->stiffness, ==, 5.0);
+  g_assert_cmpfloat (spring->damping, ==, 0.0);
+  g_assert_cmpfloat (spring->rest_angle, ==, 0.0);
+  g_assert_cmpstr (damper->link_b, ==, "K");
+  g_assert_cmpfloat (damper->stiffness, ==, 0.0);
+
+  /* Saving leaves the defaults out again. */
+  text = fx_model_to_data (m, NULL);
+  g_assert_null (strstr (text, "profile"));
+  g_assert_true (strstr (text, "against") == g_strrstr (text, "against"));  /* once */
+  g_assert_null (strstr (text, "rotation"));
+  g_assert_null (strstr (text, "rest_angle"));
+  g_assert_null (strstr (text, "\"damping\": {}"));
+  assert_contains (text, "\"damping\": { \"velocity\": 3 }");
+  assert_contains (text, "\"motion\": { \"velocity\": [1, 2] }");
+  assert_contains (text, "\"slider\": { \"direction\": [-0.6, 0.8], \"mass\": 2 }");
+  assert_contains (text, "\"stiffness\": 5 }");
+  assert_contains (text, "\"against\": \"K\", \"damping\": 0.5 }");
+  assert_round_trip (m);
 }
 
 static void
@@ -395,7 +576,17 @@ test_strings (void)
   FxProfileType p;
   FxFrame fr;
   FxShapeType sh;
+  FxMotorType mt;
 
+  g_assert_cmpstr (fx_motor_type_to_string (FX_MOTOR_TORQUE), ==, "torque");
+  g_assert_cmpstr (fx_motor_type_to_string (FX_MOTOR_SPEED), ==, "speed");
+  g_assert_null (fx_motor_type_to_string ((FxMotorType) 2));
+  g_assert_true (fx_motor_type_from_string ("speed", &mt) && mt == FX_MOTOR_SPEED);
+  g_assert_true (fx_motor_type_from_string ("torque", &mt) && mt == FX_MOTOR_TORQUE);
+  g_assert_false (fx_motor_type_from_string ("Torque", &mt));
+  g_assert_false (fx_motor_type_from_string ("velocity", &mt));
+  g_assert_false (fx_motor_type_from_string (NULL, &mt));
+  g_assert_true (fx_motor_type_from_string ("speed", NULL));
   g_assert_cmpstr (fx_formulation_to_string (FX_FORMULATION_AUTO), ==, "auto");
   g_assert_cmpstr (fx_formulation_to_string (FX_FORMULATION_CLAMPED_CLAMPED), ==, "clamped-clamped");
   g_assert_null (fx_formulation_to_string ((FxFormulation) 99));
@@ -430,6 +621,74 @@ test_copy (void)
   fx_model_load (copy, 4)->profile.table_value[1] = 42.0;
   g_assert_cmpstr (fx_model_joint (m, 0)->id, ==, "A");
   g_assert_cmpfloat (fx_model_load (m, 4)->profile.table_value[1], ==, 1.0);
+
+  /* The drive and motor profiles' tables and the motor and spring strings too. */
+  g_assert_true (fx_model_joint (copy, 2)->drive_profile.table_t
+                 != fx_model_joint (m, 2)->drive_profile.table_t);
+  fx_model_joint (copy, 2)->drive_profile.table_value[1] = 42.0;
+  g_assert_cmpfloat (fx_model_joint (m, 2)->drive_profile.table_value[1], ==, 1.0);
+  fx_model_motor (copy, 1)->profile.table_t[0] = -1.0;
+  g_assert_cmpfloat (fx_model_motor (m, 1)->profile.table_t[0], ==, 0.0);
+  fx_model_motor (copy, 1)->link_b[0] = 'Z';
+  fx_model_motor (copy, 0)->joint[0] = 'Z';
+  fx_model_spring (copy, 0)->link_b[0] = 'Z';
+  fx_model_spring (copy, 1)->id[0] = 'Z';
+  g_assert_cmpstr (fx_model_motor (m, 1)->link_b, ==, "tube");
+  g_assert_cmpstr (fx_model_motor (m, 0)->joint, ==, "C");
+  g_assert_cmpstr (fx_model_spring (m, 0)->link_b, ==, "square");
+  g_assert_cmpstr (fx_model_spring (m, 1)->id, ==, "to-ground");
+  /* Freeing the copy leaves the original whole (checked under ASan). */
+  g_clear_pointer (&copy, fx_model_free);
+  assert_round_trip (m);
+}
+
+/* A slider direction is stored as a unit vector: normalised when loading,
+ * whatever the scale of the numbers; one already of unit length (to a few
+ * ulps) is kept bit for bit, so that loading is idempotent. */
+static void
+test_slider_direction (void)
+{
+  static const struct {
+    const char *direction;
+    double x, y;
+  } cases[] = {
+    { "[3, 4]", 0.6, 0.8 },
+    { "[0, -2]", 0.0, -1.0 },
+    { "[-1e-310, 0]", -1.0, 0.0 },
+    { "[5e-324, 5e-324]", G_SQRT2 / 2, G_SQRT2 / 2 },
+    { "[1.7e308, -1.7e308]", G_SQRT2 / 2, -G_SQRT2 / 2 },
+    { "[1e300, 1]", 1.0, 1e-300 },
+    { "[1, 0]", 1.0, 0.0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = g_strdup_printf (
+        "{" HEADER ", \"joints\": [{\"id\": \"S\", \"at\": [0, 0], "
+        "\"slider\": {\"direction\": %s, \"mass\": 1}}]}", cases[i].direction);
+      g_autoptr (FxModel) m = load_ok (text);
+      const double *t = fx_model_joint (m, 0)->slider_direction;
+      g_autofree char *saved = fx_model_to_data (m, NULL);
+      g_autoptr (FxModel) again = load_ok (saved);
+
+      g_assert_cmpfloat_with_epsilon (t[0], cases[i].x, 1e-15);
+      g_assert_cmpfloat_with_epsilon (t[1], cases[i].y, 1e-15);
+      g_assert_cmpfloat_with_epsilon (hypot (t[0], t[1]), 1.0, 4 * DBL_EPSILON);
+      assert_same_model (m, again);
+    }
+
+  /* Unit vectors in every direction: none is touched. */
+  for (guint k = 0; k < 3600; k++)
+    {
+      g_autoptr (FxModel) m = fx_model_new ();
+      FxJoint *j = fx_model_add_joint (m, "S", 0, 0);
+
+      j->slider = TRUE;
+      j->slider_mass = 1;
+      j->slider_direction[0] = cos (k * G_PI / 1800);
+      j->slider_direction[1] = sin (k * G_PI / 1800);
+      assert_round_trip (m);
+    }
 }
 
 static void
@@ -706,13 +965,21 @@ static const char *const valid_model =
   " \"name\": \"valid\",\n"
   " \"joints\": [{\"id\": \"A\", \"at\": [0, 0], \"support\": \"clamp\"},\n"
   "             {\"id\": \"B\", \"at\": [1, 0], \"mass\": 1, \"inertia\": 0.1},\n"
-  "             {\"id\": \"C\", \"at\": [2, 0], \"kind\": \"weld\"}],\n"
+  "             {\"id\": \"C\", \"at\": [2, 0], \"kind\": \"weld\"},\n"
+  "             {\"id\": \"P\", \"at\": [0, 1], \"support\": \"pin\",\n"
+  "              \"motion\": {\"velocity\": [0, 0.5], \"profile\": {\"type\": \"ramp\", \"t1\": 0.1}}},\n"
+  "             {\"id\": \"S\", \"at\": [1, 1], \"slider\": {\"direction\": [1, 0], \"mass\": 0.5}}],\n"
   " \"links\": [{\"id\": \"L1\", \"from\": \"A\", \"to\": \"B\", \"elements\": 8,\n"
   "             \"formulation\": \"clamped-clamped\", \"initial\": {\"velocity\": [1, 0], \"omega\": 2},\n"
   "             \"section\": {\"rhoA\": 2.7, \"rhoI\": 1e-6, \"EA\": 5e8, \"GA\": 2e8, \"EI\": 1e3}},\n"
   "            {\"id\": \"L2\", \"from\": \"B\", \"to\": \"C\", \"elements\": 2, \"rigid\": true,\n"
   "             \"section\": {\"E\": 7e10, \"nu\": 0.3, \"rho\": 2700,\n"
-  "                           \"shape\": {\"type\": \"tube\", \"diameter\": 0.02, \"inner_diameter\": 0.01}}}],\n"
+  "                           \"shape\": {\"type\": \"tube\", \"diameter\": 0.02, \"inner_diameter\": 0.01}}},\n"
+  "            {\"id\": \"L3\", \"from\": \"P\", \"to\": \"S\", \"elements\": 2,\n"
+  "             \"damping\": {\"velocity\": 0.1, \"rotation\": 0.01},\n"
+  "             \"section\": {\"rhoA\": 1, \"rhoI\": 1e-6, \"EA\": 1e7, \"GA\": 1e7, \"EI\": 10}},\n"
+  "            {\"id\": \"L4\", \"from\": \"P\", \"to\": \"B\", \"elements\": 2,\n"
+  "             \"section\": {\"rhoA\": 1, \"rhoI\": 1e-6, \"EA\": 1e7, \"GA\": 1e7, \"EI\": 10}}],\n"
   " \"loads\": [{\"id\": \"push\", \"joint\": \"B\", \"force\": [0, -1], \"frame\": \"material\",\n"
   "             \"frame_link\": \"L1\", \"profile\": {\"type\": \"hat\", \"t1\": 0.1, \"t2\": 0.2}},\n"
   "            {\"link\": \"L2\", \"s\": 0.5, \"moment\": 1,\n"
@@ -720,6 +987,13 @@ static const char *const valid_model =
   "            {\"link\": \"L1\", \"s\": 1, \"profile\": {\"type\": \"sine\", \"frequency\": 3}},\n"
   "            {\"joint\": \"C\", \"profile\": {\"type\": \"ramp\", \"t1\": 1}},\n"
   "            {\"joint\": \"C\", \"profile\": {\"type\": \"step-off\", \"t1\": 1}}],\n"
+  " \"motors\": [{\"id\": \"M1\", \"joint\": \"P\", \"link\": \"L3\", \"type\": \"torque\", \"value\": 0.5,\n"
+  "              \"profile\": {\"type\": \"hat\", \"t1\": 0.1, \"t2\": 0.2}},\n"
+  "             {\"id\": \"M2\", \"joint\": \"P\", \"link\": \"L4\", \"against\": \"L3\", \"type\": \"speed\",\n"
+  "              \"value\": -1}],\n"
+  " \"springs\": [{\"id\": \"K1\", \"joint\": \"P\", \"link\": \"L4\", \"against\": \"L3\", \"stiffness\": 20,\n"
+  "               \"damping\": 0.1, \"rest_angle\": 0.25},\n"
+  "              {\"id\": \"K2\", \"joint\": \"P\", \"link\": \"L3\", \"damping\": 0.2}],\n"
   " \"probes\": [{\"id\": \"tip\", \"link\": \"L1\", \"s\": 1}],\n"
   " \"gravity\": [0, -9.81], \"time\": {\"dt\": 0.001, \"end\": 0.5},\n"
   " \"solver\": {\"tolerance\": 1e-10, \"max_iterations\": 30}}\n";
@@ -775,6 +1049,167 @@ test_warnings (void)
 }
 
 static void
+test_warnings_new_parts (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) warnings = NULL;
+  g_autoptr (FxModel) m = NULL;
+  static const char *const expected[] = {
+    "joints[0].motion.speed: unknown key, ignored",
+    "joints[0].motion.profile.t2: unknown key, ignored",
+    "joints[1].slider.friction: unknown key, ignored",
+    "links[0].damping.axial: unknown key, ignored",
+    "motors[0].gear: unknown key, ignored",
+    "springs[0].preload: unknown key, ignored",
+  };
+
+  m = fx_model_load_data (
+    "{" HEADER ",\n"
+    " \"joints\": [{\"id\": \"A\", \"at\": [0, 0], \"support\": \"pin\",\n"
+    "   \"motion\": {\"velocity\": [1, 0], \"speed\": 2, \"profile\": {\"type\": \"ramp\", \"t1\": 1, \"t2\": 2}}},\n"
+    "  {\"id\": \"B\", \"at\": [1, 0], \"slider\": {\"direction\": [1, 0], \"mass\": 1, \"friction\": 0.3}}],\n"
+    " \"links\": [{\"id\": \"L\", \"from\": \"A\", \"to\": \"B\", \"elements\": 1,\n"
+    "   \"damping\": {\"velocity\": 1, \"axial\": 2},\n"
+    "   \"section\": {\"rhoA\": 1, \"rhoI\": 1, \"EA\": 1, \"GA\": 1, \"EI\": 1}}],\n"
+    " \"motors\": [{\"id\": \"m\", \"joint\": \"A\", \"link\": \"L\", \"type\": \"torque\", \"value\": 1,\n"
+    "   \"gear\": 10}],\n"
+    " \"springs\": [{\"id\": \"k\", \"joint\": \"A\", \"link\": \"L\", \"stiffness\": 1, \"preload\": 1}]}",
+    -1, &warnings, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (m);
+  g_assert_cmpuint (warnings->len, ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    g_assert_cmpstr (warnings->pdata[i], ==, expected[i]);
+}
+
+/* The new parts' rules, all in one file: each problem once, with its path. */
+static void
+test_all_errors_new_parts (void)
+{
+  g_autofree char *message = load_error (
+    "{" HEADER ",\n"
+    " \"joints\": [{\"id\": \"O\", \"at\": [0, 0], \"support\": \"pin\"},\n"
+    "   {\"id\": \"A\", \"at\": [1, 0], \"motion\": {\"velocity\": [1, 0]}},\n"
+    "   {\"id\": \"B\", \"at\": [2, 0], \"mass\": 1, \"slider\": {\"direction\": [0, 0], \"mass\": 0}},\n"
+    "   {\"id\": \"C\", \"at\": [3, 0], \"support\": \"clamp\", \"slider\": {\"direction\": [1, 0], \"mass\": 1}},\n"
+    "   {\"id\": \"W\", \"at\": [4, 0], \"kind\": \"weld\", \"support\": \"pin\",\n"
+    "    \"motion\": {\"velocity\": \"fast\", \"profile\": {\"type\": \"hat\", \"t1\": 1, \"t2\": 0.5}}}],\n"
+    " \"links\": [{\"id\": \"L1\", \"from\": \"O\", \"to\": \"A\", \"elements\": 1,\n"
+    "   \"damping\": {\"velocity\": -1, \"rotation\": -2},\n"
+    "   \"section\": {\"rhoA\": 1, \"rhoI\": 1, \"EA\": 1, \"GA\": 1, \"EI\": 1}},\n"
+    "  {\"id\": \"L2\", \"from\": \"A\", \"to\": \"W\", \"elements\": 1,\n"
+    "   \"section\": {\"rhoA\": 1, \"rhoI\": 1, \"EA\": 1, \"GA\": 1, \"EI\": 1}}],\n"
+    " \"motors\": [{\"id\": \"m\", \"joint\": \"A\", \"link\": \"L1\", \"type\": \"torque\", \"value\": 1},\n"
+    "   {\"id\": \"m\", \"joint\": \"O\", \"link\": \"L2\", \"against\": \"X\", \"type\": \"power\", \"value\": 1},\n"
+    "   {\"joint\": \"W\", \"link\": \"L2\", \"type\": \"speed\"},\n"
+    "   {\"id\": \"n\", \"joint\": \"A\", \"link\": \"L1\", \"against\": \"L1\", \"type\": \"speed\", \"value\": 1,\n"
+    "    \"profile\": {\"type\": \"sine\", \"frequency\": 0}}],\n"
+    " \"springs\": [{\"id\": \"k\", \"joint\": \"A\", \"link\": \"L1\", \"against\": \"L2\"},\n"
+    "   {\"id\": \"k\", \"joint\": \"O\", \"link\": \"L1\", \"stiffness\": -1, \"damping\": 1, \"rest_angle\": \"up\"},\n"
+    "   {\"id\": \"j\", \"joint\": \"Q\", \"link\": \"L1\", \"stiffness\": 1}]}", FX_MODEL_ERROR_INVALID);
+  static const char *const expected[] = {
+    /* the reader: types and names */
+    "joints[4].motion.velocity: expected an array of 2 numbers, got a string",
+    "motors[1].type: unknown value \"power\"; expected one of \"torque\", \"speed\"",
+    "motors[2].value: required",
+    "springs[1].rest_angle: expected a number, got a string",
+    /* the checker: ranges and references */
+    "joints[1].motion: only a pin or clamp support can be driven; this joint's support is \"none\"",
+    "joints[2].slider.direction: must not be [0, 0]: give the direction the block slides along",
+    "joints[2].slider.mass: must be > 0, got 0",
+    "joints[2].mass: a joint with a slider has no mass of its own: put the mass in the slider "
+    "(\"slider\": { \"mass\": 1 })",
+    "joints[3].slider: a slider needs support \"none\" (its guide holds the joint), not \"clamp\"",
+    "joints[4].motion.profile.t2: must be > t1 (1), got 0.5",
+    "links[0].damping.velocity: must be >= 0, got -1",
+    "links[0].damping.rotation: must be >= 0, got -2",
+    "motors[0].joint: a motor against the ground needs a pin support at joint \"A\" (its support "
+    "is \"none\"); or give \"against\": the id of another link ending there",
+    "motors[1].id: duplicate id \"m\", already used by motors[0]",
+    "motors[1].against: no link with id \"X\"",
+    "motors[1].link: link \"L2\" does not end at joint \"O\"",
+    "motors[2].id: required",
+    "motors[2].joint: joint \"W\" is a weld: a motor needs a pin joint, where the link ends turn "
+    "on their own",
+    "motors[3].against: same link as \"link\" (\"L1\"): a motor acts between two different links, "
+    "or against the ground when \"against\" is left out",
+    "motors[3].profile.frequency: must be > 0, got 0",
+    "springs[0]: stiffness and damping are both 0: give at least one of them > 0",
+    "springs[1].id: duplicate id \"k\", already used by springs[0]",
+    "springs[1].stiffness: must be >= 0, got -1",
+    "springs[2].joint: no joint with id \"Q\"",
+  };
+  g_auto (GStrv) lines = g_strsplit (message, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    g_test_message ("%s", lines[i]);
+  for (guint i = 0; i < MIN (g_strv_length (lines), G_N_ELEMENTS (expected)); i++)
+    g_assert_cmpstr (lines[i], ==, expected[i]);
+  g_assert_cmpuint (g_strv_length (lines), ==, G_N_ELEMENTS (expected));
+}
+
+/* Models built in code: the same rules, and NaN and infinity anywhere. */
+static void
+test_validate_code_new_parts (void)
+{
+  g_autoptr (FxModel) m = fx_model_new ();
+  g_autoptr (GError) error = NULL;
+  FxJoint *j;
+  FxLink *link;
+  FxMotor *motor;
+  FxSpring *spring;
+
+  fx_model_add_joint (m, "O", 0, 0)->support = FX_SUPPORT_PIN;
+  fx_model_add_joint (m, "A", 1, 0);
+  link = fx_model_add_link (m, "L", "O", "A", 2);
+  fx_section_set_canonical (&link->section, 1, 1, 1, 1, 1);
+  link = fx_model_add_link (m, "K", "A", "O", 2);
+  fx_section_set_canonical (&link->section, 1, 1, 1, 1, 1);
+  fx_model_add_motor (m, "m", "O", "L", NULL, FX_MOTOR_TORQUE, 1);
+  fx_model_add_motor (m, "s", "A", "L", "K", FX_MOTOR_SPEED, 1);
+  fx_model_add_spring (m, "k", "O", "K", "L", 1, 0);
+  g_assert_true (fx_model_validate (m, &error));
+  g_assert_no_error (error);
+
+  j = fx_model_joint (m, 0);
+  j->driven = TRUE;
+  j->drive_velocity[1] = NAN;
+  j->drive_profile.type = (FxProfileType) 12;
+  j = fx_model_joint (m, 1);
+  j->slider = TRUE;
+  j->slider_mass = INFINITY;
+  j->slider_direction[0] = NAN;
+  link->damping = -INFINITY;
+  link->rotational_damping = NAN;
+  motor = fx_model_motor (m, 0);
+  motor->type = (FxMotorType) 7;
+  motor->value = NAN;
+  fx_model_motor (m, 1)->value = -INFINITY;
+  spring = fx_model_spring (m, 0);
+  spring->stiffness = NAN;
+  spring->damping = INFINITY;
+  spring->rest_angle = NAN;
+  fx_model_add_spring (m, NULL, "O", NULL, NULL, 1, 1);
+
+  g_assert_false (fx_model_validate (m, &error));
+  g_assert_error (error, FX_MODEL_ERROR, FX_MODEL_ERROR_INVALID);
+  assert_contains (error->message, "joints[0].motion.velocity[1]: must be a finite number, got NaN");
+  assert_contains (error->message, "joints[0].motion.profile.type: invalid value 12");
+  assert_contains (error->message, "joints[1].slider.direction[0]: must be a finite number, got NaN");
+  assert_contains (error->message, "joints[1].slider.mass: must be a finite number, got inf");
+  assert_contains (error->message, "links[1].damping.velocity: must be a finite number, got -inf");
+  assert_contains (error->message, "links[1].damping.rotation: must be a finite number, got NaN");
+  assert_contains (error->message, "motors[0].type: invalid value 7");
+  assert_contains (error->message, "motors[0].value: must be a finite number, got NaN");
+  assert_contains (error->message, "motors[1].value: must be a finite number, got -inf");
+  assert_contains (error->message, "springs[0].stiffness: must be a finite number, got NaN");
+  assert_contains (error->message, "springs[0].damping: must be a finite number, got inf");
+  assert_contains (error->message, "springs[0].rest_angle: must be a finite number, got NaN");
+  assert_contains (error->message, "springs[1].id: required");
+  assert_contains (error->message, "springs[1].link: required");
+}
+
+static void
 test_valid_file_round_trip (void)
 {
   g_autoptr (FxModel) m = load_ok (valid_model);
@@ -788,6 +1223,14 @@ test_valid_file_round_trip (void)
   g_assert_true (fx_model_link (m, 1)->rigid);
   g_assert_cmpfloat (fx_model_link (m, 0)->initial_omega, ==, 2.0);
   g_assert_cmpuint (m->max_iterations, ==, 30);
+  g_assert_true (fx_model_joint (m, 3)->driven);
+  g_assert_cmpint (fx_model_joint (m, 3)->drive_profile.type, ==, FX_PROFILE_RAMP);
+  g_assert_true (fx_model_joint (m, 4)->slider);
+  g_assert_cmpfloat (fx_model_link (m, 2)->rotational_damping, ==, 0.01);
+  g_assert_cmpstr (fx_model_motor (m, 1)->link_b, ==, "L3");
+  g_assert_cmpfloat (fx_model_motor (m, 0)->profile.t2, ==, 0.2);
+  g_assert_cmpfloat (fx_model_spring (m, 0)->rest_angle, ==, 0.25);
+  g_assert_null (fx_model_spring (m, 1)->link_b);
   assert_round_trip (m);
 }
 
@@ -1124,6 +1567,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/defaults-from-file", test_defaults_from_file);
   g_test_add_func ("/model/strings", test_strings);
   g_test_add_func ("/model/copy", test_copy);
+  g_test_add_func ("/model/slider-direction", test_slider_direction);
   g_test_add_func ("/model/derive", test_derive);
   g_test_add_func ("/model/derive-from-file", test_derive_from_file);
   g_test_add_func ("/model/profiles", test_profiles);
@@ -1135,6 +1579,9 @@ main (int argc, char **argv)
   g_test_add_func ("/model-io/save-failure", test_save_failure);
   g_test_add_func ("/model-io/load-missing-file", test_load_missing_file);
   g_test_add_func ("/model-io/warnings", test_warnings);
+  g_test_add_func ("/model-io/warnings-new-parts", test_warnings_new_parts);
+  g_test_add_func ("/model-io/all-errors-new-parts", test_all_errors_new_parts);
+  g_test_add_func ("/model-io/validate-code-new-parts", test_validate_code_new_parts);
   g_test_add_func ("/model-io/all-errors", test_all_errors);
   g_test_add_func ("/model-io/too-many-errors", test_too_many_errors);
   g_test_add_func ("/model-io/validate-code", test_validate_code);

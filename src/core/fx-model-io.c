@@ -20,7 +20,7 @@ G_DEFINE_QUARK (fx-model-error-quark, fx_model_error)
 
 #define MAX_MESSAGES  100        /* shown; the rest are only counted          */
 #define MAX_MESSAGE   400        /* bytes; longer ones (huge ids) are cut     */
-#define MAX_DEPTH     64         /* JSON nesting; the format needs 6          */
+#define MAX_DEPTH     64         /* JSON nesting; the format needs 7          */
 #define MAX_STEPS     1e8
 #define MAX_TOLERANCE 0.1
 #define MAX_ITERATIONS 1000u
