@@ -69,8 +69,9 @@ typedef struct {
   FxProfile drive_profile;
 
   /* A slider block at the joint (support none): a mass slider_mass > 0 that
-   * moves only along the fixed direction slider_direction (normalised on
-   * validation); the guide takes the normal force. */
+   * moves only along the fixed direction slider_direction (normalised when a
+   * file is loaded; the engine normalises it too); the guide takes the
+   * normal force. */
   gboolean slider;
   double slider_mass;
   double slider_direction[2];
