@@ -18,6 +18,7 @@
  */
 #include "test-models.h"
 #include "fx-system-private.h"
+#include "test-jacobian-check.h"
 #include "fx-causality.h"
 
 #include <gsl/gsl_errno.h>
@@ -1116,41 +1117,15 @@ check_jacobian (FxModel *m, const char *what)
 {
   g_autoptr (FxSystem) sys = test_system (m);
   g_autoptr (GRand) rng = g_rand_new_with_seed (7);
-  guint n = sys->n;
-  g_autofree double *x = g_new (double, n), *Rp = g_new (double, n), *Rm = g_new (double, n);
-  const double dt = 0.1;
-  FxBand *J = fx_system_new_jacobian (sys);
-  double worst = 0.0, jmax = 0.0, outside = 0.0;
+  g_autofree double *x = g_new (double, sys->n);
 
   randomize (sys, rng, x);
-  fx_system_residual (sys, x, dt, Rp, NULL, J);
-  for (guint i = 0; i < n; i++)
-    for (guint j = 0; j < n; j++)
-      jmax = MAX (jmax, fabs (fx_band_get (J, i, j)));
-
-  for (guint j = 0; j < n; j++)
-    {
-      double xj = x[j], eps = 1e-6;
-      x[j] = xj + eps;
-      fx_system_residual (sys, x, dt, Rp, NULL, NULL);
-      x[j] = xj - eps;
-      fx_system_residual (sys, x, dt, Rm, NULL, NULL);
-      x[j] = xj;
-      for (guint i = 0; i < n; i++)
-        {
-          double fd = (Rp[i] - Rm[i]) / (2 * eps);
-          double an = fx_band_get (J, i, j);
-          if (i > j + sys->band || j > i + sys->band)
-            outside = MAX (outside, fabs (fd));
-          worst = MAX (worst, fabs (fd - an));
-        }
-    }
+  JacobianCheck c = test_jacobian_check (sys, x, 0.1);
   g_test_message ("%s: max |J - J_fd| = %.3g (max |J| = %.3g), outside the band %.3g, "
                   "%u unknowns, band %u, %u segments",
-                  what, worst, jmax, outside, n, sys->band, sys->n_links);
-  g_assert_cmpfloat (outside, <, 1e-9);
-  g_assert_cmpfloat (worst, <, 1e-7 * MAX (1.0, jmax));
-  fx_band_free (J);
+                  what, c.worst, c.jmax, c.outside, sys->n, sys->band, sys->n_links);
+  g_assert_cmpfloat (c.outside, <, 1e-9);
+  g_assert_cmpfloat (c.worst, <, 1e-7 * MAX (1.0, c.jmax));
 }
 
 static void

@@ -1,0 +1,48 @@
+/* test-jacobian-check.h: the analytic Newton matrix against central
+ * differences of the residual, shared by the Jacobian tests. */
+#pragma once
+
+#include "fx-system-private.h"
+
+#include <math.h>
+
+typedef struct {
+  double worst;    /* max |J - J_fd|                          */
+  double jmax;     /* max |J|                                 */
+  double outside;  /* max |J_fd| outside the band (must be 0) */
+} JacobianCheck;
+
+/* Compare at the system's current state x_n and the trial x (perturbed in
+ * place and restored), step dt. */
+static inline JacobianCheck
+test_jacobian_check (FxSystem *sys, double *x, double dt)
+{
+  guint n = sys->n;
+  g_autofree double *Rp = g_new (double, n), *Rm = g_new (double, n);
+  FxBand *J = fx_system_new_jacobian (sys);
+  JacobianCheck c = { 0, 0, 0 };
+
+  fx_system_residual (sys, x, dt, Rp, NULL, J);
+  for (guint i = 0; i < n; i++)
+    for (guint j = 0; j < n; j++)
+      c.jmax = MAX (c.jmax, fabs (fx_band_get (J, i, j)));
+
+  for (guint j = 0; j < n; j++)
+    {
+      double xj = x[j], eps = 1e-6;
+      x[j] = xj + eps;
+      fx_system_residual (sys, x, dt, Rp, NULL, NULL);
+      x[j] = xj - eps;
+      fx_system_residual (sys, x, dt, Rm, NULL, NULL);
+      x[j] = xj;
+      for (guint i = 0; i < n; i++)
+        {
+          double fd = (Rp[i] - Rm[i]) / (2 * eps);
+          if (i > j + sys->band || j > i + sys->band)
+            c.outside = MAX (c.outside, fabs (fd));
+          c.worst = MAX (c.worst, fabs (fd - fx_band_get (J, i, j)));
+        }
+    }
+  fx_band_free (J);
+  return c;
+}
