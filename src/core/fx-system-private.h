@@ -123,6 +123,8 @@ struct _FxSystem {
   GArray *rjunctions;    /* FxJunction, rotation channel    */
   GArray *point_loads;   /* FxPointLoad */
   GArray *springs;       /* FxSpringSys */
+  gboolean pull_active;  /* fx_system_set_pull: the user's hand          */
+  FxPointLoad pull;
 
   /* current step, set by fx_system_residual */
   double dt, t_mid;

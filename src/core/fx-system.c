@@ -978,6 +978,8 @@ evaluate (FxSystem *sys, const double *x, double dt, double *R, double *mag, FxB
     }
   for (guint i = 0; i < sys->point_loads->len; i++)
     power += point_load (sys, &g_array_index (sys->point_loads, FxPointLoad, i), &a);
+  if (sys->pull_active)
+    power += point_load (sys, &sys->pull, &a);
   for (guint i = 0; i < sys->springs->len; i++)
     spring_kernel (&g_array_index (sys->springs, FxSpringSys, i), &a);
   if (loss)
@@ -1449,6 +1451,43 @@ fx_system_fields_at (const FxSystem *sys, guint link, double s_fraction,
   g_return_if_fail (link < sys->n_model_links);
   guint seg = point_segment (sys, link, &s_fraction);
   segment_fields_at (sys, seg, s_fraction, v_hat, omega, n_hat, m);
+}
+
+void
+fx_system_point_velocity (const FxSystem *sys, guint link, double s_fraction, double v[2])
+{
+  g_return_if_fail (link < sys->n_model_links);
+  double v_hat[2], omega, n_hat[2], m, cs[2];
+  guint seg = point_segment (sys, link, &s_fraction);
+  const FxLinkSys *l = &sys->links[seg];
+  FxPointSample at[2];
+  guint n_at = point_samples (l, s_fraction, at);
+
+  segment_fields_at (sys, seg, s_fraction, v_hat, &omega, n_hat, &m);
+  /* v = Lambda(theta) v_hat, theta at the point (the mean over samples) */
+  double theta = 0.0;
+  for (guint k = 0; k < n_at; k++)
+    theta += at[k].weight * theta_n_at (l, at[k].element, at[k].xi);
+  rot (theta, cs);
+  v[0] = cs[0] * v_hat[0] - cs[1] * v_hat[1];
+  v[1] = cs[1] * v_hat[0] + cs[0] * v_hat[1];
+}
+
+void
+fx_system_set_pull (FxSystem *sys, guint link, double s_fraction, const double force[2])
+{
+  g_return_if_fail (link < sys->n_model_links);
+  guint seg = point_segment (sys, link, &s_fraction);
+  FxPointLoad pl = { seg, { { 0 } }, 0, { force[0], force[1] }, FALSE, 0.0, NULL };
+  pl.n_at = point_samples (&sys->links[seg], s_fraction, pl.at);
+  sys->pull = pl;
+  sys->pull_active = TRUE;
+}
+
+void
+fx_system_clear_pull (FxSystem *sys)
+{
+  sys->pull_active = FALSE;
 }
 
 double

@@ -59,6 +59,18 @@ void       fx_system_point        (const FxSystem *system, guint link, double s_
                                    double *x, double *y);
 double     fx_system_joint_gap    (const FxSystem *system);
 
+/* Spatial velocity (m/s) of the point at fraction s of a model link. */
+void       fx_system_point_velocity (const FxSystem *system, guint link, double s_fraction,
+                                     double v[2]);
+
+/* An interactive pull (the user dragging a point of a link while it runs):
+ * a dead spatial point force at fraction s of model link `link`, held
+ * constant over each step until changed; its work counts as supplied energy.
+ * fx_system_clear_pull removes it. Call between steps only. */
+void       fx_system_set_pull     (FxSystem *system, guint link, double s_fraction,
+                                   const double force[2]);
+void       fx_system_clear_pull   (FxSystem *system);
+
 /* Field values, for tests and plots: material velocity (2), omega, stress (2),
  * moment, each evaluated at fraction s of the link (DG0 fields piecewise). */
 void       fx_system_fields_at    (const FxSystem *system, guint link, double s_fraction,

@@ -1,0 +1,53 @@
+/* fx-frame.h: one finished time step, as the UI, the plots and the exporters
+ * see it. A frame is immutable once published and reference counted, so the
+ * solver thread can hand it to the UI thread without copying or locking.
+ *
+ * Geometry is given per model link (splits made by the causality assignment
+ * are merged back): link l has elements(l)+1 nodes, stored from
+ * node_offset[l] to node_offset[l+1]-1 in x, y, theta, moment.
+ */
+#pragma once
+
+#include "fx-integrator.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  /* private */
+  gint ref_count;
+
+  /* public, read only */
+  double t;                /* simulated time, s                             */
+  FxStepReport report;     /* energy terms, Newton iterations, residual ... */
+  guint step;              /* step index, 0 for the initial state           */
+
+  guint n_links;           /* model links                                   */
+  guint *node_offset;      /* n_links + 1 entries                           */
+  guint n_nodes;           /* node_offset[n_links]                          */
+  double *x, *y;           /* node positions, m                             */
+  double *theta;           /* node angles, rad                              */
+  double *moment;          /* bending moment at the node, N m               */
+
+  guint n_joints;          /* model joints, in model order                  */
+  double *joint_xy;        /* 2 n_joints: where the joint is now            */
+
+  guint n_probes;          /* model probes, in model order                  */
+  double *probe_xy;        /* 2 n_probes                                    */
+
+  double moment_max_abs;   /* max |moment| over all nodes of this frame     */
+} FxStepFrame;
+
+/* A frame of the system's current state, with `report` (NULL: the state's
+ * report without a step, as fx_integrator_report gives). */
+FxStepFrame *fx_step_frame_new   (const FxSystem *system, const FxStepReport *report,
+                                  guint step);
+FxStepFrame *fx_step_frame_ref   (FxStepFrame *frame);
+void         fx_step_frame_unref (FxStepFrame *frame);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxStepFrame, fx_step_frame_unref)
+
+/* A frame of the undeformed model itself (t = 0, moments zero), drawn
+ * before any run and used as the "initial configuration" ghost. Links
+ * whose joints are missing get no nodes. */
+FxStepFrame *fx_step_frame_new_from_model (const FxModel *model);
+
+G_END_DECLS
