@@ -11,10 +11,6 @@
  * - the causality assignment of section 6, checked junction by junction by
  *   an independent counter, and the conflict messages;
  * - the analytic Jacobian of multibody models against central differences.
- *
- * /multibody/energy/mass-on-spring/massless fails with the engine of
- * 2026-12 (Newton's convergence test, see the case); the binary keeps going
- * after a failed case so that the others still report.
  */
 #include "test-models.h"
 #include "fx-system-private.h"
@@ -303,14 +299,10 @@ mass_on_spring (double rhoA)
 static void test_energy_mass_on_light_spring (void) { mass_on_spring (0.01); }
 
 /* A massless spring (rhoA = rhoI = 0, like the flexible pendulum's bar).
- * Known to fail (2026-12): the step that crosses the top turning point
- * (tension back to zero, at t ~ 0.31 s) is refused with "Newton did not
- * converge", although Newton's iterate is converged: the rows of the link's
- * angular-velocity block (zero by symmetry) hold only round-off terms
- * (~1e-37), and the scaled residual divides them by their own size (~0.5
- * forever). The unknowns' scaling has a floor for such blocks; the rows'
- * scaling has none. */
-G_GNUC_UNUSED static void test_energy_mass_on_massless_spring (void) { mass_on_spring (0.0); }
+ * It crosses the top turning point with the tension back to zero, where the
+ * link's angular-velocity rows hold only round-off: Newton's residual
+ * scaling must floor such blocks (fx-integrator.c, scaled_residual). */
+static void test_energy_mass_on_massless_spring (void) { mass_on_spring (0.0); }
 
 /* An elastic pendulum: a light (not massless) elastic link pinned to the
  * ground, a mass at its free end, released tilted and unstretched: it swings
@@ -1281,9 +1273,7 @@ main (int argc, char **argv)
   g_test_add_func ("/multibody/energy/double-pendulum", test_energy_double_pendulum);
   g_test_add_func ("/multibody/energy/triangle-truss", test_energy_triangle_truss);
   g_test_add_func ("/multibody/energy/mass-on-spring/light", test_energy_mass_on_light_spring);
-  /* disabled until the row-scale floor lands (see the header comment):
   g_test_add_func ("/multibody/energy/mass-on-spring/massless", test_energy_mass_on_massless_spring);
-   */
   g_test_add_func ("/multibody/energy/pendulum-with-disc", test_energy_pendulum_disc);
   g_test_add_func ("/multibody/energy/elastic-pendulum", test_energy_elastic_pendulum);
   g_test_add_func ("/multibody/pendulum-period", test_pendulum_period);

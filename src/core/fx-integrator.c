@@ -80,16 +80,36 @@ all_finite (const double *v, guint n)
   return TRUE;
 }
 
-/* max over rows of |R_row| / (largest term size in the row's block) */
+/* max over rows of |R_row| / (largest term size in the row's block).
+ * A block whose terms all vanish (a massless link's momentum rows, a field
+ * that is zero by symmetry) would be judged against its own round-off, so
+ * each block's scale is floored at 1e-2 of the largest block of its
+ * family: balance rows (momentum, kind 0, and angular momentum, kind 1, as
+ * (.)/L) and compatibility rows (strain rate, kind 2, and curvature rate,
+ * kind 3, as (.) L), across all links. */
 static double
 scaled_residual (FxIntegrator *it)
 {
-  double *sigma = it->scale;
+  double *sigma = it->scale, kind_max[4] = { 0, 0, 0, 0 };
   double worst = 0.0;
 
   memset (sigma, 0, sizeof (double) * it->n_blocks);
   for (guint i = 0; i < it->n; i++)
     sigma[it->block_of[i]] = MAX (sigma[it->block_of[i]], it->mag[i]);
+  for (guint b = 0; b < it->n_blocks; b++)
+    {
+      guint k = it->block_kind[b];
+      double L = it->block_length[b];
+      kind_max[k] = MAX (kind_max[k], k == 1 ? sigma[b] / L : k == 3 ? sigma[b] * L : sigma[b]);
+    }
+  double balance = MAX (kind_max[0], kind_max[1]), compat = MAX (kind_max[2], kind_max[3]);
+  for (guint b = 0; b < it->n_blocks; b++)
+    {
+      guint k = it->block_kind[b];
+      double L = it->block_length[b];
+      double family = k < 2 ? balance : compat;
+      sigma[b] = MAX (sigma[b], 1e-2 * (k == 1 ? family * L : k == 3 ? family / L : family));
+    }
   for (guint i = 0; i < it->n; i++)
     {
       double s = sigma[it->block_of[i]];
