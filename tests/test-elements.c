@@ -164,6 +164,56 @@ test_speed_motor (void)
   g_assert_cmpfloat (b.worst_balance, <, 1e-10 * b.E_scale);
 }
 
+/* An arm hanging from a ground pin with a forearm at a free pin A, a speed
+ * motor at A turning the forearm against the arm (the two links, not the
+ * ground): both swing under gravity while their relative angle at A follows
+ * the drive exactly, and the motor's work is in the books. */
+static FxModel *
+elbow_motor (double w)
+{
+  FxModel *m = fx_model_new ();
+  fx_model_add_joint (m, "O", 0, 0)->support = FX_SUPPORT_PIN;
+  fx_model_add_joint (m, "A", 1, 0);
+  fx_model_add_joint (m, "B", 1.8, 0)->mass = 0.3;
+  test_add_link (m, "arm", "O", "A", 6, 2.0, 0.01, 1e6, 5e5, 200);
+  test_add_link (m, "forearm", "A", "B", 6, 1.5, 0.01, 1e6, 5e5, 150);
+  FxMotor *mo = fx_model_add_motor (m, "elbow", "A", "forearm", "arm", FX_MOTOR_SPEED, w);
+  mo->profile.type = FX_PROFILE_RAMP;
+  mo->profile.t1 = 0.2;
+  return m;
+}
+
+static double
+end_angle (FxSystem *sys, guint link, guint node)
+{
+  double x, y, theta, moment;
+  fx_system_node (sys, link, node, &x, &y, &theta, &moment);
+  return theta;
+}
+
+static void
+test_speed_motor_between_links (void)
+{
+  const double w = 2.0;
+  g_autoptr (FxModel) m = elbow_motor (w);
+  g_autoptr (FxSystem) sys = test_system (m);
+  const FxAssignment *as = fx_system_assignment (sys);
+  double rel0 = end_angle (sys, 1, 0) - end_angle (sys, 0, 6);
+  Books b = run (sys, 0.002, 1.0);
+  double turned = end_angle (sys, 1, 0) - end_angle (sys, 0, 6) - rel0;
+  double arm_turned = end_angle (sys, 0, 0);
+  g_test_message ("speed motor between links (%s, %s): forearm turned %.12f rad against the "
+                  "arm (prescribed %.12f), the arm itself %.4f rad; supplied %.6g J, "
+                  "max |balance| %.3g of %.3g",
+                  fx_formulation_to_string (as->links[0].formulation),
+                  fx_formulation_to_string (as->links[1].formulation),
+                  turned, w * 0.9, arm_turned, b.supplied, b.worst_balance, b.E_scale);
+  g_assert_cmpfloat (fabs (turned - w * 0.9), <, 1e-9);
+  g_assert_cmpfloat (fabs (arm_turned), >, 0.05);  /* the arm swings: the drive is relative */
+  g_assert_cmpfloat (fabs (b.supplied), >, 1e-3);
+  g_assert_cmpfloat (b.worst_balance, <, 1e-10 * b.E_scale);
+}
+
 /* A pendulum hanging from a slider block on a horizontal guide. */
 static void
 test_slider (void)
@@ -262,6 +312,7 @@ test_jacobians (void)
   check_jacobian (m);
   check_jacobian (motor_crank (FX_MOTOR_TORQUE, 2.0));
   check_jacobian (motor_crank (FX_MOTOR_SPEED, 2.0));
+  check_jacobian (elbow_motor (1.5));
 
   FxModel *s = fx_model_new ();
   FxJoint *js = fx_model_add_joint (s, "S", 0, 0);
@@ -300,6 +351,7 @@ main (int argc, char **argv)
   g_test_add_func ("/elements/damper", test_damper);
   g_test_add_func ("/elements/torque-motor", test_torque_motor);
   g_test_add_func ("/elements/speed-motor", test_speed_motor);
+  g_test_add_func ("/elements/speed-motor/between-links", test_speed_motor_between_links);
   g_test_add_func ("/elements/slider", test_slider);
   g_test_add_func ("/elements/driven-support", test_driven_support);
   g_test_add_func ("/elements/link-damping", test_link_damping);

@@ -40,7 +40,10 @@ test_jacobian_check (FxSystem *sys, double *x, double dt)
           double fd = (Rp[i] - Rm[i]) / (2 * eps);
           if (i > j + sys->band || j > i + sys->band)
             c.outside = MAX (c.outside, fabs (fd));
-          c.worst = MAX (c.worst, fabs (fd - fx_band_get (J, i, j)));
+          double err = fabs (fd - fx_band_get (J, i, j));
+          if (err > c.worst && g_getenv ("FX_JACOBIAN_DEBUG"))
+            g_printerr ("J[%u,%u] = %g, differences %g\n", i, j, fx_band_get (J, i, j), fd);
+          c.worst = MAX (c.worst, err);
         }
     }
   fx_band_free (J);

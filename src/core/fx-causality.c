@@ -75,8 +75,29 @@ junction_add_member (Junction *j, guint link, guint side)
   g_array_append_val (j->sides, side);
 }
 
+/* At a pin, the junction (from index `first`) already made for the partner
+ * of `link` across a speed motor between links, or -1. */
+static int
+motor_partner_junction (const FxModel *model, GArray *junctions, guint first,
+                        const FxJoint *joint, const FxLink *link)
+{
+  const FxMotor *m = fx_speed_motor_between (model, joint->id, link->id);
+  if (m == NULL)
+    return -1;
+  int partner = fx_model_find_link (model, g_strcmp0 (m->link, link->id) == 0 ? m->link_b : m->link);
+  for (guint i = first; i < junctions->len; i++)
+    {
+      const Junction *j = &g_array_index (junctions, Junction, i);
+      for (guint k = 0; k < j->members->len; k++)
+        if ((int) g_array_index (j->members, guint, k) == partner)
+          return (int) i;
+    }
+  return -1;
+}
+
 /* The junctions of one channel: translation has one per joint; rotation has
- * one per welded (or single-member) joint, one per member end at a pin. */
+ * one per welded (or single-member) joint, one per member end at a pin (two
+ * ends joined by a speed motor share one). */
 static GArray *
 build_junctions (const FxModel *model, FxChannel channel)
 {
@@ -89,6 +110,7 @@ build_junctions (const FxModel *model, FxChannel channel)
       gboolean split_pin = channel == FX_CHANNEL_ROTATION && !ground
                            && joint->kind == FX_JOINT_PIN;
       int shared = -1;  /* index of the joint's one junction, once made */
+      guint first = junctions->len;
 
       for (guint l = 0; l < model->links->len; l++)
         {
@@ -98,6 +120,12 @@ build_junctions (const FxModel *model, FxChannel channel)
               const char *end = side == 0 ? link->from : link->to;
               if (g_strcmp0 (end, joint->id) != 0)
                 continue;
+              int partner = split_pin ? motor_partner_junction (model, junctions, first, joint, link) : -1;
+              if (partner >= 0)
+                {
+                  junction_add_member (&g_array_index (junctions, Junction, partner), l, side);
+                  continue;
+                }
               if (split_pin)
                 {
                   junction_add (junctions, jt, fx_speed_motor_to_ground (model, joint->id, link->id) != NULL);
@@ -350,12 +378,29 @@ fx_speed_motor_to_ground (const FxModel *model, const char *joint, const char *l
   return NULL;
 }
 
+const FxMotor *
+fx_speed_motor_between (const FxModel *model, const char *joint, const char *link)
+{
+  for (guint i = 0; i < fx_model_n_motors (model); i++)
+    {
+      const FxMotor *m = fx_model_motor (model, i);
+      if (m->type == FX_MOTOR_SPEED && m->link_b != NULL && g_strcmp0 (m->joint, joint) == 0
+          && (g_strcmp0 (m->link, link) == 0 || g_strcmp0 (m->link_b, link) == 0))
+        return m;
+    }
+  return NULL;
+}
+
 gboolean
 fx_joint_is_covered (const FxModel *model, guint joint, FxChannel channel)
 {
   const FxJoint *j = fx_model_joint (model, joint);
 
   if (fx_support_grounds (j->support, channel))
+    return TRUE;
+  /* a rigid body takes the force at its attachments, and the moment at welded ones */
+  if (fx_model_find_body_of_joint (model, j->id) >= 0
+      && (channel == FX_CHANNEL_TRANSLATION || j->kind == FX_JOINT_WELD))
     return TRUE;
   if (channel == FX_CHANNEL_TRANSLATION)
     return j->mass > 0.0 || (j->slider && j->slider_mass > 0.0);

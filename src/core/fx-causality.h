@@ -60,6 +60,10 @@ gboolean      fx_joint_is_covered    (const FxModel *model, guint joint, FxChann
 /* The speed motor driving link's end at joint against the ground, if any: it
  * prescribes that end's angular velocity, so the end needs no moment-causal link. */
 const FxMotor *fx_speed_motor_to_ground (const FxModel *model, const char *joint, const char *link);
+/* The speed motor between `link` and another link at a pin joint, if any
+ * (link is its `link` or its `link_b`): it joins the two ends' rotation in
+ * one junction, so together they need exactly one moment-causal end. */
+const FxMotor *fx_speed_motor_between (const FxModel *model, const char *joint, const char *link);
 void          fx_assignment_free    (FxAssignment *assignment);
 gboolean      fx_assignment_ok      (const FxAssignment *assignment);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxAssignment, fx_assignment_free)

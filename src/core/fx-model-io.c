@@ -1188,6 +1188,46 @@ read_spring (Report *r, FxModel *model, JsonObject *o, const char *path)
   read_number (r, o, path, "rest_angle", FALSE, &spring->rest_angle);
 }
 
+static void
+read_body (Report *r, FxModel *model, JsonObject *o, const char *path)
+{
+  static const char *const keys[] = { "id", "joints", "mass", "inertia", "center", NULL };
+  FxBody *body = fx_model_add_body (model, NULL, NULL, 0.0, 0.0);
+  JsonNode *node;
+
+  if (o == NULL)
+    return;
+  check_keys (r, o, path, keys);
+  read_string (r, o, path, "id", FALSE, &body->id);
+  read_number (r, o, path, "mass", TRUE, &body->mass);
+  read_number (r, o, path, "inertia", FALSE, &body->inertia);
+  body->has_center = read_vector (r, o, path, "center", FALSE, body->center);
+  if ((node = member (r, o, path, "joints", TRUE)) == NULL)
+    return;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      report_error (r, path, "joints", "expected an array of joint ids, got %s", node_kind (node));
+      return;
+    }
+  JsonArray *array = json_node_get_array (node);
+  guint n = json_array_get_length (array);
+  g_strfreev (body->joints);
+  body->joints = g_new0 (char *, n + 1);
+  body->n_joints = n;
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *item = json_array_get_element (array, i);
+      if (!node_is_string (item))
+        {
+          g_autofree char *key = g_strdup_printf ("joints[%u]", i);
+          report_error (r, path, key, "expected a joint id, got %s", node_kind (item));
+          body->joints[i] = g_strdup ("");
+          continue;
+        }
+      body->joints[i] = g_strdup (json_node_get_string (item));
+    }
+}
+
 typedef void (*ItemReader) (Report *r, FxModel *model, JsonObject *o, const char *path);
 
 /* Every entry adds one element, even a broken one, so that the checker's
@@ -1289,7 +1329,7 @@ static FxModel *
 read_model (Report *r, JsonNode *root)
 {
   static const char *const keys[] = {
-    "format", "version", "name", "description", "joints", "links", "loads", "motors",
+    "format", "version", "name", "description", "joints", "links", "bodies", "loads", "motors",
     "springs", "probes", "gravity", "time", "solver", NULL
   };
   JsonObject *o;
@@ -1313,6 +1353,7 @@ read_model (Report *r, JsonNode *root)
   read_list (r, model, o, "loads", read_load);
   read_list (r, model, o, "motors", read_motor);
   read_list (r, model, o, "springs", read_spring);
+  read_list (r, model, o, "bodies", read_body);
   read_list (r, model, o, "probes", read_probe);
   return model;
 }
@@ -1865,6 +1906,62 @@ check_spring (Check *c, guint i, const char *path, GHashTable *ids)
   check_finite (c->r, path, "rest_angle", spring->rest_angle);
 }
 
+/* A rigid body: known, distinct attachment joints, a mass, and a centre
+ * apart from every attachment (its spokes need a length). */
+static void
+check_body (Check *c, guint i, const char *path, GHashTable *ids)
+{
+  const FxBody *body = fx_model_body (c->model, i);
+  double center[2], size = 0.0;
+
+  check_id (c->r, path, body->id, ids, "bodies", i, TRUE);
+  check_positive (c->r, path, "mass", body->mass);
+  check_non_negative (c->r, path, "inertia", body->inertia);
+  if (body->has_center)
+    check_vector (c->r, path, "center", body->center);
+  if (body->n_joints == 0)
+    {
+      report_error (c->r, path, "joints", "a body needs at least one attachment joint");
+      return;
+    }
+  fx_body_center (c->model, body, center);
+  for (guint k = 0; k < body->n_joints; k++)
+    {
+      g_autofree char *key = g_strdup_printf ("joints[%u]", k);
+      int j = check_reference (c, path, key, body->joints[k], FALSE);
+      for (guint q = 0; q < k; q++)
+        if (g_strcmp0 (body->joints[q], body->joints[k]) == 0)
+          report_error (c->r, path, key, "joint \"%s\" is listed twice", body->joints[k]);
+      if (j >= 0)
+        {
+          const FxJoint *joint = fx_model_joint (c->model, (guint) j);
+          size = MAX (size, hypot (joint->at[0] - center[0], joint->at[1] - center[1]));
+          if (joint->support != FX_SUPPORT_NONE || joint->mass > 0 || joint->inertia > 0
+              || joint->slider || joint->driven)
+            report_error (c->r, path, key, "joint \"%s\" moves with the body, so it cannot "
+                          "have its own support, mass, inertia or slider; put the mass in the "
+                          "body, and hold the body with a link to a supported joint", joint->id);
+          int owner = fx_model_find_body_of_joint (c->model, joint->id);
+          if (owner >= 0 && owner != (int) i)
+            report_error (c->r, path, key, "joint \"%s\" is already attached to body \"%s\"; "
+                          "join two bodies with a link", joint->id,
+                          fx_model_body (c->model, (guint) owner)->id ? fx_model_body (c->model, (guint) owner)->id : "");
+        }
+    }
+  for (guint k = 0; k < body->n_joints; k++)
+    {
+      int j = fx_model_find_joint (c->model, body->joints[k]);
+      if (j < 0)
+        continue;
+      const FxJoint *joint = fx_model_joint (c->model, (guint) j);
+      if (hypot (joint->at[0] - center[0], joint->at[1] - center[1]) <= 1e-9 * MAX (size, 1e-300))
+        report_error (c->r, path, body->has_center ? "center" : "joints",
+                      "the centre (%s, %s) is at attachment joint \"%s\"; give the body a "
+                      "\"center\" away from its joints", num (center[0]), num (center[1]),
+                      joint->id);
+    }
+}
+
 typedef void (*ItemCheck) (Check *c, guint i, const char *path, GHashTable *ids);
 
 static void
@@ -1907,6 +2004,7 @@ check_model (Report *r, const FxModel *m)
   check_list (&c, m->loads, "loads", check_load);
   check_list (&c, m->motors, "motors", check_motor);
   check_list (&c, m->springs, "springs", check_spring);
+  check_list (&c, m->bodies, "bodies", check_body);
   check_list (&c, m->probes, "probes", check_probe);
   g_hash_table_unref (c.joints);
   g_hash_table_unref (c.links);
@@ -2206,6 +2304,24 @@ probe_node (gconstpointer item)
   return object_node (o);
 }
 
+static JsonNode *
+body_node (gconstpointer item)
+{
+  const FxBody *body = item;
+  JsonObject *o = json_object_new ();
+  JsonArray *joints = json_array_sized_new (body->n_joints);
+
+  set_string (o, "id", body->id);
+  for (guint k = 0; k < body->n_joints; k++)
+    json_array_add_string_element (joints, body->joints[k]);
+  json_object_set_array_member (o, "joints", joints);
+  json_object_set_double_member (o, "mass", body->mass);
+  set_nonzero (o, "inertia", body->inertia);
+  if (body->has_center)
+    set_pair (o, "center", body->center[0], body->center[1]);
+  return object_node (o);
+}
+
 typedef JsonNode *(*ItemNode) (gconstpointer item);
 
 /* An array member with one node per element; empty lists are left out. */
@@ -2255,6 +2371,7 @@ model_node (const FxModel *m)
   set_list (o, "loads", m->loads, load_node);
   set_list (o, "motors", m->motors, motor_node);
   set_list (o, "springs", m->springs, spring_node);
+  set_list (o, "bodies", m->bodies, body_node);
   set_list (o, "probes", m->probes, probe_node);
   return object_node (o);
 }

@@ -77,6 +77,16 @@ spring_clear (gpointer data)
   g_clear_pointer (&spring->link_b, g_free);
 }
 
+static void
+body_clear (gpointer data)
+{
+  FxBody *body = data;
+
+  g_clear_pointer (&body->id, g_free);
+  g_clear_pointer (&body->joints, g_strfreev);
+  body->n_joints = 0;
+}
+
 static GArray *
 new_array (gsize element_size, GDestroyNotify clear)
 {
@@ -98,6 +108,7 @@ fx_model_new (void)
   model->probes = new_array (sizeof (FxProbe), probe_clear);
   model->motors = new_array (sizeof (FxMotor), motor_clear);
   model->springs = new_array (sizeof (FxSpring), spring_clear);
+  model->bodies = new_array (sizeof (FxBody), body_clear);
   model->gravity[0] = 0.0;
   model->gravity[1] = -9.81;
   model->dt = 0.01;
@@ -120,6 +131,7 @@ fx_model_free (FxModel *model)
   g_array_unref (model->probes);
   g_array_unref (model->motors);
   g_array_unref (model->springs);
+  g_array_unref (model->bodies);
   g_free (model);
 }
 
@@ -225,6 +237,19 @@ copy_springs (GArray *to, const GArray *from)
     }
 }
 
+static void
+copy_bodies (GArray *to, const GArray *from)
+{
+  g_array_append_vals (to, from->data, from->len);
+  for (guint i = 0; i < to->len; i++)
+    {
+      FxBody *body = &g_array_index (to, FxBody, i);
+
+      body->id = g_strdup (body->id);
+      body->joints = g_strdupv (body->joints);
+    }
+}
+
 FxModel *
 fx_model_copy (const FxModel *model)
 {
@@ -246,6 +271,7 @@ fx_model_copy (const FxModel *model)
   copy_probes (copy->probes, model->probes);
   copy_motors (copy->motors, model->motors);
   copy_springs (copy->springs, model->springs);
+  copy_bodies (copy->bodies, model->bodies);
   return copy;
 }
 
@@ -386,6 +412,61 @@ fx_model_add_spring (FxModel *model, const char *id, const char *joint,
   spring->damping = damping;
   spring->rest_angle = 0.0;
   return spring;
+}
+
+FxBody *
+fx_model_add_body (FxModel *model, const char *id, const char *const *joints,
+                   double mass, double inertia)
+{
+  FxBody *body;
+
+  g_return_val_if_fail (model != NULL, NULL);
+
+  body = append_zeroed (model->bodies);
+  body->id = g_strdup (id);
+  body->joints = g_strdupv ((char **) (joints ? joints : (const char *const[]) { NULL }));
+  body->n_joints = g_strv_length (body->joints);
+  body->mass = mass;
+  body->inertia = inertia;
+  return body;
+}
+
+void
+fx_body_center (const FxModel *model, const FxBody *body, double c[2])
+{
+  guint n = 0;
+
+  if (body->has_center)
+    {
+      c[0] = body->center[0];
+      c[1] = body->center[1];
+      return;
+    }
+  c[0] = c[1] = 0.0;
+  for (guint k = 0; k < body->n_joints; k++)
+    {
+      int j = fx_model_find_joint (model, body->joints[k]);
+      if (j < 0)
+        continue;
+      c[0] += fx_model_joint (model, (guint) j)->at[0];
+      c[1] += fx_model_joint (model, (guint) j)->at[1];
+      n++;
+    }
+  if (n > 0)
+    c[0] /= n, c[1] /= n;
+}
+
+int
+fx_model_find_body_of_joint (const FxModel *model, const char *id)
+{
+  for (guint b = 0; b < fx_model_n_bodies (model); b++)
+    {
+      const FxBody *body = fx_model_body (model, b);
+      for (guint k = 0; k < body->n_joints; k++)
+        if (g_strcmp0 (body->joints[k], id) == 0)
+          return (int) b;
+    }
+  return -1;
 }
 
 /* ---- look-ups ---------------------------------------------------------- */

@@ -169,6 +169,24 @@ typedef struct {
   double rest_angle;  /* rad */
 } FxSpring;
 
+/* A rigid body with several attachment points: its mass and rotary inertia
+ * sit at `center` (its centre of mass), and each attachment joint moves with
+ * it. Links end at the attachment joints as at any joint: at a pin they turn
+ * on their own, at a weld with the body. The body is an inertia junction
+ * spread over its attachments (physics.md sections 6-7): every member end
+ * there takes its velocity v_c + omega J r_k, and their forces and moments
+ * drive the body. An attachment joint has no support, mass or slider of
+ * its own (to hold a body, link it to the ground). */
+typedef struct {
+  char *id;
+  guint n_joints;
+  char **joints;       /* n_joints attachment joint ids                */
+  double mass;         /* kg, > 0                                       */
+  double inertia;      /* kg m^2 about the centre, >= 0                 */
+  gboolean has_center; /* FALSE: the centroid of the attachment joints  */
+  double center[2];
+} FxBody;
+
 typedef struct {
   char *name;         /* optional title, may be NULL   */
   char *description;  /* optional one line, may be NULL */
@@ -179,6 +197,7 @@ typedef struct {
   GArray *probes;  /* FxProbe */
   GArray *motors;  /* FxMotor  */
   GArray *springs; /* FxSpring */
+  GArray *bodies;  /* FxBody   */
 
   double gravity[2];  /* default (0, -9.81) */
   double dt;          /* default 0.01       */
@@ -214,8 +233,17 @@ static inline FxLoad  *fx_model_load  (const FxModel *m, guint i) { return &g_ar
 static inline FxProbe *fx_model_probe (const FxModel *m, guint i) { return &g_array_index (m->probes, FxProbe, i); }
 static inline guint fx_model_n_motors (const FxModel *m) { return m->motors ? m->motors->len : 0; }
 static inline guint fx_model_n_springs (const FxModel *m) { return m->springs ? m->springs->len : 0; }
+static inline guint fx_model_n_bodies (const FxModel *m) { return m->bodies ? m->bodies->len : 0; }
+static inline FxBody *fx_model_body (const FxModel *m, guint i) { return &g_array_index (m->bodies, FxBody, i); }
 static inline FxMotor *fx_model_motor (const FxModel *m, guint i) { return &g_array_index (m->motors, FxMotor, i); }
 static inline FxSpring *fx_model_spring (const FxModel *m, guint i) { return &g_array_index (m->springs, FxSpring, i); }
+
+FxBody   *fx_model_add_body       (FxModel *model, const char *id, const char *const *joints,
+                                   double mass, double inertia);
+/* Where a body's centre is: its own, or the centroid of its joints. */
+void      fx_body_center          (const FxModel *model, const FxBody *body, double c[2]);
+/* The body that joint `id` is attached to, or -1. */
+int       fx_model_find_body_of_joint (const FxModel *model, const char *id);
 
 int       fx_model_find_joint     (const FxModel *model, const char *id);  /* -1 if absent */
 int       fx_model_find_link      (const FxModel *model, const char *id);  /* -1 if absent */

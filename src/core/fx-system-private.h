@@ -45,6 +45,11 @@ typedef struct {
   guint link, side;
   guint dof;
   double sigma;
+  /* A speed motor between two links at a pin joins their rotation ports in
+   * one junction, where each member turns at the common rate plus its own
+   * drive(t) (rad/s, 0 for the reference member). */
+  double drive;
+  const FxProfile *drive_profile;
 } FxPort;
 
 typedef struct {
@@ -79,7 +84,21 @@ typedef struct {
   gboolean driven;
   double drive[2];
   const FxProfile *drive_profile;
+
+  /* A rigid body's attachment (translation): members take the velocity
+   * v_c + omega J r of the point at body-frame offset rho from the centre,
+   * r = Lambda(phi) rho; their forces drive the body. -1: none. */
+  int body;
+  double rho[2];
 } FxJunction;
+
+/* A rigid body (FxBody): unknowns v_c (2) and omega at `dof`, its centre
+ * and angle as configuration. */
+typedef struct {
+  guint dof;
+  double m, I;
+  double c[2], phi;
+} FxBodySys;
 
 /* A torsional spring-damper between two member ends (b < 0: the ground). */
 typedef struct {
@@ -104,9 +123,10 @@ typedef struct {
 } FxPointLoad;
 
 struct _FxSystem {
-  FxModel *model;        /* own copy of the model as the user wrote it       */
+  FxModel *model;        /* the model as the user wrote it, bodies expanded  */
   FxModel *built;        /* the expanded model the engine builds (splits)    */
-  guint n_model_links;
+  guint n_model_links;   /* links of `model`, rigid-body spokes included */
+  guint n_user_links;    /* the links the user drew (spokes follow them)  */
   guint *seg_first, *seg_count;  /* per model link: its segments in links[] */
   guint *joint_tdof, *joint_rdof; /* per built joint: its inertia unknowns   */
   FxAssignment *assignment;
@@ -123,6 +143,7 @@ struct _FxSystem {
   GArray *rjunctions;    /* FxJunction, rotation channel    */
   GArray *point_loads;   /* FxPointLoad */
   GArray *springs;       /* FxSpringSys */
+  GArray *bodies;        /* FxBodySys, as the model's bodies */
   gboolean pull_active;  /* fx_system_set_pull: the user's hand          */
   FxPointLoad pull;
 

@@ -598,6 +598,38 @@ tjunction_free (FxSystem *sys, const FxJunction *j, Acc *a)
 }
 
 /* Rotation, free junction: u_f = M_ext - sum_k y_k, u_k = y_f (scalars). */
+/* A member's drive at t_mid (speed motors between links), rad/s. */
+static inline double
+port_drive (const FxSystem *sys, const FxPort *p)
+{
+  return p->drive != 0.0 ? profile_at (p->drive_profile, sys->t_mid) * p->drive : 0.0;
+}
+
+/* The angular velocity the velocity-causal members of a free rotation
+ * junction add to the F member's: their drive relative to its drive. */
+static double
+relative_drive (const FxSystem *sys, const FxJunction *j, const FxPort *pk)
+{
+  const FxPort *pf = &g_array_index (j->ports, FxPort, j->f);
+  return port_drive (sys, pk) - port_drive (sys, pf);
+}
+
+/* Angles of R = V ends ride on Omega_end = omega_f + relative drive. */
+static void
+relative_drives_now (FxSystem *sys, const FxJunction *j)
+{
+  if (j->f < 0 || j->inertia_dof >= 0 || j->ground)
+    return;
+  for (guint k = 0; k < j->ports->len; k++)
+    {
+      const FxPort *p = &g_array_index (j->ports, FxPort, k);
+      if ((int) k != j->f)
+        sys->links[p->link].omega_drive_now[p->side] = relative_drive (sys, j, p);
+    }
+}
+
+/* Rotation, free junction: u_f = M_ext - sum_k y_k, u_k = y_f + d_k - d_f.
+ * The drives d (speed motors between links) supply sum_k (d_k - d_f) y_k. */
 static double
 rjunction_free (FxSystem *sys, const FxJunction *j, Acc *a)
 {
@@ -624,16 +656,18 @@ rjunction_free (FxSystem *sys, const FxJunction *j, Acc *a)
     }
   acc_G (a, pf->dof, dt * pf->sigma * uf, dt * uf_mag);
 
-  double yf = pf->sigma * a->xm[pf->dof];
+  double yf = pf->sigma * a->xm[pf->dof], power = M_ext * yf;
   for (guint k = 0; k < j->ports->len; k++)
     {
       if ((int) k == j->f)
         continue;
       const FxPort *pk = &g_array_index (j->ports, FxPort, k);
-      acc_G (a, pk->dof, dt * pk->sigma * yf, dt * fabs (yf));
+      double d = relative_drive (sys, j, pk), uk = yf + d;
+      acc_G (a, pk->dof, dt * pk->sigma * uk, dt * (fabs (yf) + fabs (d)));
       acc_K (a, pk->dof, pf->dof, dt * pk->sigma * pf->sigma);
+      power += d * pk->sigma * a->xm[pk->dof];
     }
-  return M_ext * yf;
+  return power;
 }
 
 /* Translation, inertia junction (a lumped mass m at the joint):
@@ -708,6 +742,108 @@ tjunction_mass (FxSystem *sys, const FxJunction *j, Acc *a)
         }
     }
   return F_ext[0] * v[0] + F_ext[1] * v[1];
+}
+
+static inline double
+cross (const double a[2], const double b[2])
+{
+  return a[0] * b[1] - a[1] * b[0];
+}
+
+/* Translation, a rigid body's attachment at r = Lambda(theta_b) rho from
+ * its centre, theta_b = phi + dt/2 omega (physics.md sections 6-7):
+ *   m v_c' += F_ext - sum_k Lambda_k y_k,
+ *   I omega' += r x (F_ext - sum_k Lambda_k y_k),
+ *   u_k = Lambda_k^T (v_c + omega J r).
+ * The same r on both sides makes the attachment power-conserving. Returns
+ * the external power F_ext . (v_c + omega J r). */
+static double
+tjunction_body (FxSystem *sys, const FxJunction *j, Acc *a)
+{
+  const FxBodySys *b = &g_array_index (sys->bodies, FxBodySys, j->body);
+  const guint d = b->dof, dw = b->dof + 2;
+  const double dt = a->dt, w = a->xm[dw];
+  ThetaRef tb = { .base = b->phi, .coef = 0.5 * dt, .dof = (int) dw };
+  double csb[2], r[2], Jr[2], F_ext[2] = { 0, 0 };
+
+  rot (theta_value (&tb, a->xm), csb);
+  lam (csb, j->rho, r);
+  jrot (r, Jr);
+  /* v = v_c + w J r;  dv/dw = J r + w J dr/dw = J r - dt/2 w r;  dr/dw = dt/2 J r */
+  const double v[2] = { a->xm[d] + w * Jr[0], a->xm[d + 1] + w * Jr[1] };
+  const double dv_dw[2] = { Jr[0] - 0.5 * dt * w * r[0], Jr[1] - 0.5 * dt * w * r[1] };
+  const double dr_dw[2] = { 0.5 * dt * Jr[0], 0.5 * dt * Jr[1] };
+
+  for (guint i = 0; i < j->loads->len; i++)
+    {
+      const FxJointLoad *ld = &g_array_index (j->loads, FxJointLoad, i);
+      double s = profile_at (ld->profile, sys->t_mid);
+      F_ext[0] += s * ld->force[0];
+      F_ext[1] += s * ld->force[1];
+    }
+  for (guint c = 0; c < 2; c++)
+    acc_G (a, d + c, dt * F_ext[c], fabs (dt * F_ext[c]));
+  acc_G (a, dw, dt * cross (r, F_ext), fabs (dt * cross (r, F_ext)));
+  acc_K (a, dw, dw, dt * cross (dr_dw, F_ext));
+
+  for (guint k = 0; k < j->ports->len; k++)
+    {
+      const FxPort *pk = &g_array_index (j->ports, FxPort, k);
+      ThetaRef th = end_theta (&sys->links[pk->link], pk->side, dt);
+      double cs[2], y[2] = { pk->sigma * a->xm[pk->dof], pk->sigma * a->xm[pk->dof + 1] };
+      double Ly[2], Jy[2], LJy[2], uk[2], Suk[2], du[2];
+      rot (theta_value (&th, a->xm), cs);
+      lam (cs, y, Ly);
+      jrot (y, Jy);
+      lam (cs, Jy, LJy);
+      double mag = dt * (fabs (y[0]) + fabs (y[1]));
+      const double M[2][2] = { { cs[0], -cs[1] }, { cs[1], cs[0] } };
+
+      /* the body's rows: -Lambda_k y_k and its moment about the centre */
+      for (guint rr = 0; rr < 2; rr++)
+        {
+          acc_G (a, d + rr, -dt * Ly[rr], mag);
+          for (guint c = 0; c < 2; c++)
+            acc_K (a, d + rr, pk->dof + c, -dt * M[rr][c] * pk->sigma);
+          acc_K_theta (a, d + rr, &th, -dt * LJy[rr]);
+        }
+      acc_G (a, dw, -dt * cross (r, Ly), mag * hypot (r[0], r[1]));
+      for (guint c = 0; c < 2; c++)
+        {
+          const double Mc[2] = { M[0][c], M[1][c] };
+          acc_K (a, dw, pk->dof + c, -dt * cross (r, Mc) * pk->sigma);
+        }
+      acc_K_theta (a, dw, &th, -dt * cross (r, LJy));
+      acc_K (a, dw, dw, -dt * cross (dr_dw, Ly));
+
+      /* the member rows: u_k = Lambda_k^T v */
+      lam_t (cs, v, uk);
+      srot (uk, Suk);
+      lam_t (cs, dv_dw, du);
+      for (guint rr = 0; rr < 2; rr++)
+        {
+          acc_G (a, pk->dof + rr, dt * pk->sigma * uk[rr], dt * (fabs (v[0]) + fabs (v[1])));
+          for (guint c = 0; c < 2; c++)
+            acc_K (a, pk->dof + rr, d + c, dt * pk->sigma * M[c][rr]);
+          acc_K (a, pk->dof + rr, dw, dt * pk->sigma * du[rr]);
+          acc_K_theta (a, pk->dof + rr, &th, dt * pk->sigma * Suk[rr]);
+        }
+    }
+  return F_ext[0] * v[0] + F_ext[1] * v[1];
+}
+
+/* A rigid body's own rows: m v_c' = m g + ..., I omega' = ... */
+static void
+body_kernel (FxSystem *sys, const FxBodySys *b, Acc *a)
+{
+  const double dt = a->dt;
+
+  for (guint c = 0; c < 2; c++)
+    {
+      acc_E (a, b->dof + c, b->dof + c, b->m);
+      acc_G (a, b->dof + c, dt * b->m * sys->gravity[c], fabs (dt * b->m * sys->gravity[c]));
+    }
+  acc_E (a, b->dof + 2, b->dof + 2, b->I);
 }
 
 /* Rotation, inertia junction (rotary inertia J): J w' = M_ext - sum_k y_k, u_k = w. */
@@ -926,7 +1062,10 @@ evaluate (FxSystem *sys, const double *x, double dt, double *R, double *mag, FxB
     {
       const FxJunction *j = &g_array_index (sys->rjunctions, FxJunction, i);
       if (!j->driven)
-        continue;
+        {
+          relative_drives_now (sys, j);
+          continue;
+        }
       double w = profile_at (j->drive_profile, sys->t_mid) * j->drive[0];
       for (guint k = 0; k < j->ports->len; k++)
         {
@@ -957,7 +1096,9 @@ evaluate (FxSystem *sys, const double *x, double dt, double *R, double *mag, FxB
   for (guint i = 0; i < sys->tjunctions->len; i++)
     {
       const FxJunction *j = &g_array_index (sys->tjunctions, FxJunction, i);
-      if (j->slider)
+      if (j->body >= 0)
+        power += tjunction_body (sys, j, &a);
+      else if (j->slider)
         power += tjunction_slider (sys, j, &a);
       else if (j->inertia_dof >= 0)
         power += tjunction_mass (sys, j, &a);
@@ -980,6 +1121,8 @@ evaluate (FxSystem *sys, const double *x, double dt, double *R, double *mag, FxB
     power += point_load (sys, &g_array_index (sys->point_loads, FxPointLoad, i), &a);
   if (sys->pull_active)
     power += point_load (sys, &sys->pull, &a);
+  for (guint i = 0; i < sys->bodies->len; i++)
+    body_kernel (sys, &g_array_index (sys->bodies, FxBodySys, i), &a);
   for (guint i = 0; i < sys->springs->len; i++)
     spring_kernel (&g_array_index (sys->springs, FxSpringSys, i), &a);
   if (loss)
@@ -1092,6 +1235,13 @@ fx_system_energy (const FxSystem *sys)
       const FxSpringSys *sp = &g_array_index (sys->springs, FxSpringSys, i);
       en.elastic += 0.5 * sp->k * (sp->phi - sp->rest) * (sp->phi - sp->rest);
     }
+  for (guint i = 0; i < sys->bodies->len; i++)
+    {
+      const FxBodySys *b = &g_array_index (sys->bodies, FxBodySys, i);
+      const double *v = &sys->x[b->dof];
+      en.kinetic += 0.5 * b->m * (v[0] * v[0] + v[1] * v[1]) + 0.5 * b->I * v[2] * v[2];
+      en.gravity -= b->m * (sys->gravity[0] * b->c[0] + sys->gravity[1] * b->c[1]);
+    }
   return en;
 }
 
@@ -1140,6 +1290,14 @@ fx_system_momentum (const FxSystem *sys, double p[2], double *angular)
       const FxJunction *j = &g_array_index (sys->rjunctions, FxJunction, i);
       if (j->inertia_dof >= 0)
         A += j->inertia * sys->x[j->inertia_dof];
+    }
+  for (guint i = 0; i < sys->bodies->len; i++)
+    {
+      const FxBodySys *b = &g_array_index (sys->bodies, FxBodySys, i);
+      const double *v = &sys->x[b->dof];
+      P[0] += b->m * v[0];
+      P[1] += b->m * v[1];
+      A += b->m * (b->c[0] * v[1] - b->c[1] * v[0]) + b->I * v[2];
     }
   p[0] = P[0];
   p[1] = P[1];
@@ -1225,6 +1383,24 @@ link_advance_positions (FxLinkSys *l, const double *xm, double dt)
     l->r[i] += dt * b[i];
 }
 
+/* Attachment points ride with their body: r_k = c + Lambda(phi) rho_k. */
+static void
+body_attachments_place (FxSystem *sys)
+{
+  for (guint i = 0; i < sys->tjunctions->len; i++)
+    {
+      FxJunction *j = &g_array_index (sys->tjunctions, FxJunction, i);
+      if (j->body < 0)
+        continue;
+      const FxBodySys *b = &g_array_index (sys->bodies, FxBodySys, j->body);
+      double cs[2], r[2];
+      rot (b->phi, cs);
+      lam (cs, j->rho, r);
+      j->pos[0] = b->c[0] + r[0];
+      j->pos[1] = b->c[1] + r[1];
+    }
+}
+
 void
 fx_system_commit (FxSystem *sys, const double *x, double dt)
 {
@@ -1264,6 +1440,14 @@ fx_system_commit (FxSystem *sys, const double *x, double dt)
         if (c == 0)
           j->pos[1] += dt * sys->x_mid[j->inertia_dof + 1];
       }
+  for (guint i = 0; i < sys->bodies->len; i++)
+    {
+      FxBodySys *b = &g_array_index (sys->bodies, FxBodySys, i);
+      b->c[0] += dt * sys->x_mid[b->dof];
+      b->c[1] += dt * sys->x_mid[b->dof + 1];
+      b->phi += dt * sys->x_mid[b->dof + 2];
+    }
+  body_attachments_place (sys);
   for (guint i = 0; i < sys->springs->len; i++)
     {
       FxSpringSys *sp = &g_array_index (sys->springs, FxSpringSys, i);
@@ -1604,7 +1788,7 @@ make_port (const FxSystem *sys, guint link, guint side, FxChannel channel)
   const FxLinkSys *l = &sys->links[link];
   FxCausality c = channel == FX_CHANNEL_TRANSLATION ? l->T : l->R;
   guint node = side == 0 ? 0 : l->N;
-  FxPort p = { link, side, 0, 1.0 };
+  FxPort p = { link, side, 0, 1.0, 0.0, NULL };
 
   p.dof = channel == FX_CHANNEL_TRANSLATION ? field_dof (l, c == FX_CAUSAL_F ? F_VX : F_NX, node)
                                             : field_dof (l, c == FX_CAUSAL_F ? F_W : F_M, node);
@@ -1626,7 +1810,7 @@ junction_new (GArray *arr, guint joint, gboolean ground)
 {
   FxJunction j = { joint, ground, g_array_new (FALSE, FALSE, sizeof (FxPort)), -1,
                    g_array_new (FALSE, FALSE, sizeof (FxJointLoad)), -1, 0.0, { 0, 0 }, 0,
-                   FALSE, { 0, 0 }, FALSE, { 0, 0 }, NULL };
+                   FALSE, { 0, 0 }, FALSE, { 0, 0 }, NULL, -1, { 0, 0 } };
   g_array_append_val (arr, j);
   return &g_array_index (arr, FxJunction, arr->len - 1);
 }
@@ -1655,6 +1839,19 @@ rjunction_of (FxSystem *sys, guint first, guint l, guint *port)
         }
     }
   return NULL;
+}
+
+/* The rotation junction (from index `first`) holding the partner of link
+ * `ml` across the speed motor `m` between links, or -1. */
+static int
+rjunction_with_partner (const FxSystem *sys, guint first, const FxModel *model,
+                        const FxMotor *m, const FxLink *ml)
+{
+  int partner = fx_model_find_link (model, g_strcmp0 (m->link, ml->id) == 0 ? m->link_b : m->link);
+  for (guint i = first; i < sys->rjunctions->len; i++)
+    if (junction_member (&g_array_index (sys->rjunctions, FxJunction, i), (guint) partner) >= 0)
+      return (int) i;
+  return -1;
 }
 
 /* Motors and torsional springs at one joint (physics.md sections 6-7). */
@@ -1691,10 +1888,16 @@ build_joint_drives (FxSystem *sys, guint jt, guint first_r, GError **error)
         }
       if (mo->link_b)
         {
-          g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
-                       "motors[%u]: a speed motor between two links is not supported yet; "
-                       "drive against the ground, or use a torque motor", i);
-          return FALSE;
+          /* between links: both ends were put in one junction, driven apart */
+          if (ja != jb || ja->ground || ja->inertia_dof >= 0)
+            {
+              g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
+                           "motors[%u]: a speed motor between links \"%s\" and \"%s\" needs "
+                           "them to turn on their own at pin joint \"%s\" (no clamp, no "
+                           "rotary inertia there)", i, mo->link, mo->link_b, joint->id);
+              return FALSE;
+            }
+          continue;
         }
       /* a speed motor against the ground: its junction was built driven */
       g_assert (ja->driven);
@@ -1760,11 +1963,35 @@ build_joint (FxSystem *sys, guint jt, GError **error)
                    "not know which link it turns with; make the joint a weld", joint->id);
       return FALSE;
     }
-  if (rinertia)
+  /* a welded attachment of a rigid body turns with it */
+  int body = fx_model_find_body_of_joint (model, joint->id);
+  gboolean rbody = body >= 0 && joint->kind == FX_JOINT_WELD;
+  if (rinertia || rbody)
     split_pin = FALSE;
 
   tj = junction_new (sys->tjunctions, jt, tground);
-  if (!tground && joint->slider)
+  if (body >= 0)
+    {
+      const FxBodySys *b = &g_array_index (sys->bodies, FxBodySys, body);
+      for (guint i = 0; i < model->loads->len; i++)
+        {
+          const FxLoad *ld = fx_model_load (model, i);
+          if (g_strcmp0 (ld->joint, joint->id) == 0 && ld->frame == FX_FRAME_MATERIAL)
+            {
+              g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
+                           "loads[%u]: a load in a link's frame at joint \"%s\" of body \"%s\" "
+                           "is not supported; give it in the spatial frame", i, joint->id,
+                           fx_model_body (model, (guint) body)->id);
+              return FALSE;
+            }
+        }
+      tj->body = body;
+      tj->rho[0] = joint->at[0] - b->c[0];
+      tj->rho[1] = joint->at[1] - b->c[1];
+      tj->pos[0] = joint->at[0];
+      tj->pos[1] = joint->at[1];
+    }
+  else if (!tground && joint->slider)
     {
       double n = hypot (joint->slider_direction[0], joint->slider_direction[1]);
       tj->inertia_dof = (int) sys->joint_tdof[jt];
@@ -1804,7 +2031,11 @@ build_joint (FxSystem *sys, guint jt, GError **error)
             tj->f = tj->ports->len - 1;
 
           FxJunction *rj;
-          if (split_pin || shared_r < 0)
+          const FxMotor *between = split_pin ? fx_speed_motor_between (model, joint->id, ml->id) : NULL;
+          int partner = between ? rjunction_with_partner (sys, first_r, model, between, ml) : -1;
+          if (partner >= 0)
+            rj = &g_array_index (sys->rjunctions, FxJunction, partner);
+          else if (split_pin || shared_r < 0)
             {
               const FxMotor *speed = split_pin ? fx_speed_motor_to_ground (model, joint->id, ml->id) : NULL;
               rj = junction_new (sys->rjunctions, jt, rground || speed != NULL);
@@ -1820,9 +2051,20 @@ build_joint (FxSystem *sys, guint jt, GError **error)
                   rj->inertia_dof = (int) sys->joint_rdof[jt];
                   rj->inertia = joint->inertia;
                 }
+              else if (rbody)
+                {
+                  /* the body's omega; its inertia is in body_kernel */
+                  rj->inertia_dof = (int) g_array_index (sys->bodies, FxBodySys, body).dof + 2;
+                  rj->inertia = 0.0;
+                }
             }
           else
             rj = &g_array_index (sys->rjunctions, FxJunction, shared_r);
+          if (between && g_strcmp0 (between->link, ml->id) == 0)
+            {
+              rp.drive = between->value;
+              rp.drive_profile = &between->profile;
+            }
           g_array_append_val (rj->ports, rp);
           if (sys->links[l].R == FX_CAUSAL_F)
             rj->f = rj->ports->len - 1;
@@ -1938,6 +2180,12 @@ compute_band (const FxSystem *sys)
             lo = MIN (lo, (guint) j->inertia_dof);
             hi = MAX (hi, (guint) j->inertia_dof + (c == 0 ? 1 : 0));
           }
+        if (c == 0 && j->body >= 0)
+          {
+            guint bd = g_array_index (sys->bodies, FxBodySys, j->body).dof;
+            lo = MIN (lo, bd);
+            hi = MAX (hi, bd + 2);
+          }
         if (j->ports->len > 0)
           band = MAX (band, hi - lo);
       }
@@ -1950,7 +2198,7 @@ check_single_link_limits (FxSystem *sys, GError **error)
   for (guint i = 0; i < sys->tjunctions->len; i++)
     {
       const FxJunction *j = &g_array_index (sys->tjunctions, FxJunction, i);
-      if (!j->ground && j->f < 0 && j->inertia_dof < 0)
+      if (!j->ground && j->f < 0 && j->inertia_dof < 0 && j->body < 0)
         {
           g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_CAUSALITY,
                        "joint \"%s\": no force-causal link takes its force",
@@ -1981,6 +2229,7 @@ fx_system_new (const FxModel *model, GError **error)
     return NULL;
 
   sys->model = fx_model_copy (model);
+  sys->n_user_links = model->links->len;
   sys->tjunctions = g_array_new (FALSE, FALSE, sizeof (FxJunction));
   sys->rjunctions = g_array_new (FALSE, FALSE, sizeof (FxJunction));
   g_array_set_clear_func (sys->tjunctions, junction_clear);
@@ -2024,6 +2273,22 @@ fx_system_new (const FxModel *model, GError **error)
             owner[jt] = (int) l;
         }
     }
+  sys->bodies = g_array_new (FALSE, TRUE, sizeof (FxBodySys));
+  g_autofree int *body_owner = g_new (int, MAX (fx_model_n_bodies (sys->built), 1));
+  for (guint b = 0; b < fx_model_n_bodies (sys->built); b++)
+    {
+      const FxBody *mb = fx_model_body (sys->built, b);
+      FxBodySys bs = { 0, mb->mass, mb->inertia, { 0, 0 }, 0.0 };
+      fx_body_center (sys->built, mb, bs.c);
+      g_array_append_val (sys->bodies, bs);
+      body_owner[b] = -1;
+      for (guint k = 0; k < mb->n_joints; k++)
+        {
+          int jt = fx_model_find_joint (sys->built, mb->joints[k]);
+          if (jt >= 0 && owner[jt] >= 0 && (body_owner[b] < 0 || owner[jt] < body_owner[b]))
+            body_owner[b] = owner[jt];
+        }
+    }
   guint offset = 0, seg = 0;
   for (guint l = 0; l < sys->n_model_links; l++)
     {
@@ -2058,8 +2323,35 @@ fx_system_new (const FxModel *model, GError **error)
                   offset += 1;
                 }
             }
+          /* a body's unknowns follow the first segment at any of its joints */
+          for (guint b = 0; b < sys->bodies->len; b++)
+            if (body_owner[b] == (int) seg)
+              {
+                g_array_index (sys->bodies, FxBodySys, b).dof = offset;
+                offset += 3;
+              }
         }
     }
+  /* a lumped mass no link reaches still falls: give it unknowns too */
+  for (guint jt = 0; jt < n_joints; jt++)
+    {
+      const FxJoint *joint = fx_model_joint (sys->built, jt);
+      if (owner[jt] >= 0 || fx_model_find_body_of_joint (sys->built, joint->id) >= 0)
+        continue;
+      if (joint->slider && joint->support == FX_SUPPORT_NONE)
+        sys->joint_tdof[jt] = offset, offset += 1;
+      else if (joint->mass > 0.0 && !fx_support_grounds (joint->support, FX_CHANNEL_TRANSLATION))
+        sys->joint_tdof[jt] = offset, offset += 2;
+      if (joint->inertia > 0.0 && !fx_support_grounds (joint->support, FX_CHANNEL_ROTATION))
+        sys->joint_rdof[jt] = offset, offset += 1;
+    }
+  /* a body no link reaches still moves (ballistically) */
+  for (guint b = 0; b < sys->bodies->len; b++)
+    if (body_owner[b] < 0)
+      {
+        g_array_index (sys->bodies, FxBodySys, b).dof = offset;
+        offset += 3;
+      }
   sys->n = offset;
   sys->x = g_new0 (double, MAX (sys->n, 1));
   sys->x_mid = g_new0 (double, MAX (sys->n, 1));
@@ -2097,6 +2389,8 @@ fx_system_free (FxSystem *sys)
     g_array_unref (sys->point_loads);
   if (sys->springs)
     g_array_unref (sys->springs);
+  if (sys->bodies)
+    g_array_unref (sys->bodies);
   fx_assignment_free (sys->assignment);
   if (sys->model)
     fx_model_free (sys->model);
@@ -2118,7 +2412,7 @@ const FxAssignment *fx_system_assignment (const FxSystem *s) { return s->assignm
 guint fx_system_n_unknowns (const FxSystem *s) { return s->n; }
 double fx_system_time (const FxSystem *s) { return s->t; }
 double *fx_system_state (FxSystem *s) { return s->x; }
-guint fx_system_n_links (const FxSystem *s) { return s->n_model_links; }
+guint fx_system_n_links (const FxSystem *s) { return s->n_user_links; }
 FxCausality fx_system_link_T (const FxSystem *s, guint l) { return s->links[s->seg_first[l]].T; }
 FxCausality fx_system_link_R (const FxSystem *s, guint l) { return s->links[s->seg_first[l]].R; }
 
@@ -2175,6 +2469,24 @@ fx_system_blocks (const FxSystem *sys, guint *block_of, guint **kind_out, double
         g_array_append_val (length, L);
         nb++;
       }
+  /* bodies: v_c one velocity block, omega one angular-velocity block; the
+   * body's size makes omega comparable to velocities */
+  for (guint b = 0; b < sys->bodies->len; b++)
+    {
+      const FxBodySys *bs = &g_array_index (sys->bodies, FxBodySys, b);
+      double L = bs->m > 0 && bs->I > 0 ? sqrt (bs->I / bs->m) : (sys->n_links ? sys->links[0].L : 1.0);
+      for (guint k = 0; k < 2; k++)
+        {
+          block_of[bs->dof] = nb;
+          if (k == 0)
+            block_of[bs->dof + 1] = nb;
+          else
+            block_of[bs->dof + 2] = nb;
+          g_array_append_val (kind, k);
+          g_array_append_val (length, L);
+          nb++;
+        }
+    }
   *kind_out = (guint *) g_array_free (kind, FALSE);
   *length_out = (double *) g_array_free (length, FALSE);
   return nb;
@@ -2186,6 +2498,7 @@ struct _FxSystemSnapshot {
   guint n_links;
   GArray *junction_pos;  /* double: pos[0], pos[1] per junction, both channels */
   GArray *spring_phi;    /* double per spring */
+  GArray *bodies;        /* FxBodySys */
   double t;
   double *x;
   double **theta, **r;
@@ -2206,6 +2519,7 @@ fx_system_snapshot (const FxSystem *sys)
   for (guint c = 0; c < 2; c++)
     for (guint i = 0; i < arrs[c]->len; i++)
       g_array_append_vals (s->junction_pos, g_array_index (arrs[c], FxJunction, i).pos, 2);
+  s->bodies = g_array_copy (sys->bodies);
   s->t = sys->t;
   s->x = g_memdup2 (sys->x, sizeof (double) * MAX (sys->n, 1));
   s->theta = g_new0 (double *, MAX (sys->n_links, 1));
@@ -2229,6 +2543,8 @@ fx_system_restore (FxSystem *sys, const FxSystemSnapshot *s)
 {
   sys->t = s->t;
   memcpy (sys->x, s->x, sizeof (double) * sys->n);
+  for (guint i = 0; i < sys->bodies->len; i++)
+    g_array_index (sys->bodies, FxBodySys, i) = g_array_index (s->bodies, FxBodySys, i);
   for (guint i = 0; i < sys->springs->len; i++)
     g_array_index (sys->springs, FxSpringSys, i).phi = g_array_index (s->spring_phi, double, i);
   GArray *arrs[2] = { sys->tjunctions, sys->rjunctions };
@@ -2261,6 +2577,7 @@ fx_system_snapshot_free (FxSystemSnapshot *s)
     }
   g_array_unref (s->junction_pos);
   g_array_unref (s->spring_phi);
+  g_array_unref (s->bodies);
   g_free (s->x);
   g_free (s->theta_end);
   g_free (s->theta);
