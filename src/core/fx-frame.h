@@ -47,7 +47,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxStepFrame, fx_step_frame_unref)
 
 /* A frame of the undeformed model itself (t = 0, moments zero), drawn
  * before any run and used as the "initial configuration" ghost. Links
- * whose joints are missing get no nodes. */
+ * whose joints are missing get no nodes, and probes on them are at NaN (skip
+ * them); a link with 0 elements is drawn as one element. */
 FxStepFrame *fx_step_frame_new_from_model (const FxModel *model);
 
 G_END_DECLS

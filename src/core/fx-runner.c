@@ -1,0 +1,420 @@
+/* fx-runner.c: one solver thread per run, and the bounded frame buffer
+ * between it and the UI.
+ *
+ * Everything shared lives under `lock`. The solver thread takes an order
+ * (dt, pull) under the lock, computes the step and its frame outside it, and
+ * publishes the frame under it again; it sleeps on `wake` when it has no
+ * step to do or no room for the frame. Every command signals `wake`.
+ */
+#include "fx-runner.h"
+
+#include <math.h>
+
+#define PULL_FREQUENCY 2.0      /* Hz: how quickly a drag is followed        */
+#define PULL_ZETA      0.7      /* damping ratio of the drag's spring        */
+#define PULL_MAX_OMEGA_DT 0.5   /* explicit force: stable below 1 / PULL_ZETA */
+
+struct _FxRunner {
+  FxModel *model;            /* the copy; immutable                          */
+  double mass;               /* total mass M, for the pull's spring (kg)     */
+  FxSystem *system;          /* the solver thread's alone once it runs        */
+  FxIntegrator *integrator;  /* likewise                                      */
+  GThread *thread;
+
+  GMutex lock;               /* guards everything below                       */
+  GCond wake;                /* to the solver: a command, or room for a frame */
+  GQueue frames;             /* FxStepFrame*, oldest first                    */
+  guint capacity;
+  double horizon;
+  double dt;
+  double time;               /* t of the newest frame                         */
+  guint step;                /* step index of the newest frame                */
+  guint steps_asked;         /* fx_runner_step_once calls not yet served      */
+  gboolean stepping;         /* a step is being computed, outside the lock    */
+  gboolean quit;
+  GError *failure;
+
+  gboolean pull_active;
+  guint pull_link;
+  double pull_s, pull_target[2];
+};
+
+/* What the solver needs for one step, copied out of the lock. */
+typedef struct {
+  double dt;
+  guint step;
+  gboolean pull_active;
+  guint pull_link;
+  double pull_s, pull_target[2];
+} StepOrder;
+
+/* ------------------------------------------------------------ solver side */
+
+static gboolean
+step_wanted (const FxRunner *r)
+{
+  return r->failure == NULL && (r->time < r->horizon || r->steps_asked > 0);
+}
+
+static StepOrder
+take_order (FxRunner *r)
+{
+  StepOrder o = { r->dt, r->step + 1, r->pull_active, r->pull_link,
+                  r->pull_s, { r->pull_target[0], r->pull_target[1] } };
+
+  /* a step asked for is one beyond the horizon, so it is served only there */
+  if (r->time >= r->horizon && r->steps_asked > 0)
+    r->steps_asked--;
+  return o;
+}
+
+/* The drag's spring-damper on the point as it is at the start of the step
+ * (fx-runner.h explains k and c). */
+static void
+apply_pull (FxRunner *r, const StepOrder *o)
+{
+  if (!o->pull_active)
+    {
+      fx_system_clear_pull (r->system);
+      return;
+    }
+
+  double omega = MIN (2.0 * G_PI * PULL_FREQUENCY, PULL_MAX_OMEGA_DT / o->dt);
+  double k = r->mass * omega * omega, c = 2.0 * PULL_ZETA * sqrt (k * r->mass);
+  double p[2], v[2], F[2];
+
+  fx_system_point (r->system, o->pull_link, o->pull_s, &p[0], &p[1]);
+  fx_system_point_velocity (r->system, o->pull_link, o->pull_s, v);
+  for (guint i = 0; i < 2; i++)
+    F[i] = k * (o->pull_target[i] - p[i]) - c * v[i];
+  fx_system_set_pull (r->system, o->pull_link, o->pull_s, F);
+}
+
+static FxStepFrame *
+solver_step (FxRunner *r, const StepOrder *o, GError **error)
+{
+  FxStepReport report;
+
+  apply_pull (r, o);
+  if (!fx_integrator_step (r->integrator, o->dt, &report, error))
+    return NULL;
+  return fx_step_frame_new (r->system, &report, o->step);
+}
+
+static void
+publish (FxRunner *r, FxStepFrame *frame)
+{
+  g_queue_push_tail (&r->frames, frame);
+  r->time = frame->t;
+  r->step = frame->step;
+}
+
+static gpointer
+solver_main (gpointer data)
+{
+  FxRunner *r = data;
+
+  g_mutex_lock (&r->lock);
+  while (!r->quit)
+    {
+      if (!step_wanted (r) || r->frames.length >= r->capacity)
+        {
+          g_cond_wait (&r->wake, &r->lock);
+          continue;
+        }
+
+      StepOrder order = take_order (r);
+      GError *error = NULL;
+      r->stepping = TRUE;
+      g_mutex_unlock (&r->lock);
+
+      FxStepFrame *frame = solver_step (r, &order, &error);
+
+      g_mutex_lock (&r->lock);
+      r->stepping = FALSE;
+      if (frame != NULL)
+        publish (r, frame);
+      else
+        r->failure = error;
+    }
+  g_mutex_unlock (&r->lock);
+  return NULL;
+}
+
+/* --------------------------------------------------------------- set-up */
+
+static double
+model_mass (const FxModel *model)
+{
+  double M = 0.0;
+
+  for (guint l = 0; l < model->links->len; l++)
+    {
+      const FxLink *link = fx_model_link (model, l);
+      M += link->section.rhoA * fx_link_length (model, link);
+    }
+  for (guint j = 0; j < model->joints->len; j++)
+    {
+      const FxJoint *joint = fx_model_joint (model, j);
+      M += joint->mass + (joint->slider ? joint->slider_mass : 0.0);
+    }
+  /* a massless mechanism still needs a spring to be dragged by */
+  return M > 0.0 && isfinite (M) ? M : 1.0;
+}
+
+/* Enough frames to ride out a slow UI tick, but bounded in bytes, so a
+ * million-element link does not buffer gigabytes. */
+static guint
+capacity_for (const FxStepFrame *f)
+{
+  gsize bytes = sizeof *f + sizeof (guint) * (f->n_links + 1)
+                + sizeof (double) * (4 * (gsize) f->n_nodes + 2 * f->n_joints + 2 * f->n_probes);
+  gsize n = FX_RUNNER_FRAME_BUDGET / MAX (bytes, 1);
+
+  return (guint) CLAMP (n, FX_RUNNER_MIN_FRAMES, FX_RUNNER_MAX_FRAMES);
+}
+
+static void
+runner_clear_frames (FxRunner *r)
+{
+  FxStepFrame *f;
+  while ((f = g_queue_pop_head (&r->frames)) != NULL)
+    fx_step_frame_unref (f);
+}
+
+FxRunner *
+fx_runner_new (const FxModel *model, GError **error)
+{
+  g_return_val_if_fail (model != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  g_autoptr (FxModel) copy = fx_model_copy (model);
+  g_autoptr (FxSystem) system = fx_system_new (copy, error);
+  if (system == NULL)
+    return NULL;
+
+  FxRunner *r = g_new0 (FxRunner, 1);
+  g_mutex_init (&r->lock);
+  g_cond_init (&r->wake);
+  g_queue_init (&r->frames);
+  r->model = g_steal_pointer (&copy);
+  r->mass = model_mass (r->model);
+  r->system = g_steal_pointer (&system);
+  r->integrator = fx_integrator_new (r->system, r->model->tolerance, r->model->max_iterations);
+  r->dt = r->model->dt;
+
+  FxStepReport report;
+  fx_integrator_report (r->integrator, &report);
+  FxStepFrame *frame0 = fx_step_frame_new (r->system, &report, 0);
+  r->capacity = capacity_for (frame0);
+  publish (r, frame0);
+  r->horizon = r->time;
+
+  r->thread = g_thread_try_new ("flexion-solver", solver_main, r, error);
+  if (r->thread == NULL)
+    {
+      fx_runner_free (r);
+      return NULL;
+    }
+  return r;
+}
+
+void
+fx_runner_free (FxRunner *r)
+{
+  if (r == NULL)
+    return;
+
+  if (r->thread != NULL)
+    {
+      g_mutex_lock (&r->lock);
+      r->quit = TRUE;
+      g_cond_signal (&r->wake);
+      g_mutex_unlock (&r->lock);
+      g_thread_join (r->thread);
+    }
+  runner_clear_frames (r);
+  g_clear_error (&r->failure);
+  g_clear_pointer (&r->integrator, fx_integrator_free);
+  g_clear_pointer (&r->system, fx_system_free);
+  g_clear_pointer (&r->model, fx_model_free);
+  g_cond_clear (&r->wake);
+  g_mutex_clear (&r->lock);
+  g_free (r);
+}
+
+/* ------------------------------------------------------------- commands */
+
+const FxModel *
+fx_runner_model (FxRunner *r)
+{
+  g_return_val_if_fail (r != NULL, NULL);
+  return r->model;
+}
+
+void
+fx_runner_set_horizon (FxRunner *r, double t)
+{
+  g_return_if_fail (r != NULL && !isnan (t));
+
+  g_mutex_lock (&r->lock);
+  r->horizon = t;
+  g_cond_signal (&r->wake);
+  g_mutex_unlock (&r->lock);
+}
+
+double
+fx_runner_horizon (FxRunner *r)
+{
+  g_return_val_if_fail (r != NULL, 0.0);
+
+  g_mutex_lock (&r->lock);
+  double t = r->horizon;
+  g_mutex_unlock (&r->lock);
+  return t;
+}
+
+void
+fx_runner_step_once (FxRunner *r)
+{
+  g_return_if_fail (r != NULL);
+
+  g_mutex_lock (&r->lock);
+  r->steps_asked++;
+  g_cond_signal (&r->wake);
+  g_mutex_unlock (&r->lock);
+}
+
+double
+fx_runner_dt (FxRunner *r)
+{
+  g_return_val_if_fail (r != NULL, 0.0);
+
+  g_mutex_lock (&r->lock);
+  double dt = r->dt;
+  g_mutex_unlock (&r->lock);
+  return dt;
+}
+
+void
+fx_runner_set_dt (FxRunner *r, double dt)
+{
+  g_return_if_fail (r != NULL && dt > 0.0 && isfinite (dt));
+
+  g_mutex_lock (&r->lock);
+  r->dt = dt;
+  g_mutex_unlock (&r->lock);
+}
+
+void
+fx_runner_set_pull (FxRunner *r, guint link, double s, double target_x, double target_y)
+{
+  g_return_if_fail (r != NULL && link < r->model->links->len);
+  g_return_if_fail (isfinite (s) && isfinite (target_x) && isfinite (target_y));
+
+  g_mutex_lock (&r->lock);
+  r->pull_active = TRUE;
+  r->pull_link = link;
+  r->pull_s = CLAMP (s, 0.0, 1.0);
+  r->pull_target[0] = target_x;
+  r->pull_target[1] = target_y;
+  g_mutex_unlock (&r->lock);
+}
+
+void
+fx_runner_clear_pull (FxRunner *r)
+{
+  g_return_if_fail (r != NULL);
+
+  g_mutex_lock (&r->lock);
+  r->pull_active = FALSE;
+  g_mutex_unlock (&r->lock);
+}
+
+/* --------------------------------------------------------------- frames */
+
+FxStepFrame *
+fx_runner_pop_frame (FxRunner *r)
+{
+  g_return_val_if_fail (r != NULL, NULL);
+
+  g_mutex_lock (&r->lock);
+  gboolean was_full = r->frames.length >= r->capacity;
+  FxStepFrame *f = g_queue_pop_head (&r->frames);
+  if (f != NULL && was_full)
+    g_cond_signal (&r->wake);
+  g_mutex_unlock (&r->lock);
+  return f;
+}
+
+guint
+fx_runner_pop_all (FxRunner *r, GPtrArray *out)
+{
+  g_return_val_if_fail (r != NULL && out != NULL, 0);
+
+  g_mutex_lock (&r->lock);
+  guint n = r->frames.length;
+  FxStepFrame *f;
+  while ((f = g_queue_pop_head (&r->frames)) != NULL)
+    g_ptr_array_add (out, f);
+  if (n > 0)
+    g_cond_signal (&r->wake);
+  g_mutex_unlock (&r->lock);
+  return n;
+}
+
+guint
+fx_runner_n_frames (FxRunner *r)
+{
+  g_return_val_if_fail (r != NULL, 0);
+
+  g_mutex_lock (&r->lock);
+  guint n = r->frames.length;
+  g_mutex_unlock (&r->lock);
+  return n;
+}
+
+guint
+fx_runner_capacity (FxRunner *r)
+{
+  g_return_val_if_fail (r != NULL, 0);
+  return r->capacity;  /* fixed in fx_runner_new */
+}
+
+/* -------------------------------------------------------------- queries */
+
+double
+fx_runner_time (FxRunner *r)
+{
+  g_return_val_if_fail (r != NULL, 0.0);
+
+  g_mutex_lock (&r->lock);
+  double t = r->time;
+  g_mutex_unlock (&r->lock);
+  return t;
+}
+
+gboolean
+fx_runner_is_busy (FxRunner *r)
+{
+  g_return_val_if_fail (r != NULL, FALSE);
+
+  g_mutex_lock (&r->lock);
+  gboolean busy = r->stepping || step_wanted (r);
+  g_mutex_unlock (&r->lock);
+  return busy;
+}
+
+gboolean
+fx_runner_failed (FxRunner *r, GError **error)
+{
+  g_return_val_if_fail (r != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  g_mutex_lock (&r->lock);
+  gboolean failed = r->failure != NULL;
+  if (failed && error != NULL)
+    *error = g_error_copy (r->failure);
+  g_mutex_unlock (&r->lock);
+  return failed;
+}

@@ -1,0 +1,90 @@
+/* fx-runner.h: the solver thread.
+ *
+ * A runner owns a copy of a model, the FxSystem and FxIntegrator built from
+ * it, and one thread that steps them. The thread publishes one FxStepFrame
+ * per step into a bounded buffer; the UI thread drains it without ever
+ * waiting for the solver. The system is touched by the solver thread only:
+ * every other call here is a command or a query under the runner's lock,
+ * cheap enough for every UI tick.
+ *
+ * Pacing: the solver steps while its time is below the horizon (the UI
+ * raises it as its display time advances; pausing is not raising it), and
+ * waits while the buffer is full. It never waits in a busy loop.
+ */
+#pragma once
+
+#include "fx-frame.h"
+
+G_BEGIN_DECLS
+
+/* The buffer holds at most FX_RUNNER_MAX_FRAMES frames, and fewer when
+ * frames are big: as many as fit in FX_RUNNER_FRAME_BUDGET bytes, never
+ * fewer than FX_RUNNER_MIN_FRAMES. */
+#define FX_RUNNER_MAX_FRAMES   512u
+#define FX_RUNNER_MIN_FRAMES   4u
+#define FX_RUNNER_FRAME_BUDGET (256u << 20)
+
+typedef struct _FxRunner FxRunner;
+
+/* Copies `model` and builds its system at once, so that an invalid model or
+ * a causality conflict is reported here (NULL and `error`). The buffer then
+ * holds frame 0, the initial state; the thread is idle (horizon 0). */
+FxRunner      *fx_runner_new         (const FxModel *model, GError **error);
+
+/* Stops and joins the thread (also in the middle of a run) and frees the
+ * runner with its unread frames. */
+void           fx_runner_free        (FxRunner *runner);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxRunner, fx_runner_free)
+
+/* The runner's copy of the model, never changed while the runner lives. */
+const FxModel *fx_runner_model       (FxRunner *runner);
+
+/* The solver computes steps while its time < t. */
+void           fx_runner_set_horizon (FxRunner *runner, double t);
+double         fx_runner_horizon     (FxRunner *runner);
+/* One more step, whatever the horizon. */
+void           fx_runner_step_once   (FxRunner *runner);
+
+/* The step, s (initially the model's dt); a change applies from the next step. */
+double         fx_runner_dt          (FxRunner *runner);
+void           fx_runner_set_dt      (FxRunner *runner, double dt);
+
+/* The oldest unread frame (transfer full), or NULL at once when none is
+ * ready. Frames come in step order, frame 0 first. */
+FxStepFrame   *fx_runner_pop_frame   (FxRunner *runner);
+/* Appends every ready frame to `out` (transfer full: give `out` the free
+ * function fx_step_frame_unref) and returns how many. */
+guint          fx_runner_pop_all     (FxRunner *runner, GPtrArray *out);
+/* Frames ready to pop, and the most the buffer holds. */
+guint          fx_runner_n_frames    (FxRunner *runner);
+guint          fx_runner_capacity    (FxRunner *runner);
+
+/* The time of the solver's newest state (its newest frame's t). */
+double         fx_runner_time        (FxRunner *runner);
+/* Whether the solver has steps to compute (below the horizon, or a step
+ * asked for): computing one, or waiting for room in the buffer. */
+gboolean       fx_runner_is_busy     (FxRunner *runner);
+/* Whether a step failed (the solver diverged). The thread then stops
+ * stepping for good; the frames before the failure stay readable. `error`
+ * (may be NULL) receives a copy of the integrator's error. */
+gboolean       fx_runner_failed      (FxRunner *runner, GError **error);
+
+/* A pull: the user drags the point at fraction s of model link `link`
+ * towards (target_x, target_y). Before each step the solver applies the
+ * spring-damper force F = k (target - r) - c v on the point (r, v its
+ * position and velocity), held over the step as a dead load whose work
+ * counts as supplied energy.
+ *
+ * k and c are scaled by the mechanism's total mass M (links' rhoA L plus
+ * lumped and slider masses; 1 kg if massless), so a drag feels the same at
+ * any scale: with omega = 2 pi 2 Hz, k = M omega^2 and c = 2 0.7 sqrt (k M),
+ * the mechanism follows the cursor like a well damped (zeta = 0.7) 2 Hz
+ * oscillator, quick but without a visible overshoot. The force is
+ * explicit in time, which is stable for omega dt < 1/0.7; omega is capped at
+ * 0.5 / dt so big steps keep a margin (points with an effective mass well
+ * below M may still ring). */
+void           fx_runner_set_pull    (FxRunner *runner, guint link, double s,
+                                      double target_x, double target_y);
+void           fx_runner_clear_pull  (FxRunner *runner);
+
+G_END_DECLS
