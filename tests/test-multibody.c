@@ -208,6 +208,18 @@ test_energy_double_pendulum (void)
   books_check (&b);
 }
 
+/* the example with a rigid plate as coupler (bodies, docs/model-format.md) */
+static void
+test_energy_plate_linkage (void)
+{
+  g_autoptr (FxModel) m = load_example ("plate-linkage");
+  g_autoptr (FxSystem) sys = test_system (m);
+  Books b = run_books (sys, m->dt, m->t_end, 0.0);
+  books_report ("plate linkage (example: dt 0.005, T 5)", &b);
+  g_assert_cmpuint (b.steps, ==, 1000);
+  books_check (&b);
+}
+
 static void
 test_energy_triangle_truss (void)
 {
@@ -700,12 +712,15 @@ test_four_bar_rigid (void)
 /* Rules of physics.md section 6, independently of fx-causality.c: whether a
  * channel of a joint needs no F-causal member. */
 static gboolean
-rule_covered (const FxJoint *j, FxChannel c)
+rule_covered (const FxModel *m, const FxJoint *j, FxChannel c)
 {
+  /* a body gives its attachments their velocity, and a welded one its spin */
+  gboolean on_body = fx_model_find_body_of_joint (m, j->id) >= 0;
   if (c == FX_CHANNEL_TRANSLATION)
     return j->support == FX_SUPPORT_PIN || j->support == FX_SUPPORT_CLAMP || j->mass > 0.0
-           || (j->slider && j->slider_mass > 0.0);
-  return j->support == FX_SUPPORT_CLAMP || j->support == FX_SUPPORT_GUIDED || j->inertia > 0.0;
+           || (j->slider && j->slider_mass > 0.0) || on_body;
+  return j->support == FX_SUPPORT_CLAMP || j->support == FX_SUPPORT_GUIDED || j->inertia > 0.0
+         || (on_body && j->kind == FX_JOINT_WELD);
 }
 
 /* The expanded model (splits applied) must cover every free junction exactly
@@ -749,7 +764,7 @@ count_violations (const FxModel *model, const FxAssignment *a, guint *n_checked)
       const FxJoint *joint = fx_model_joint (e, jt);
       for (FxChannel c = FX_CHANNEL_TRANSLATION; c <= FX_CHANNEL_ROTATION; c++)
         {
-          gboolean covered = rule_covered (joint, c);
+          gboolean covered = rule_covered (e, joint, c);
           gboolean per_end = c == FX_CHANNEL_ROTATION && !covered && joint->kind == FX_JOINT_PIN;
           guint n_members = 0, n_f = 0;
           for (guint l = 0; l < e->links->len; l++)
@@ -880,7 +895,8 @@ test_causality_examples (void)
 {
   /* every example has a valid assignment, junction by junction */
   const char *names[] = { "flexible-pendulum", "double-pendulum", "l-frame-rigid",
-                          "l-frame-soft", "triangle-truss", "struck-beam", "flying-spaghetti" };
+                          "l-frame-soft", "triangle-truss", "struck-beam", "flying-spaghetti",
+                          "plate-linkage", "slider-crank" };
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
       g_autoptr (FxModel) m = load_example (names[i]);
@@ -1271,6 +1287,7 @@ main (int argc, char **argv)
   g_test_add_func ("/multibody/energy/l-frame-rigid", test_energy_l_frame_rigid);
   g_test_add_func ("/multibody/energy/l-frame-soft", test_energy_l_frame_soft);
   g_test_add_func ("/multibody/energy/double-pendulum", test_energy_double_pendulum);
+  g_test_add_func ("/multibody/energy/plate-linkage", test_energy_plate_linkage);
   g_test_add_func ("/multibody/energy/triangle-truss", test_energy_triangle_truss);
   g_test_add_func ("/multibody/energy/mass-on-spring/light", test_energy_mass_on_light_spring);
   g_test_add_func ("/multibody/energy/mass-on-spring/massless", test_energy_mass_on_massless_spring);
