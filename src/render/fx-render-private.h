@@ -1,0 +1,74 @@
+/* fx-render-private.h: helpers shared by the drawing modules of
+ * flexion-render (palette, text, number formatting). Not installed, not
+ * for the app: the public API is in the other fx-*.h headers here.
+ */
+#pragma once
+
+#include <cairo.h>
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* GNOME HIG colours for one style (light or dark), as 0..1 RGB. */
+typedef struct {
+  double bg[3];        /* window background: #fafafa / #242424           */
+  double card[3];      /* raised surface (legend, colour bar card)       */
+  double fg[3];        /* text and strokes: #2e3436 / #ffffff            */
+  double dim[3];       /* secondary text                                 */
+  double accent[3];    /* #3584e4                                        */
+  double outline[3];   /* thin outline around light colours              */
+  double ground[3];    /* support symbols                                */
+  double load[3];      /* load arrows                                    */
+  double motor[3];     /* motors and drives                              */
+  double spring[3];    /* springs                                        */
+  double error[3];     /* joint gaps                                     */
+} FxPalette;
+
+const FxPalette *fx_palette_get (gboolean dark);
+
+/* #rrggbb (no checks: internal constants) */
+void   fx_rgb_hex          (const char *hex, double rgb[3]);
+/* the n-th colour of a GNOME palette for series and probes */
+void   fx_series_color     (guint i, gboolean dark, double rgb[3]);
+
+static inline void
+fx_set_rgb (cairo_t *cr, const double rgb[3])
+{
+  cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+}
+
+static inline void
+fx_set_rgba (cairo_t *cr, const double rgb[3], double alpha)
+{
+  cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], alpha);
+}
+
+/* The UI font (Cantarell, falling back to the system's sans-serif) at
+ * `size` pixels. */
+void   fx_text_font        (cairo_t *cr, double size, gboolean bold);
+
+typedef enum { FX_ALIGN_START, FX_ALIGN_CENTER, FX_ALIGN_END } FxAlign;
+
+/* Draws UTF-8 `text` with its ink box aligned to (x, y): halign on the
+ * advance width, valign on the font's ascent/descent (START: top at y,
+ * CENTER: middle, END: baseline-descent at y). Returns the advance width. */
+double fx_text_draw        (cairo_t *cr, double x, double y, const char *text,
+                            FxAlign halign, FxAlign valign);
+double fx_text_width       (cairo_t *cr, const char *text);
+double fx_text_height      (cairo_t *cr);  /* ascent + descent */
+
+/* A tick label: %.*g with a typographic minus (U+2212), "0" for values
+ * within `zero_eps` of zero. buf must hold at least 40 bytes. */
+void   fx_format_tick      (char *buf, gsize size, double v, double zero_eps);
+/* A value read-out: 4 significant digits, typographic minus. */
+void   fx_format_value     (char *buf, gsize size, double v);
+
+/* A rounded rectangle path. */
+void   fx_rounded_rect     (cairo_t *cr, double x, double y, double w, double h, double r);
+
+/* A fresh 1x1 context for measuring text the same way everywhere
+ * (hint metrics off, so layout does not depend on the target surface). */
+cairo_t *fx_measure_context_new (void);
+void     fx_measure_options     (cairo_t *cr);
+
+G_END_DECLS
