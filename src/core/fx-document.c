@@ -1,0 +1,519 @@
+/* fx-document.c: the edited model, its file and its snapshot history. */
+#include "fx-document.h"
+#include "fx-model-io.h"
+
+#include <string.h>
+
+#define HISTORY_LIMIT 200
+
+typedef struct {
+  FxModel *before;  /* the model before the step                          */
+  FxModel *after;   /* the model after it                                 */
+  char *label;
+  char *merge_key;  /* NULL: never merges                                 */
+} HistoryStep;
+
+struct _FxDocument {
+  GObject parent_instance;
+
+  FxModel *model;
+  GFile *file;
+
+  GPtrArray *undo;   /* HistoryStep*, oldest first */
+  GPtrArray *redo;   /* HistoryStep*, next to redo last */
+  gboolean merge_broken;
+
+  /* The model as last loaded or saved, to tell "modified" exactly even
+   * after undoing back to it. */
+  char *saved_data;
+
+  FxModel *editing_before;  /* non-NULL between begin_edit and end_edit */
+};
+
+G_DEFINE_FINAL_TYPE (FxDocument, fx_document, G_TYPE_OBJECT)
+
+enum { PROP_0, PROP_CAN_UNDO, PROP_CAN_REDO, PROP_MODIFIED, PROP_FILE, PROP_TITLE, N_PROPS };
+enum { CHANGED, N_SIGNALS };
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static void
+history_step_free (gpointer data)
+{
+  HistoryStep *step = data;
+  fx_model_free (step->before);
+  fx_model_free (step->after);
+  g_free (step->label);
+  g_free (step->merge_key);
+  g_free (step);
+}
+
+static char *
+model_data (const FxModel *model)
+{
+  return fx_model_to_data (model, NULL);
+}
+
+/* Emit "changed" and the notifications whose values may have moved. */
+static void
+emit_changed (FxDocument *doc)
+{
+  g_object_freeze_notify (G_OBJECT (doc));
+  g_object_notify_by_pspec (G_OBJECT (doc), properties[PROP_CAN_UNDO]);
+  g_object_notify_by_pspec (G_OBJECT (doc), properties[PROP_CAN_REDO]);
+  g_object_notify_by_pspec (G_OBJECT (doc), properties[PROP_MODIFIED]);
+  g_object_notify_by_pspec (G_OBJECT (doc), properties[PROP_TITLE]);
+  g_object_thaw_notify (G_OBJECT (doc));
+  g_signal_emit (doc, signals[CHANGED], 0);
+}
+
+static void
+fx_document_finalize (GObject *object)
+{
+  FxDocument *doc = FX_DOCUMENT (object);
+  fx_model_free (doc->model);
+  g_clear_pointer (&doc->editing_before, fx_model_free);
+  g_clear_object (&doc->file);
+  g_ptr_array_unref (doc->undo);
+  g_ptr_array_unref (doc->redo);
+  g_free (doc->saved_data);
+  G_OBJECT_CLASS (fx_document_parent_class)->finalize (object);
+}
+
+static void
+fx_document_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  FxDocument *doc = FX_DOCUMENT (object);
+  switch (prop_id)
+    {
+    case PROP_CAN_UNDO: g_value_set_boolean (value, fx_document_can_undo (doc)); break;
+    case PROP_CAN_REDO: g_value_set_boolean (value, fx_document_can_redo (doc)); break;
+    case PROP_MODIFIED: g_value_set_boolean (value, fx_document_get_modified (doc)); break;
+    case PROP_FILE: g_value_set_object (value, doc->file); break;
+    case PROP_TITLE: g_value_take_string (value, fx_document_dup_title (doc)); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+fx_document_class_init (FxDocumentClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  object_class->finalize = fx_document_finalize;
+  object_class->get_property = fx_document_get_property;
+
+  GParamFlags flags = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY;
+  properties[PROP_CAN_UNDO] = g_param_spec_boolean ("can-undo", NULL, NULL, FALSE, flags);
+  properties[PROP_CAN_REDO] = g_param_spec_boolean ("can-redo", NULL, NULL, FALSE, flags);
+  properties[PROP_MODIFIED] = g_param_spec_boolean ("modified", NULL, NULL, FALSE, flags);
+  properties[PROP_FILE] = g_param_spec_object ("file", NULL, NULL, G_TYPE_FILE, flags);
+  properties[PROP_TITLE] = g_param_spec_string ("title", NULL, NULL, NULL, flags);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+fx_document_init (FxDocument *doc)
+{
+  doc->undo = g_ptr_array_new_with_free_func (history_step_free);
+  doc->redo = g_ptr_array_new_with_free_func (history_step_free);
+}
+
+static FxDocument *
+document_take_model (FxModel *model)
+{
+  FxDocument *doc = g_object_new (FX_TYPE_DOCUMENT, NULL);
+  doc->model = model;
+  doc->saved_data = model_data (model);
+  return doc;
+}
+
+FxDocument *
+fx_document_new (void)
+{
+  return document_take_model (fx_model_new ());
+}
+
+FxDocument *
+fx_document_new_for_model (const FxModel *model)
+{
+  FxDocument *doc = document_take_model (fx_model_copy (model));
+  /* not from a file: an unsaved copy counts as modified only once edited */
+  return doc;
+}
+
+FxDocument *
+fx_document_new_from_file (GFile *file, GPtrArray **warnings, GError **error)
+{
+  g_autofree char *path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_set_error (error, FX_MODEL_ERROR, FX_MODEL_ERROR_IO,
+                   "%s: only local files can be opened", g_file_peek_path (file));
+      return NULL;
+    }
+  FxModel *model = fx_model_load_file (path, warnings, error);
+  if (model == NULL)
+    return NULL;
+  FxDocument *doc = document_take_model (model);
+  doc->file = g_object_ref (file);
+  return doc;
+}
+
+const FxModel *
+fx_document_get_model (FxDocument *doc)
+{
+  return doc->model;
+}
+
+GFile *
+fx_document_get_file (FxDocument *doc)
+{
+  return doc->file;
+}
+
+char *
+fx_document_dup_title (FxDocument *doc)
+{
+  if (doc->file != NULL)
+    {
+      g_autofree char *base = g_file_get_basename (doc->file);
+      return g_filename_display_name (base);
+    }
+  if (doc->model->name != NULL && doc->model->name[0] != '\0')
+    return g_strdup (doc->model->name);
+  return g_strdup ("Untitled");
+}
+
+gboolean
+fx_document_get_modified (FxDocument *doc)
+{
+  g_autofree char *now = model_data (doc->model);
+  return g_strcmp0 (now, doc->saved_data) != 0;
+}
+
+gboolean
+fx_document_save (FxDocument *doc, GFile *file, GError **error)
+{
+  g_autofree char *path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_set_error (error, FX_MODEL_ERROR, FX_MODEL_ERROR_IO,
+                   "%s: only local files can be saved", g_file_peek_path (file));
+      return FALSE;
+    }
+  if (!fx_model_save_file (doc->model, path, error))
+    return FALSE;
+
+  g_free (doc->saved_data);
+  doc->saved_data = model_data (doc->model);
+  if (doc->file == NULL || !g_file_equal (doc->file, file))
+    {
+      g_set_object (&doc->file, file);
+      g_object_notify_by_pspec (G_OBJECT (doc), properties[PROP_FILE]);
+    }
+  g_object_notify_by_pspec (G_OBJECT (doc), properties[PROP_MODIFIED]);
+  g_object_notify_by_pspec (G_OBJECT (doc), properties[PROP_TITLE]);
+  return TRUE;
+}
+
+/* ---- history ---- */
+
+gboolean
+fx_document_can_undo (FxDocument *doc)
+{
+  return doc->undo->len > 0;
+}
+
+gboolean
+fx_document_can_redo (FxDocument *doc)
+{
+  return doc->redo->len > 0;
+}
+
+static HistoryStep *
+last_step (GPtrArray *steps)
+{
+  return steps->len > 0 ? g_ptr_array_index (steps, steps->len - 1) : NULL;
+}
+
+const char *
+fx_document_undo_label (FxDocument *doc)
+{
+  HistoryStep *step = last_step (doc->undo);
+  return step ? step->label : NULL;
+}
+
+const char *
+fx_document_redo_label (FxDocument *doc)
+{
+  HistoryStep *step = last_step (doc->redo);
+  return step ? step->label : NULL;
+}
+
+/* Moves the newest step of `from` onto `to`, making the model its `before`
+ * (undo) or `after` (redo) state. */
+static gboolean
+history_move (FxDocument *doc, GPtrArray *from, GPtrArray *to, gboolean undo)
+{
+  g_return_val_if_fail (doc->editing_before == NULL, FALSE);
+  if (from->len == 0)
+    return FALSE;
+  HistoryStep *step = g_ptr_array_steal_index (from, from->len - 1);
+  fx_model_free (doc->model);
+  doc->model = fx_model_copy (undo ? step->before : step->after);
+  g_ptr_array_add (to, step);
+  doc->merge_broken = TRUE;
+  emit_changed (doc);
+  return TRUE;
+}
+
+gboolean
+fx_document_undo (FxDocument *doc)
+{
+  return history_move (doc, doc->undo, doc->redo, TRUE);
+}
+
+gboolean
+fx_document_redo (FxDocument *doc)
+{
+  return history_move (doc, doc->redo, doc->undo, FALSE);
+}
+
+void
+fx_document_break_merge (FxDocument *doc)
+{
+  doc->merge_broken = TRUE;
+}
+
+FxModel *
+fx_document_begin_edit (FxDocument *doc)
+{
+  g_return_val_if_fail (doc->editing_before == NULL, doc->model);
+  doc->editing_before = fx_model_copy (doc->model);
+  return doc->model;
+}
+
+void
+fx_document_end_edit (FxDocument *doc, const char *label, const char *merge_key)
+{
+  g_return_if_fail (doc->editing_before != NULL);
+  FxModel *before = g_steal_pointer (&doc->editing_before);
+
+  HistoryStep *prev = last_step (doc->undo);
+  gboolean merge = merge_key != NULL && prev != NULL && !doc->merge_broken
+                   && doc->redo->len == 0 && g_strcmp0 (prev->merge_key, merge_key) == 0;
+  if (merge)
+    {
+      /* the merged step keeps its first `before` and takes the new `after` */
+      fx_model_free (before);
+      fx_model_free (prev->after);
+      prev->after = fx_model_copy (doc->model);
+    }
+  else
+    {
+      HistoryStep *step = g_new0 (HistoryStep, 1);
+      step->before = before;
+      step->after = fx_model_copy (doc->model);
+      step->label = g_strdup (label);
+      step->merge_key = g_strdup (merge_key);
+      g_ptr_array_add (doc->undo, step);
+      if (doc->undo->len > HISTORY_LIMIT)
+        g_ptr_array_remove_index (doc->undo, 0);
+    }
+  g_ptr_array_set_size (doc->redo, 0);
+  doc->merge_broken = FALSE;
+  emit_changed (doc);
+}
+
+/* ---- edits ---- */
+
+char *
+fx_document_fresh_id (FxDocument *doc, const char *prefix)
+{
+  const FxModel *m = doc->model;
+  for (guint n = 1;; n++)
+    {
+      char *id = g_strdup_printf ("%s%u", prefix, n);
+      gboolean used = fx_model_find_joint (m, id) >= 0 || fx_model_find_link (m, id) >= 0;
+      for (guint i = 0; !used && i < m->probes->len; i++)
+        used = g_strcmp0 (fx_model_probe (m, i)->id, id) == 0;
+      for (guint i = 0; !used && i < m->loads->len; i++)
+        used = g_strcmp0 (fx_model_load (m, i)->id, id) == 0;
+      for (guint i = 0; !used && i < fx_model_n_motors (m); i++)
+        used = g_strcmp0 (fx_model_motor (m, i)->id, id) == 0;
+      for (guint i = 0; !used && i < fx_model_n_springs (m); i++)
+        used = g_strcmp0 (fx_model_spring (m, i)->id, id) == 0;
+      for (guint i = 0; !used && i < fx_model_n_bodies (m); i++)
+        used = g_strcmp0 (fx_model_body (m, i)->id, id) == 0;
+      if (!used)
+        return id;
+      g_free (id);
+    }
+}
+
+guint
+fx_document_add_joint (FxDocument *doc, double x, double y)
+{
+  g_autofree char *id = fx_document_fresh_id (doc, "J");
+  FxModel *m = fx_document_begin_edit (doc);
+  fx_model_add_joint (m, id, x, y);
+  fx_document_end_edit (doc, "Add Joint", NULL);
+  return m->joints->len - 1;
+}
+
+static gboolean
+joints_linked (const FxModel *m, const char *a, const char *b)
+{
+  for (guint i = 0; i < m->links->len; i++)
+    {
+      const FxLink *l = fx_model_link (m, i);
+      if ((g_str_equal (l->from, a) && g_str_equal (l->to, b))
+          || (g_str_equal (l->from, b) && g_str_equal (l->to, a)))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+int
+fx_document_add_link (FxDocument *doc, guint from, guint to, guint elements,
+                      const FxSection *section)
+{
+  const FxModel *m = doc->model;
+  g_return_val_if_fail (from < m->joints->len && to < m->joints->len, -1);
+  const char *a = fx_model_joint (m, from)->id, *b = fx_model_joint (m, to)->id;
+  if (from == to || joints_linked (m, a, b))
+    return -1;
+
+  g_autofree char *id = fx_document_fresh_id (doc, "L");
+  g_autofree char *from_id = g_strdup (a), *to_id = g_strdup (b);
+  FxModel *em = fx_document_begin_edit (doc);
+  FxLink *link = fx_model_add_link (em, id, from_id, to_id, MAX (elements, 1u));
+  link->section = *section;
+  fx_document_end_edit (doc, "Add Link", NULL);
+  return (int) em->links->len - 1;
+}
+
+void
+fx_document_move_joint (FxDocument *doc, guint joint, double x, double y)
+{
+  g_return_if_fail (joint < doc->model->joints->len);
+  FxModel *m = fx_document_begin_edit (doc);
+  FxJoint *j = fx_model_joint (m, joint);
+  j->at[0] = x;
+  j->at[1] = y;
+  g_autofree char *key = g_strdup_printf ("move-joint:%s", j->id);
+  fx_document_end_edit (doc, "Move Joint", key);
+}
+
+void
+fx_document_set_formulation (FxDocument *doc, guint link, FxFormulation f)
+{
+  g_return_if_fail (link < doc->model->links->len);
+  FxModel *m = fx_document_begin_edit (doc);
+  fx_model_link (m, link)->formulation = f;
+  fx_document_end_edit (doc, "Set Formulation", NULL);
+}
+
+/* ---- deletion: rebuild the model without the removed items ---- */
+
+static gboolean
+str_in (const char *s, GHashTable *set)
+{
+  return s != NULL && g_hash_table_contains (set, s);
+}
+
+/* A copy of `m` without the links in `dead_links` and the joints in
+ * `dead_joints`, nor anything that refers to them. */
+static FxModel *
+model_without (const FxModel *m, GHashTable *dead_joints, GHashTable *dead_links)
+{
+  /* links at a dead joint die too */
+  for (guint i = 0; i < m->links->len; i++)
+    {
+      const FxLink *l = fx_model_link (m, i);
+      if (str_in (l->from, dead_joints) || str_in (l->to, dead_joints))
+        g_hash_table_add (dead_links, l->id);
+    }
+
+  FxModel *out = fx_model_copy (m);
+  for (guint i = out->links->len; i-- > 0;)
+    if (str_in (fx_model_link (out, i)->id, dead_links))
+      g_array_remove_index (out->links, i);  /* the clear func frees it */
+  for (guint i = out->joints->len; i-- > 0;)
+    if (str_in (fx_model_joint (out, i)->id, dead_joints))
+      g_array_remove_index (out->joints, i);  /* the clear func frees it */
+  for (guint i = out->loads->len; i-- > 0;)
+    {
+      const FxLoad *l = fx_model_load (out, i);
+      if (str_in (l->joint, dead_joints) || str_in (l->link, dead_links)
+          || str_in (l->frame_link, dead_links))
+        g_array_remove_index (out->loads, i);  /* the clear func frees it */
+    }
+  for (guint i = out->probes->len; i-- > 0;)
+    if (str_in (fx_model_probe (out, i)->link, dead_links))
+      g_array_remove_index (out->probes, i);  /* the clear func frees it */
+  for (guint i = fx_model_n_motors (out); i-- > 0;)
+    {
+      const FxMotor *mo = fx_model_motor (out, i);
+      if (str_in (mo->joint, dead_joints) || str_in (mo->link, dead_links)
+          || str_in (mo->link_b, dead_links))
+        g_array_remove_index (out->motors, i);  /* the clear func frees it */
+    }
+  for (guint i = fx_model_n_springs (out); i-- > 0;)
+    {
+      const FxSpring *sp = fx_model_spring (out, i);
+      if (str_in (sp->joint, dead_joints) || str_in (sp->link, dead_links)
+          || str_in (sp->link_b, dead_links))
+        g_array_remove_index (out->springs, i);  /* the clear func frees it */
+    }
+  /* bodies lose dead attachments; a body left with none goes */
+  for (guint i = fx_model_n_bodies (out); i-- > 0;)
+    {
+      FxBody *b = fx_model_body (out, i);
+      guint k = 0;
+      for (guint a = 0; a < b->n_joints; a++)
+        {
+          if (str_in (b->joints[a], dead_joints))
+            g_free (b->joints[a]);
+          else
+            b->joints[k++] = b->joints[a];
+        }
+      b->n_joints = k;
+      b->joints[k] = NULL;
+      if (k == 0)
+        g_array_remove_index (out->bodies, i);  /* the clear func frees it */
+    }
+  return out;
+}
+
+static void
+replace_model (FxDocument *doc, FxModel *model, const char *label)
+{
+  fx_document_begin_edit (doc);
+  fx_model_free (doc->model);
+  doc->model = model;
+  fx_document_end_edit (doc, label, NULL);
+}
+
+void
+fx_document_delete_joint (FxDocument *doc, guint joint)
+{
+  g_return_if_fail (joint < doc->model->joints->len);
+  g_autoptr (GHashTable) dj = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) dl = g_hash_table_new (g_str_hash, g_str_equal);
+  g_hash_table_add (dj, fx_model_joint (doc->model, joint)->id);
+  replace_model (doc, model_without (doc->model, dj, dl), "Delete Joint");
+}
+
+void
+fx_document_delete_link (FxDocument *doc, guint link)
+{
+  g_return_if_fail (link < doc->model->links->len);
+  g_autoptr (GHashTable) dj = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) dl = g_hash_table_new (g_str_hash, g_str_equal);
+  g_hash_table_add (dl, fx_model_link (doc->model, link)->id);
+  replace_model (doc, model_without (doc->model, dj, dl), "Delete Link");
+}

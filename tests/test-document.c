@@ -1,0 +1,235 @@
+/* test-document.c: edits, undo/redo, merging, modified state and saving of
+ * FxDocument, the history every canvas and inspector edit goes through. */
+#include "fx-document.h"
+#include "fx-model-io.h"
+
+#include <glib/gstdio.h>
+
+static FxSection
+test_section (void)
+{
+  FxSection s = { 0 };
+  fx_section_set_canonical (&s, 1.0, 1e-4, 1e6, 4e5, 10.0);
+  return s;
+}
+
+static void
+count_changed (FxDocument *doc, guint *n)
+{
+  (*n)++;
+}
+
+static void
+test_add_undo_redo (void)
+{
+  g_autoptr (FxDocument) doc = fx_document_new ();
+  FxSection s = test_section ();
+  guint changed = 0;
+  g_signal_connect (doc, "changed", G_CALLBACK (count_changed), &changed);
+
+  g_assert_false (fx_document_get_modified (doc));
+  g_assert_false (fx_document_can_undo (doc));
+  guint a = fx_document_add_joint (doc, 0, 0);
+  guint b = fx_document_add_joint (doc, 1, 0);
+  int l = fx_document_add_link (doc, a, b, 8, &s);
+  g_assert_cmpint (l, ==, 0);
+  g_assert_cmpuint (changed, ==, 3);
+  const FxModel *m = fx_document_get_model (doc);
+  g_assert_cmpuint (m->links->len, ==, 1);
+  g_assert_cmpstr (fx_model_link (m, 0)->from, ==, "J1");
+  g_assert_cmpstr (fx_model_link (m, 0)->to, ==, "J2");
+  g_assert_cmpuint (fx_model_link (m, 0)->elements, ==, 8);
+  g_assert_cmpfloat (fx_model_link (m, 0)->section.EI, ==, 10.0);
+  g_assert_true (fx_document_get_modified (doc));
+  g_assert_cmpstr (fx_document_undo_label (doc), ==, "Add Link");
+
+  /* a second link between the same joints, or a joint to itself, is refused */
+  g_assert_cmpint (fx_document_add_link (doc, b, a, 8, &s), ==, -1);
+  g_assert_cmpint (fx_document_add_link (doc, a, a, 8, &s), ==, -1);
+  g_assert_cmpuint (changed, ==, 3);
+
+  g_assert_true (fx_document_undo (doc));
+  m = fx_document_get_model (doc);
+  g_assert_cmpuint (m->links->len, ==, 0);
+  g_assert_cmpuint (m->joints->len, ==, 2);
+  g_assert_true (fx_document_can_redo (doc));
+  g_assert_cmpstr (fx_document_redo_label (doc), ==, "Add Link");
+  g_assert_true (fx_document_redo (doc));
+  m = fx_document_get_model (doc);
+  g_assert_cmpuint (m->links->len, ==, 1);
+
+  /* undoing everything comes back to the unmodified state */
+  while (fx_document_undo (doc))
+    ;
+  g_assert_false (fx_document_get_modified (doc));
+  g_assert_cmpuint (fx_document_get_model (doc)->joints->len, ==, 0);
+  /* a new edit drops the redo branch */
+  fx_document_add_joint (doc, 5, 5);
+  g_assert_false (fx_document_can_redo (doc));
+}
+
+static void
+test_move_merges (void)
+{
+  g_autoptr (FxDocument) doc = fx_document_new ();
+  guint a = fx_document_add_joint (doc, 0, 0);
+  fx_document_move_joint (doc, a, 0.1, 0);
+  fx_document_move_joint (doc, a, 0.2, 0);
+  fx_document_move_joint (doc, a, 0.3, 0.5);
+  fx_document_break_merge (doc);  /* the end of the drag */
+  fx_document_move_joint (doc, a, 1.0, 1.0);
+
+  const FxModel *m = fx_document_get_model (doc);
+  g_assert_cmpfloat (fx_model_joint (m, a)->at[0], ==, 1.0);
+  g_assert_true (fx_document_undo (doc));  /* the second drag */
+  m = fx_document_get_model (doc);
+  g_assert_cmpfloat (fx_model_joint (m, a)->at[0], ==, 0.3);
+  g_assert_cmpfloat (fx_model_joint (m, a)->at[1], ==, 0.5);
+  g_assert_true (fx_document_undo (doc));  /* the whole first drag at once */
+  m = fx_document_get_model (doc);
+  g_assert_cmpfloat (fx_model_joint (m, a)->at[0], ==, 0.0);
+  g_assert_cmpstr (fx_document_undo_label (doc), ==, "Add Joint");
+}
+
+static FxDocument *
+load_example (const char *name)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("FLEXION_EXAMPLES"), name, NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) error = NULL;
+  FxDocument *doc = fx_document_new_from_file (file, NULL, &error);
+  g_assert_no_error (error);
+  return doc;
+}
+
+static void
+test_delete_cascades (void)
+{
+  g_autoptr (FxDocument) doc = load_example ("four-bar.flexion");
+  const FxModel *m = fx_document_get_model (doc);
+  guint n_joints = m->joints->len, n_links = m->links->len;
+  g_assert_cmpuint (n_links, >=, 3);
+  g_assert_false (fx_document_get_modified (doc));
+
+  /* the joint every link reaches through: delete the first link's `to` */
+  int j = fx_model_find_joint (m, fx_model_link (m, 0)->to);
+  g_assert_cmpint (j, >=, 0);
+  g_autofree char *jid = g_strdup (fx_model_joint (m, j)->id);
+  fx_document_delete_joint (doc, j);
+  m = fx_document_get_model (doc);
+  g_assert_cmpuint (m->joints->len, ==, n_joints - 1);
+  g_assert_cmpint (fx_model_find_joint (m, jid), ==, -1);
+  for (guint i = 0; i < m->links->len; i++)
+    {
+      g_assert_cmpstr (fx_model_link (m, i)->from, !=, jid);
+      g_assert_cmpstr (fx_model_link (m, i)->to, !=, jid);
+    }
+  for (guint i = 0; i < fx_model_n_motors (m); i++)
+    {
+      g_assert_cmpstr (fx_model_motor (m, i)->joint, !=, jid);
+      g_assert_cmpint (fx_model_find_link (m, fx_model_motor (m, i)->link), >=, 0);
+    }
+  for (guint i = 0; i < m->probes->len; i++)
+    g_assert_cmpint (fx_model_find_link (m, fx_model_probe (m, i)->link), >=, 0);
+  g_assert_true (fx_model_validate (m, NULL));
+
+  g_assert_true (fx_document_undo (doc));
+  m = fx_document_get_model (doc);
+  g_assert_cmpuint (m->joints->len, ==, n_joints);
+  g_assert_cmpuint (m->links->len, ==, n_links);
+  g_assert_false (fx_document_get_modified (doc));
+
+  fx_document_delete_link (doc, 0);
+  g_assert_cmpuint (fx_document_get_model (doc)->links->len, ==, n_links - 1);
+  g_assert_cmpuint (fx_document_get_model (doc)->joints->len, ==, n_joints);
+}
+
+static void
+test_body_attachment_deleted (void)
+{
+  g_autoptr (FxDocument) doc = load_example ("plate-linkage.flexion");
+  const FxModel *m = fx_document_get_model (doc);
+  g_assert_cmpuint (fx_model_n_bodies (m), ==, 1);
+  guint n = fx_model_body (m, 0)->n_joints;
+  int j = fx_model_find_joint (m, fx_model_body (m, 0)->joints[0]);
+  fx_document_delete_joint (doc, j);
+  m = fx_document_get_model (doc);
+  g_assert_cmpuint (fx_model_n_bodies (m), ==, 1);
+  g_assert_cmpuint (fx_model_body (m, 0)->n_joints, ==, n - 1);
+  g_assert_cmpuint (g_strv_length (fx_model_body (m, 0)->joints), ==, n - 1);
+}
+
+static void
+test_save_and_title (void)
+{
+  g_autoptr (FxDocument) doc = fx_document_new ();
+  g_autofree char *title = fx_document_dup_title (doc);
+  g_assert_cmpstr (title, ==, "Untitled");
+  FxSection s = test_section ();
+  guint a = fx_document_add_joint (doc, 0, 0);
+  guint b = fx_document_add_joint (doc, 2, 0);
+  fx_document_add_link (doc, a, b, 4, &s);
+  fx_document_set_formulation (doc, 0, FX_FORMULATION_PINNED);
+  g_assert_true (fx_document_get_modified (doc));
+
+  g_autofree char *dir = g_dir_make_tmp ("flexion-doc-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "beam.flexion", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (fx_document_save (doc, file, &error));
+  g_assert_no_error (error);
+  g_assert_false (fx_document_get_modified (doc));
+  g_free (title);
+  title = fx_document_dup_title (doc);
+  g_assert_cmpstr (title, ==, "beam.flexion");
+
+  /* undo after a save makes the document modified again */
+  fx_document_undo (doc);
+  g_assert_true (fx_document_get_modified (doc));
+  fx_document_redo (doc);
+  g_assert_false (fx_document_get_modified (doc));
+
+  g_autoptr (FxDocument) again = fx_document_new_from_file (file, NULL, &error);
+  g_assert_no_error (error);
+  const FxModel *m = fx_document_get_model (again);
+  g_assert_cmpuint (m->links->len, ==, 1);
+  g_assert_cmpint (fx_model_link (m, 0)->formulation, ==, FX_FORMULATION_PINNED);
+
+  /* saving into a missing directory fails with a message and changes nothing */
+  g_autofree char *bad = g_build_filename (dir, "missing", "x.flexion", NULL);
+  g_autoptr (GFile) bad_file = g_file_new_for_path (bad);
+  fx_document_move_joint (again, 0, 0.5, 0.5);
+  g_assert_false (fx_document_save (again, bad_file, &error));
+  g_assert_nonnull (error);
+  g_assert_true (fx_document_get_modified (again));
+  g_assert_true (g_file_equal (fx_document_get_file (again), file));
+
+  g_remove (path);
+  g_rmdir (dir);
+}
+
+static void
+test_history_cap (void)
+{
+  g_autoptr (FxDocument) doc = fx_document_new ();
+  for (guint i = 0; i < 250; i++)
+    fx_document_add_joint (doc, i, 0);
+  guint undone = 0;
+  while (fx_document_undo (doc))
+    undone++;
+  g_assert_cmpuint (undone, ==, 200);
+  g_assert_cmpuint (fx_document_get_model (doc)->joints->len, ==, 50);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/document/add-undo-redo", test_add_undo_redo);
+  g_test_add_func ("/document/move-merges", test_move_merges);
+  g_test_add_func ("/document/delete-cascades", test_delete_cascades);
+  g_test_add_func ("/document/body-attachment-deleted", test_body_attachment_deleted);
+  g_test_add_func ("/document/save-and-title", test_save_and_title);
+  g_test_add_func ("/document/history-cap", test_history_cap);
+  return g_test_run ();
+}
