@@ -1,0 +1,448 @@
+/* fx-plot.c: axes, ticks, curves, legend and read-out of the run plots. */
+#include "fx-plot.h"
+#include "fx-render-private.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define BALANCE_FLOOR 1e-18  /* |balance| below this is drawn at this value */
+#define MAX_CURVES 5
+
+typedef double (*Getter) (const FxSeriesPoint *p);
+
+static double get_H (const FxSeriesPoint *p) { return p->H; }
+static double get_kinetic (const FxSeriesPoint *p) { return p->kinetic; }
+static double get_elastic (const FxSeriesPoint *p) { return p->elastic; }
+static double get_gravity (const FxSeriesPoint *p) { return p->gravity; }
+static double get_supplied (const FxSeriesPoint *p) { return p->supplied; }
+static double get_balance (const FxSeriesPoint *p) { return MAX (fabs (p->balance), BALANCE_FLOOR); }
+static double get_newton (const FxSeriesPoint *p) { return p->newton; }
+
+typedef struct {
+  const char *name;
+  Getter get;
+  guint color;
+} Curve;
+
+typedef struct {
+  const char *title;
+  const char *y_label;
+  gboolean log_y;
+  gboolean steps;  /* draw as steps (integer data) */
+  guint n_curves;
+  Curve curves[MAX_CURVES];
+} PlotSpec;
+
+static const PlotSpec specs[] = {
+  [FX_PLOT_ENERGY] = { "Energy", "J", FALSE, FALSE, 5,
+    { { "Total H", get_H, 0 }, { "Kinetic", get_kinetic, 1 }, { "Elastic", get_elastic, 2 },
+      { "Gravity", get_gravity, 3 }, { "Supplied work", get_supplied, 4 } } },
+  [FX_PLOT_BALANCE] = { "Energy balance residual per step", "J", TRUE, FALSE, 1,
+    { { "|\u0394H \u2212 W + D|", get_balance, 0 } } },
+  [FX_PLOT_NEWTON] = { "Newton iterations per step", "", FALSE, TRUE, 1,
+    { { "Iterations", get_newton, 2 } } },
+};
+
+const char *
+fx_plot_title (FxPlotKind kind)
+{
+  return specs[kind].title;
+}
+
+void
+fx_plot_style_init (FxPlotStyle *s)
+{
+  memset (s, 0, sizeof *s);
+  s->t_window = 10;
+  s->hover_x = -1;
+  s->font_scale = 1;
+  s->show_title = TRUE;
+}
+
+/* "Nice" tick spacing on the 1-2-5 ladder for about `target` intervals. */
+static double
+nice_step (double span, int target)
+{
+  double raw = span / MAX (target, 1);
+  double decade = pow (10, floor (log10 (raw)));
+  double f = raw / decade;
+  double nice = f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10;
+  return nice * decade;
+}
+
+typedef struct {
+  double x, y, w, h;       /* data area */
+  double t0, t1, v0, v1;   /* ranges (log10 values when log_y) */
+  gboolean log_y;
+} Axes;
+
+static double
+ax_x (const Axes *a, double t)
+{
+  return a->x + (t - a->t0) / (a->t1 - a->t0) * a->w;
+}
+
+static double
+ax_y (const Axes *a, double v)
+{
+  if (a->log_y)
+    v = log10 (v);
+  return a->y + a->h - (v - a->v0) / (a->v1 - a->v0) * a->h;
+}
+
+static double
+fs (const FxPlotStyle *st)
+{
+  return st->font_scale > 0 ? st->font_scale : 1;
+}
+
+void
+fx_plot_area (FxPlotKind kind, const FxPlotStyle *style, double w, double h, double area[4])
+{
+  double k = fs (style);
+  double top = (style->show_title ? 26 : 10) * k;
+  double left = 58 * k, right = 12 * k, bottom = 34 * k;
+  area[0] = left;
+  area[1] = top;
+  area[2] = MAX (w - left - right, 10);
+  area[3] = MAX (h - top - bottom, 10);
+}
+
+static void
+visible_range (const FxSeries *s, const FxPlotStyle *st, guint *i0, guint *i1,
+               double *t0, double *t1)
+{
+  guint n = fx_series_len (s);
+  double t_last = n > 0 ? fx_series_get (s, n - 1)->t : 0;
+  double t_first = n > 0 ? fx_series_get (s, 0)->t : 0;
+  if (st->t_window > 0)
+    {
+      *t1 = MAX (t_last, t_first + st->t_window);
+      *t0 = *t1 - st->t_window;
+    }
+  else
+    {
+      *t0 = t_first;
+      *t1 = t_last > t_first ? t_last : t_first + 1;
+    }
+  *i0 = fx_series_find (s, *t0);
+  *i1 = n;
+}
+
+static void
+value_range (const PlotSpec *spec, const FxSeries *s, guint i0, guint i1, double *v0, double *v1)
+{
+  double lo = INFINITY, hi = -INFINITY;
+  for (guint i = i0; i < i1; i++)
+    for (guint c = 0; c < spec->n_curves; c++)
+      {
+        double v = spec->curves[c].get (fx_series_get (s, i));
+        if (!isfinite (v))
+          continue;
+        lo = MIN (lo, v);
+        hi = MAX (hi, v);
+      }
+  if (spec->log_y)
+    {
+      if (!(lo <= hi))
+        lo = hi = BALANCE_FLOOR;
+      *v0 = floor (log10 (lo));
+      *v1 = ceil (log10 (hi));
+      if (*v1 - *v0 < 2)
+        *v1 = *v0 + 2;
+      return;
+    }
+  if (spec->steps)
+    {
+      *v0 = 0;
+      *v1 = MAX (4, ceil (hi) + 1);
+      return;
+    }
+  if (!(lo <= hi))
+    lo = 0, hi = 1;
+  double span = hi - lo, mag = MAX (fabs (lo), fabs (hi));
+  if (span < 1e-9 * MAX (mag, 1e-300) || span == 0)
+    {
+      double pad = mag > 0 ? 0.05 * mag : 1;
+      lo -= pad;
+      hi += pad;
+    }
+  else
+    {
+      lo -= 0.05 * span;
+      hi += 0.05 * span;
+    }
+  *v0 = lo;
+  *v1 = hi;
+}
+
+static void
+draw_axes (cairo_t *cr, const PlotSpec *spec, const Axes *a, const FxPlotStyle *st,
+           const FxPalette *pal)
+{
+  double k = fs (st);
+  char buf[64];
+  fx_text_font (cr, 10.5 * k, FALSE);
+  cairo_set_line_width (cr, 1);
+
+  /* horizontal grid and y ticks */
+  if (a->log_y)
+    {
+      int span = (int) (a->v1 - a->v0);
+      int every = span > 12 ? 4 : span > 6 ? 2 : 1;
+      for (int e = (int) a->v0; e <= (int) a->v1; e++)
+        {
+          if ((e - (int) a->v0) % every)
+            continue;
+          double y = floor (ax_y (a, pow (10, e))) + 0.5;
+          fx_set_rgba (cr, pal->fg, 0.08);
+          cairo_move_to (cr, a->x, y);
+          cairo_line_to (cr, a->x + a->w, y);
+          cairo_stroke (cr);
+          snprintf (buf, sizeof buf, "1e%d", e);
+          if (e < 0)
+            snprintf (buf, sizeof buf, "1e\u2212%d", -e);
+          fx_set_rgb (cr, pal->dim);
+          fx_text_draw (cr, a->x - 6 * k, y, buf, FX_ALIGN_END, FX_ALIGN_CENTER);
+        }
+    }
+  else
+    {
+      double step = nice_step (a->v1 - a->v0, (int) MAX (2, a->h / (28 * k)));
+      if (spec->steps)
+        step = MAX (1, round (step));
+      for (double v = ceil (a->v0 / step) * step; v <= a->v1 + 1e-9 * step; v += step)
+        {
+          double y = floor (ax_y (a, v)) + 0.5;
+          fx_set_rgba (cr, pal->fg, fabs (v) < 1e-9 * step ? 0.25 : 0.08);
+          cairo_move_to (cr, a->x, y);
+          cairo_line_to (cr, a->x + a->w, y);
+          cairo_stroke (cr);
+          fx_format_tick (buf, sizeof buf, v, 1e-9 * step);
+          fx_set_rgb (cr, pal->dim);
+          fx_text_draw (cr, a->x - 6 * k, y, buf, FX_ALIGN_END, FX_ALIGN_CENTER);
+        }
+    }
+
+  /* x ticks */
+  double tstep = nice_step (a->t1 - a->t0, (int) MAX (2, a->w / (70 * k)));
+  for (double t = ceil (a->t0 / tstep) * tstep; t <= a->t1 + 1e-9 * tstep; t += tstep)
+    {
+      double x = floor (ax_x (a, t)) + 0.5;
+      fx_set_rgba (cr, pal->fg, 0.08);
+      cairo_move_to (cr, x, a->y);
+      cairo_line_to (cr, x, a->y + a->h);
+      cairo_stroke (cr);
+      fx_format_tick (buf, sizeof buf, t, 1e-9 * tstep);
+      fx_set_rgb (cr, pal->dim);
+      fx_text_draw (cr, x, a->y + a->h + 4 * k, buf, FX_ALIGN_CENTER, FX_ALIGN_START);
+    }
+  fx_set_rgb (cr, pal->dim);
+  fx_text_draw (cr, a->x + a->w, a->y + a->h + 18 * k, "Time (s)", FX_ALIGN_END, FX_ALIGN_START);
+
+  /* frame */
+  fx_set_rgba (cr, pal->fg, 0.3);
+  cairo_rectangle (cr, floor (a->x) + 0.5, floor (a->y) + 0.5, floor (a->w), floor (a->h));
+  cairo_stroke (cr);
+
+  if (st->show_title)
+    {
+      fx_text_font (cr, 12 * k, TRUE);
+      fx_set_rgb (cr, pal->fg);
+      double tw = fx_text_draw (cr, a->x, 6 * k, spec->title, FX_ALIGN_START, FX_ALIGN_START);
+      if (spec->y_label[0])
+        {
+          fx_text_font (cr, 11 * k, FALSE);
+          fx_set_rgb (cr, pal->dim);
+          snprintf (buf, sizeof buf, "(%s)", spec->y_label);
+          fx_text_draw (cr, a->x + tw + 6 * k, 7 * k, buf, FX_ALIGN_START, FX_ALIGN_START);
+        }
+    }
+}
+
+static void
+draw_curve (cairo_t *cr, const PlotSpec *spec, const Curve *c, const FxSeries *s,
+            guint i0, guint i1, const Axes *a)
+{
+  /* Draw at most about two points per pixel column: the min and the max
+   * of each column, so spikes survive decimation. */
+  guint n = i1 - i0;
+  guint per = MAX (1u, (guint) (n / MAX (a->w, 1)));
+  gboolean started = FALSE;
+  double prev_y = 0;
+  for (guint b = i0; b < i1; b += per)
+    {
+      guint e = MIN (i1, b + per);
+      double lo = INFINITY, hi = -INFINITY, t = fx_series_get (s, b)->t;
+      for (guint i = b; i < e; i++)
+        {
+          double v = c->get (fx_series_get (s, i));
+          if (!isfinite (v))
+            continue;
+          lo = MIN (lo, v);
+          hi = MAX (hi, v);
+        }
+      if (!(lo <= hi))
+        continue;
+      double x = ax_x (a, t);
+      double ylo = ax_y (a, lo), yhi = ax_y (a, hi);
+      if (!started)
+        {
+          cairo_move_to (cr, x, ylo);
+          started = TRUE;
+        }
+      else if (spec->steps)
+        cairo_line_to (cr, x, prev_y);
+      cairo_line_to (cr, x, ylo);
+      if (hi != lo)
+        cairo_line_to (cr, x, yhi);
+      prev_y = yhi;
+    }
+  cairo_stroke (cr);
+}
+
+static void
+draw_legend (cairo_t *cr, const PlotSpec *spec, const Axes *a, const FxPlotStyle *st,
+             const FxPalette *pal)
+{
+  if (spec->n_curves < 2)
+    return;
+  double k = fs (st);
+  fx_text_font (cr, 10 * k, FALSE);
+  double row = 14 * k, wmax = 0;
+  for (guint c = 0; c < spec->n_curves; c++)
+    wmax = MAX (wmax, fx_text_width (cr, spec->curves[c].name));
+  double bw = wmax + 30 * k, bh = spec->n_curves * row + 8 * k;
+  double bx = a->x + a->w - bw - 6 * k, by = a->y + 6 * k;
+  if (bw > a->w - 12 * k || bh > a->h - 12 * k)
+    return;
+  fx_rounded_rect (cr, bx, by, bw, bh, 5 * k);
+  fx_set_rgba (cr, pal->card, 0.85);
+  cairo_fill (cr);
+  for (guint c = 0; c < spec->n_curves; c++)
+    {
+      double rgb[3], y = by + 4 * k + (c + 0.5) * row;
+      fx_series_color (spec->curves[c].color, st->dark, rgb);
+      fx_set_rgb (cr, rgb);
+      cairo_set_line_width (cr, 2.5 * k);
+      cairo_move_to (cr, bx + 6 * k, y);
+      cairo_line_to (cr, bx + 20 * k, y);
+      cairo_stroke (cr);
+      fx_set_rgb (cr, pal->fg);
+      fx_text_draw (cr, bx + 24 * k, y, spec->curves[c].name, FX_ALIGN_START, FX_ALIGN_CENTER);
+    }
+}
+
+static void
+draw_hover (cairo_t *cr, const PlotSpec *spec, const FxSeries *s, guint i0, guint i1,
+            const Axes *a, const FxPlotStyle *st, const FxPalette *pal)
+{
+  if (st->hover_x < a->x || st->hover_x > a->x + a->w || i1 <= i0)
+    return;
+  double k = fs (st);
+  double t = a->t0 + (st->hover_x - a->x) / a->w * (a->t1 - a->t0);
+  guint i = fx_series_find (s, t);
+  if (i >= i1)
+    i = i1 - 1;
+  if (i > i0 && fabs (fx_series_get (s, i - 1)->t - t) < fabs (fx_series_get (s, i)->t - t))
+    i--;
+  const FxSeriesPoint *p = fx_series_get (s, i);
+  double x = floor (ax_x (a, p->t)) + 0.5;
+  fx_set_rgba (cr, pal->fg, 0.45);
+  cairo_set_line_width (cr, 1);
+  cairo_move_to (cr, x, a->y);
+  cairo_line_to (cr, x, a->y + a->h);
+  cairo_stroke (cr);
+
+  char lines[MAX_CURVES + 1][96];
+  guint n = 0;
+  snprintf (lines[n++], sizeof lines[0], "t = %.4g s", p->t);
+  for (guint c = 0; c < spec->n_curves; c++)
+    {
+      char v[48];
+      double val = spec->curves[c].get (p);
+      if (spec->log_y)
+        snprintf (v, sizeof v, "%.3e", fabs (p->balance));
+      else
+        fx_format_value (v, sizeof v, val);
+      snprintf (lines[n++], sizeof lines[0], "%s: %s%s%s", spec->curves[c].name, v,
+                spec->y_label[0] ? " " : "", spec->y_label);
+      double rgb[3];
+      fx_series_color (spec->curves[c].color, st->dark, rgb);
+      fx_set_rgb (cr, rgb);
+      cairo_arc (cr, x, ax_y (a, val), 3.5 * k, 0, 2 * G_PI);
+      cairo_fill (cr);
+    }
+  fx_text_font (cr, 10 * k, FALSE);
+  double wmax = 0, row = 14 * k;
+  for (guint l = 0; l < n; l++)
+    wmax = MAX (wmax, fx_text_width (cr, lines[l]));
+  double bw = wmax + 12 * k, bh = n * row + 8 * k;
+  double bx = x + 8 * k;
+  if (bx + bw > a->x + a->w)
+    bx = x - 8 * k - bw;
+  double by = a->y + a->h - bh - 6 * k;
+  fx_rounded_rect (cr, bx, by, bw, bh, 5 * k);
+  fx_set_rgba (cr, pal->card, 0.95);
+  cairo_fill_preserve (cr);
+  fx_set_rgba (cr, pal->fg, 0.2);
+  cairo_stroke (cr);
+  fx_set_rgb (cr, pal->fg);
+  for (guint l = 0; l < n; l++)
+    fx_text_draw (cr, bx + 6 * k, by + 4 * k + (l + 0.5) * row, lines[l], FX_ALIGN_START,
+                  FX_ALIGN_CENTER);
+}
+
+void
+fx_plot_draw (cairo_t *cr, FxPlotKind kind, const FxSeries *s, const FxPlotStyle *st,
+              double w, double h)
+{
+  const PlotSpec *spec = &specs[kind];
+  const FxPalette *pal = fx_palette_get (st->dark);
+  double area[4];
+  fx_plot_area (kind, st, w, h, area);
+  Axes a = { area[0], area[1], area[2], area[3], 0, 1, 0, 1, spec->log_y };
+
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, 0, w, h);
+  cairo_clip (cr);
+  if (!st->transparent)
+    {
+      fx_set_rgb (cr, pal->bg);
+      cairo_paint (cr);
+    }
+  guint i0, i1;
+  visible_range (s, st, &i0, &i1, &a.t0, &a.t1);
+  /* frame 0 carries no step: leave it out of per-step plots */
+  if (kind != FX_PLOT_ENERGY && i0 < i1 && fx_series_get (s, i0)->newton == 0
+      && fx_series_get (s, i0)->t == fx_series_get (s, 0)->t)
+    i0++;
+  value_range (spec, s, i0, i1, &a.v0, &a.v1);
+  draw_axes (cr, spec, &a, st, pal);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, a.x, a.y, a.w, a.h);
+  cairo_clip (cr);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  for (guint c = 0; c < spec->n_curves && i1 > i0; c++)
+    {
+      double rgb[3];
+      fx_series_color (spec->curves[c].color, st->dark, rgb);
+      fx_set_rgb (cr, rgb);
+      cairo_set_line_width (cr, 1.8 * fs (st));
+      draw_curve (cr, spec, &spec->curves[c], s, i0, i1, &a);
+    }
+  cairo_restore (cr);
+
+  if (i1 <= i0)
+    {
+      fx_text_font (cr, 11 * fs (st), FALSE);
+      fx_set_rgb (cr, pal->dim);
+      fx_text_draw (cr, a.x + a.w / 2, a.y + a.h / 2, "Press Play to run", FX_ALIGN_CENTER,
+                    FX_ALIGN_CENTER);
+    }
+  draw_legend (cr, spec, &a, st, pal);
+  draw_hover (cr, spec, s, i0, i1, &a, st, pal);
+  cairo_restore (cr);
+}

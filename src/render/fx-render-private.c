@@ -1,0 +1,164 @@
+/* fx-render-private.c: palette, text and number formatting shared by the
+ * scene and the plots, so the canvas, the live plots and exports agree. */
+#include "fx-render-private.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static FxPalette light_palette, dark_palette;
+
+void
+fx_rgb_hex (const char *hex, double rgb[3])
+{
+  unsigned r = 0, g = 0, b = 0;
+  if (hex[0] == '#')
+    hex++;
+  sscanf (hex, "%02x%02x%02x", &r, &g, &b);
+  rgb[0] = r / 255.0;
+  rgb[1] = g / 255.0;
+  rgb[2] = b / 255.0;
+}
+
+static void
+fill_palette (FxPalette *p, gboolean dark)
+{
+  fx_rgb_hex (dark ? "#242424" : "#fafafa", p->bg);
+  fx_rgb_hex (dark ? "#303030" : "#ffffff", p->card);
+  fx_rgb_hex (dark ? "#ffffff" : "#2e3436", p->fg);
+  fx_rgb_hex (dark ? "#9a9996" : "#77767b", p->dim);
+  fx_rgb_hex (dark ? "#78aeed" : "#1c71d8", p->accent);
+  fx_rgb_hex (dark ? "#5e5c64" : "#9a9996", p->outline);
+  fx_rgb_hex (dark ? "#c0bfbc" : "#5e5c64", p->ground);
+  fx_rgb_hex (dark ? "#ffbe6f" : "#c64600", p->load);
+  fx_rgb_hex (dark ? "#8ff0a4" : "#26a269", p->motor);
+  fx_rgb_hex (dark ? "#dc8add" : "#813d9c", p->spring);
+  fx_rgb_hex (dark ? "#ff7b63" : "#e01b24", p->error);
+}
+
+const FxPalette *
+fx_palette_get (gboolean dark)
+{
+  static gsize once = 0;
+  if (g_once_init_enter (&once))
+    {
+      fill_palette (&light_palette, FALSE);
+      fill_palette (&dark_palette, TRUE);
+      g_once_init_leave (&once, 1);
+    }
+  return dark ? &dark_palette : &light_palette;
+}
+
+void
+fx_series_color (guint i, gboolean dark, double rgb[3])
+{
+  /* GNOME palette: blue, orange, green, purple, red, brown, yellow */
+  static const char *light[] = { "#1c71d8", "#e66100", "#26a269", "#813d9c",
+                                 "#c01c28", "#865e3c", "#e5a50a" };
+  static const char *darkc[] = { "#62a0ea", "#ffa348", "#57e389", "#c061cb",
+                                 "#f66151", "#b5835a", "#f8e45c" };
+  fx_rgb_hex ((dark ? darkc : light)[i % G_N_ELEMENTS (light)], rgb);
+}
+
+void
+fx_text_font (cairo_t *cr, double size, gboolean bold)
+{
+  cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL,
+                          bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size (cr, size);
+  fx_measure_options (cr);
+}
+
+double
+fx_text_width (cairo_t *cr, const char *text)
+{
+  cairo_text_extents_t e;
+  cairo_text_extents (cr, text, &e);
+  return e.x_advance;
+}
+
+double
+fx_text_height (cairo_t *cr)
+{
+  cairo_font_extents_t fe;
+  cairo_font_extents (cr, &fe);
+  return fe.ascent + fe.descent;
+}
+
+double
+fx_text_draw (cairo_t *cr, double x, double y, const char *text,
+              FxAlign halign, FxAlign valign)
+{
+  cairo_font_extents_t fe;
+  cairo_font_extents (cr, &fe);
+  double w = fx_text_width (cr, text);
+  double h = fe.ascent + fe.descent;
+  double x0 = halign == FX_ALIGN_START ? x : halign == FX_ALIGN_CENTER ? x - w / 2 : x - w;
+  double top = valign == FX_ALIGN_START ? y : valign == FX_ALIGN_CENTER ? y - h / 2 : y - h;
+  cairo_move_to (cr, x0, top + fe.ascent);
+  cairo_show_text (cr, text);
+  cairo_new_path (cr);
+  return w;
+}
+
+/* Replace an ASCII '-' at the start by U+2212 MINUS SIGN. */
+static void
+typographic_minus (char *buf, gsize size)
+{
+  if (buf[0] != '-')
+    return;
+  gsize len = strlen (buf);
+  if (len + 3 > size)
+    return;
+  memmove (buf + 3, buf + 1, len);  /* includes the NUL */
+  buf[0] = (char) 0xe2;
+  buf[1] = (char) 0x88;
+  buf[2] = (char) 0x92;
+}
+
+void
+fx_format_tick (char *buf, gsize size, double v, double zero_eps)
+{
+  if (fabs (v) <= zero_eps)
+    v = 0;
+  snprintf (buf, size, "%.6g", v);
+  typographic_minus (buf, size);
+}
+
+void
+fx_format_value (char *buf, gsize size, double v)
+{
+  snprintf (buf, size, "%.4g", v);
+  typographic_minus (buf, size);
+}
+
+void
+fx_rounded_rect (cairo_t *cr, double x, double y, double w, double h, double r)
+{
+  r = MIN (r, MIN (w, h) / 2);
+  cairo_new_sub_path (cr);
+  cairo_arc (cr, x + w - r, y + r, r, -G_PI / 2, 0);
+  cairo_arc (cr, x + w - r, y + h - r, r, 0, G_PI / 2);
+  cairo_arc (cr, x + r, y + h - r, r, G_PI / 2, G_PI);
+  cairo_arc (cr, x + r, y + r, r, G_PI, 3 * G_PI / 2);
+  cairo_close_path (cr);
+}
+
+void
+fx_measure_options (cairo_t *cr)
+{
+  cairo_font_options_t *o = cairo_font_options_create ();
+  cairo_font_options_set_hint_metrics (o, CAIRO_HINT_METRICS_OFF);
+  cairo_set_font_options (cr, o);
+  cairo_font_options_destroy (o);
+}
+
+cairo_t *
+fx_measure_context_new (void)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  cairo_t *cr = cairo_create (s);
+  cairo_surface_destroy (s);
+  fx_measure_options (cr);
+  return cr;
+}

@@ -1,0 +1,77 @@
+/* fx-scene.h: the mechanism drawn with cairo, the one drawing code behind
+ * the canvas, the gallery thumbnails and every picture or animation export.
+ *
+ * A scene is a model (for supports, loads, motors and the rest) and a frame
+ * (for where everything is now): before a run the frame is the drawn model
+ * itself (fx_step_frame_new_from_model), during a run the solver's newest.
+ * Links are coloured by bending moment with a diverging map symmetric about
+ * zero; the colour bar says what the colours mean.
+ */
+#pragma once
+
+#include <cairo.h>
+#include "fx-causality.h"
+#include "fx-frame.h"
+#include "fx-colormap.h"
+#include "fx-view.h"
+
+G_BEGIN_DECLS
+
+/* The recent path of every probe, for trails. */
+typedef struct _FxTrails FxTrails;
+FxTrails *fx_trails_new   (guint n_probes, guint capacity);
+void      fx_trails_free  (FxTrails *trails);
+void      fx_trails_clear (FxTrails *trails);
+void      fx_trails_add   (FxTrails *trails, const FxStepFrame *frame);
+guint     fx_trails_n_points (const FxTrails *trails, guint probe);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxTrails, fx_trails_free)
+
+typedef struct {
+  gboolean dark;
+  gboolean transparent;     /* no background fill (thumbnails on cards)   */
+  FxColormap colormap;
+  double moment_range;      /* |M| at the map's ends, N m; <= 0: the frame's own max */
+  double line_scale;        /* stroke and text scale: 1, 1.7 on a projector */
+  double grid_step;         /* m; <= 0: follows the zoom (1-2-5)           */
+  gboolean show_grid, show_initial, show_trails, show_joint_gaps;
+  gboolean show_causality, show_colorbar, show_time, show_labels;
+  int selected_joint, selected_link;  /* -1: none */
+  int hover_joint, hover_link;        /* -1: none */
+  const FxAssignment *assignment;     /* NULL: no causality glyphs */
+  const FxTrails *trails;             /* NULL: no trails           */
+  gboolean has_pull;                  /* a drag pulls a point       */
+  double pull_from[2], pull_to[2];    /* model coordinates          */
+} FxSceneStyle;
+
+/* Defaults: light, cool-warm, line_scale 1, grid, colour bar and time on,
+ * nothing selected. */
+void   fx_scene_style_init   (FxSceneStyle *style);
+
+/* Draws the scene into [0, w] x [0, h]. `frame` must not be NULL; `initial`
+ * (may be NULL) is drawn as a ghost when show_initial is set. */
+void   fx_scene_draw         (cairo_t *cr, const FxModel *model, const FxStepFrame *frame,
+                              const FxStepFrame *initial, const FxView *view,
+                              const FxSceneStyle *style, double w, double h);
+
+/* The colour bar alone, in the box (x, y, w, h): a horizontal gradient with
+ * ticks at -range, 0, +range and the label "Bending moment (N m)". */
+void   fx_scene_draw_colorbar (cairo_t *cr, const FxSceneStyle *style, double range,
+                               double x, double y, double w, double h);
+
+/* The moment range the colours use for `frame` under `style`. */
+double fx_scene_moment_range (const FxSceneStyle *style, const FxStepFrame *frame);
+
+/* The box around the frame's nodes and joints: x0, x1, y0, y1. FALSE when
+ * there is nothing to bound. */
+gboolean fx_scene_bounds     (const FxStepFrame *frame, double bbox[4]);
+
+/* The joint within `radius` pixels of device point (dx, dy), the nearest;
+ * -1 if none. */
+int    fx_scene_pick_joint   (const FxStepFrame *frame, const FxView *view,
+                              double dx, double dy, double radius);
+/* The link within `radius` pixels, the nearest, with the fraction s along
+ * it of the nearest point; -1 if none. */
+int    fx_scene_pick_link    (const FxStepFrame *frame, const FxView *view,
+                              double dx, double dy, double radius, double *s);
+
+G_END_DECLS

@@ -1,0 +1,37 @@
+/* fx-series.h: the time series of a run, one point per published frame,
+ * that the live plots draw and the exporters write. Supplied work and
+ * dissipated energy are accumulated from the per-step report, so
+ * H(t) - H(0) = W(t) - D(t) up to the per-step balance residuals. */
+#pragma once
+
+#include <gio/gio.h>
+#include "fx-frame.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  double t;
+  double H, kinetic, elastic, gravity;  /* J                                  */
+  double supplied;    /* work supplied since the start of the run, J           */
+  double dissipated;  /* energy dissipated since the start of the run, J      */
+  double balance;     /* this step's H_{n+1} - H_n - W + D, J (0 for frame 0)   */
+  double newton;      /* Newton iterations of this step (0 for frame 0)         */
+  double residual;    /* final scaled residual of this step                     */
+  double joint_gap;   /* m                                                      */
+} FxSeriesPoint;
+
+typedef struct _FxSeries FxSeries;
+
+FxSeries            *fx_series_new      (void);
+void                 fx_series_free     (FxSeries *series);
+void                 fx_series_clear    (FxSeries *series);
+void                 fx_series_add      (FxSeries *series, const FxStepFrame *frame);
+guint                fx_series_len      (const FxSeries *series);
+const FxSeriesPoint *fx_series_get      (const FxSeries *series, guint i);
+/* The first point with t >= t0 (binary search; len when none). */
+guint                fx_series_find     (const FxSeries *series, double t0);
+/* Writes every point as CSV with a header of names and units. */
+gboolean             fx_series_write_csv (const FxSeries *series, const char *path, GError **error);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxSeries, fx_series_free)
+
+G_END_DECLS

@@ -1,0 +1,261 @@
+/* test-render.c: the cairo drawing of scenes and plots (flexion-render). */
+#include "fx-scene.h"
+#include "fx-plot.h"
+#include "fx-runner.h"
+#include "fx-model-io.h"
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <math.h>
+
+static FxModel *
+load_example (const char *name)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("FLEXION_EXAMPLES"), name, NULL);
+  g_autoptr (GError) error = NULL;
+  FxModel *m = fx_model_load_file (path, NULL, &error);
+  g_assert_no_error (error);
+  return m;
+}
+
+/* How many pixels differ from the top-left (background) pixel. */
+static guint
+count_non_background (cairo_surface_t *s)
+{
+  cairo_surface_flush (s);
+  int w = cairo_image_surface_get_width (s), h = cairo_image_surface_get_height (s);
+  int stride = cairo_image_surface_get_stride (s);
+  const guint8 *data = cairo_image_surface_get_data (s);
+  guint32 bg = *(const guint32 *) data;
+  guint n = 0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      n += *(const guint32 *) (data + y * stride + 4 * x) != bg;
+  return n;
+}
+
+/* CIELAB lightness L* (0..100) of an sRGB colour. */
+static double
+luminance (const double rgb[3])
+{
+  double lin[3];
+  for (int c = 0; c < 3; c++)
+    lin[c] = rgb[c] <= 0.04045 ? rgb[c] / 12.92 : pow ((rgb[c] + 0.055) / 1.055, 2.4);
+  double Y = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
+  double f = Y > 0.008856 ? cbrt (Y) : 7.787 * Y + 16.0 / 116;
+  return 116 * f - 16;
+}
+
+static void
+test_colormap (void)
+{
+  for (int map = 0; map < 2; map++)
+    {
+      double zero[3], lo[3], hi[3];
+      fx_colormap_eval (map, 0, zero);
+      /* neutral at zero: a grey */
+      g_assert_cmpfloat (fabs (zero[0] - zero[1]), <, 0.02);
+      g_assert_cmpfloat (fabs (zero[1] - zero[2]), <, 0.02);
+      for (double u = 0.25; u <= 1.0; u += 0.25)
+        {
+          fx_colormap_eval (map, -u, lo);
+          fx_colormap_eval (map, u, hi);
+          /* symmetric: equal |M| reads as equally strong */
+          g_assert_cmpfloat (fabs (luminance (lo) - luminance (hi)), <, 1.0);
+          /* ordered: stronger moments are further from the neutral grey */
+          g_assert_cmpfloat (luminance (hi), <, luminance (zero) - 3);
+        }
+      /* the two signs differ in hue */
+      fx_colormap_eval (map, -1, lo);
+      fx_colormap_eval (map, 1, hi);
+      g_assert_cmpfloat (fabs (lo[0] - hi[0]) + fabs (lo[2] - hi[2]), >, 0.5);
+      /* clamped and NaN-safe */
+      double out[3];
+      fx_colormap_eval (map, 7, out);
+      g_assert_cmpfloat (out[0], ==, hi[0]);
+      fx_colormap_eval (map, NAN, out);
+      g_assert_cmpfloat (out[1], ==, zero[1]);
+    }
+}
+
+static void
+test_view (void)
+{
+  FxView v;
+  double bbox[4] = { -1, 3, 0, 2 };
+  fx_view_fit (&v, bbox, 800, 600, 40);
+  double dx, dy, x, y;
+  fx_view_to_device (&v, -1, 1, &dx, &dy);
+  g_assert_cmpfloat (fabs (dx - 40), <, 1e-9);  /* width-limited: 720 px for 4 m */
+  fx_view_to_world (&v, 123.4, 321.0, &x, &y);
+  fx_view_to_device (&v, x, y, &dx, &dy);
+  g_assert_cmpfloat (fabs (dx - 123.4) + fabs (dy - 321.0), <, 1e-9);
+  /* zoom keeps the point under the pointer */
+  fx_view_to_world (&v, 200, 100, &x, &y);
+  fx_view_zoom_at (&v, 200, 100, 2.5);
+  fx_view_to_device (&v, x, y, &dx, &dy);
+  g_assert_cmpfloat (fabs (dx - 200) + fabs (dy - 100), <, 1e-9);
+  /* the grid ladder */
+  v.scale = 100;
+  g_assert_cmpfloat (fx_view_grid_step (&v, 24), ==, 0.5);
+  v.scale = 1000;
+  g_assert_cmpfloat (fabs (fx_view_grid_step (&v, 24) - 0.05), <, 1e-15);
+  v.scale = 30;
+  g_assert_cmpfloat (fx_view_grid_step (&v, 24), ==, 1);
+  x = 0.26, y = -0.74;
+  fx_snap_to_grid (0.5, &x, &y);
+  g_assert_cmpfloat (x, ==, 0.5);
+  g_assert_cmpfloat (y, ==, -0.5);
+}
+
+static void
+draw_four_bar (cairo_t *cr, const FxModel *m, const FxStepFrame *frame, double w, double h)
+{
+  FxSceneStyle style;
+  fx_scene_style_init (&style);
+  g_autoptr (FxAssignment) as = fx_assignment_compute (m);
+  style.assignment = as;
+  FxView view;
+  double bbox[4];
+  g_assert_true (fx_scene_bounds (frame, bbox));
+  fx_view_fit (&view, bbox, w, h, 60);
+  fx_scene_draw (cr, m, frame, NULL, &view, &style, w, h);
+}
+
+static void
+test_scene_image (void)
+{
+  g_autoptr (FxModel) m = load_example ("four-bar.flexion");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FxRunner) r = fx_runner_new (m, &error);
+  g_assert_no_error (error);
+  fx_runner_set_horizon (r, 0.3);
+  while (fx_runner_is_busy (r))
+    g_usleep (1000);
+  g_autoptr (GPtrArray) frames = g_ptr_array_new_with_free_func ((GDestroyNotify) fx_step_frame_unref);
+  fx_runner_pop_all (r, frames);
+  g_assert_cmpuint (frames->len, >, 10);
+  FxStepFrame *last = g_ptr_array_index (frames, frames->len - 1);
+  g_assert_cmpfloat (last->moment_max_abs, >, 0);
+
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 640, 480);
+  cairo_t *cr = cairo_create (s);
+  draw_four_bar (cr, m, last, 640, 480);
+  cairo_destroy (cr);
+  guint n = count_non_background (s);
+  /* links, joints, supports, colour bar: a few percent of the picture */
+  g_assert_cmpuint (n, >, 640 * 480 / 50);
+  g_assert_cmpuint (n, <, 640 * 480 / 2);
+  g_autofree char *png = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), "four-bar-scene.png", NULL);
+  g_assert_cmpint (cairo_surface_write_to_png (s, png), ==, CAIRO_STATUS_SUCCESS);
+  cairo_surface_destroy (s);
+
+  /* picking finds the joints and links where they are drawn */
+  FxView view;
+  double bbox[4], dx, dy, sfrac;
+  fx_scene_bounds (last, bbox);
+  fx_view_fit (&view, bbox, 640, 480, 60);
+  fx_view_to_device (&view, last->joint_xy[0], last->joint_xy[1], &dx, &dy);
+  g_assert_cmpint (fx_scene_pick_joint (last, &view, dx + 3, dy - 2, 8), ==, 0);
+  guint mid = (last->node_offset[0] + last->node_offset[1]) / 2;
+  fx_view_to_device (&view, last->x[mid], last->y[mid], &dx, &dy);
+  g_assert_cmpint (fx_scene_pick_link (last, &view, dx, dy + 2, 6, &sfrac), ==, 0);
+  g_assert_cmpfloat (fabs (sfrac - 0.5), <, 0.15);
+  g_assert_cmpint (fx_scene_pick_link (last, &view, -500, -500, 6, &sfrac), ==, -1);
+}
+
+static void
+test_vector_outputs (void)
+{
+  g_autoptr (FxModel) m = load_example ("four-bar.flexion");
+  g_autoptr (FxStepFrame) frame = fx_step_frame_new_from_model (m);
+  const char *dir = g_getenv ("G_TEST_BUILDDIR");
+  g_autofree char *svg = g_build_filename (dir, "four-bar-scene.svg", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "four-bar-scene.pdf", NULL);
+  cairo_surface_t *surfaces[2] = { cairo_svg_surface_create (svg, 400, 300),
+                                   cairo_pdf_surface_create (pdf, 400, 300) };
+  for (int k = 0; k < 2; k++)
+    {
+      cairo_t *cr = cairo_create (surfaces[k]);
+      draw_four_bar (cr, m, frame, 400, 300);
+      cairo_destroy (cr);
+      cairo_surface_finish (surfaces[k]);
+      g_assert_cmpint (cairo_surface_status (surfaces[k]), ==, CAIRO_STATUS_SUCCESS);
+      cairo_surface_destroy (surfaces[k]);
+    }
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (svg, &data, &len, NULL));
+  g_assert_nonnull (strstr (data, "<svg"));
+  g_assert_nonnull (strstr (data, "</svg>"));
+  g_free (data);
+  g_assert_true (g_file_get_contents (pdf, &data, &len, NULL));
+  g_assert_true (g_str_has_prefix (data, "%PDF-"));
+  /* a finished PDF ends with its end-of-file marker (binary streams before it) */
+  g_assert_cmpuint (len, >, 100);
+  g_autofree char *tail = g_strndup (data + len - 16, 16);
+  g_assert_nonnull (strstr (tail, "%%EOF"));
+}
+
+static void
+test_plots (void)
+{
+  g_autoptr (FxModel) m = load_example ("four-bar.flexion");
+  g_autoptr (FxRunner) r = fx_runner_new (m, NULL);
+  fx_runner_set_horizon (r, 1.0);
+  while (fx_runner_is_busy (r))
+    g_usleep (1000);
+  g_autoptr (FxSeries) series = fx_series_new ();
+  FxStepFrame *f;
+  while ((f = fx_runner_pop_frame (r)))
+    {
+      fx_series_add (series, f);
+      fx_step_frame_unref (f);
+    }
+  guint n = fx_series_len (series);
+  g_assert_cmpuint (n, >, 50);
+  /* the accumulated balance: H(t) - H(0) = W - D + sum of residuals */
+  const FxSeriesPoint *p0 = fx_series_get (series, 0), *pn = fx_series_get (series, n - 1);
+  double sum = 0;
+  for (guint i = 0; i < n; i++)
+    sum += fx_series_get (series, i)->balance;
+  g_assert_cmpfloat (fabs ((pn->H - p0->H) - (pn->supplied - pn->dissipated) - sum), <,
+                     1e-9 * MAX (1, fabs (p0->H)));
+  g_assert_cmpuint (fx_series_find (series, 0.5), >, 0);
+  g_assert_cmpfloat (fx_series_get (series, fx_series_find (series, 0.5))->t, >=, 0.5);
+
+  for (int kind = 0; kind < 3; kind++)
+    {
+      cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 480, 240);
+      cairo_t *cr = cairo_create (s);
+      FxPlotStyle st;
+      fx_plot_style_init (&st);
+      st.hover_x = 300;
+      fx_plot_draw (cr, kind, series, &st, 480, 240);
+      cairo_destroy (cr);
+      g_assert_cmpuint (count_non_background (s), >, 480 * 240 / 40);
+      g_autofree char *name = g_strdup_printf ("plot-%d.png", kind);
+      g_autofree char *png = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), name, NULL);
+      cairo_surface_write_to_png (s, png);
+      cairo_surface_destroy (s);
+    }
+
+  g_autofree char *csv = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), "series.csv", NULL);
+  g_assert_true (fx_series_write_csv (series, csv, NULL));
+  g_autofree char *data = NULL;
+  g_assert_true (g_file_get_contents (csv, &data, NULL, NULL));
+  g_auto (GStrv) lines = g_strsplit (g_strchomp (data), "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, n + 1);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/render/colormap", test_colormap);
+  g_test_add_func ("/render/view", test_view);
+  g_test_add_func ("/render/scene-image", test_scene_image);
+  g_test_add_func ("/render/vector-outputs", test_vector_outputs);
+  g_test_add_func ("/render/plots", test_plots);
+  return g_test_run ();
+}
