@@ -1,0 +1,17 @@
+/* flexion-application.h */
+#pragma once
+
+#include <adwaita.h>
+
+G_BEGIN_DECLS
+
+#define FLEXION_TYPE_APPLICATION (flexion_application_get_type ())
+G_DECLARE_FINAL_TYPE (FlexionApplication, flexion_application, FLEXION, APPLICATION, AdwApplication)
+
+FlexionApplication *flexion_application_new          (void);
+/* The settings (NULL when the schema is not installed: defaults apply). */
+GSettings          *flexion_application_get_settings (FlexionApplication *app);
+/* Where the bundled example models are. */
+const char         *flexion_application_get_examples_dir (FlexionApplication *app);
+
+G_END_DECLS

@@ -1,0 +1,896 @@
+/* flexion-canvas.c */
+#include "flexion-canvas.h"
+#include "fx-scene.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#define PICK_RADIUS 10.0   /* px: joints and links under the pointer */
+#define SNAP_RADIUS 12.0   /* px: snapping to an existing joint      */
+#define DRAG_THRESHOLD 4.0 /* px: below this a press is a click      */
+
+typedef enum {
+  DRAG_NONE,
+  DRAG_MOVE_JOINT,
+  DRAG_DRAW_LINK,
+  DRAG_PAN,
+  DRAG_PULL,
+} DragMode;
+
+struct _FlexionCanvas {
+  GtkWidget parent_instance;
+
+  FxDocument *doc;
+  FlexionSimulation *sim;
+  gulong doc_changed_id, sim_frame_id;
+
+  FxStepFrame *model_frame;   /* the drawn model as a frame */
+  FxAssignment *assignment;   /* of the drawn model         */
+
+  FxView view;
+  gboolean view_valid;
+  FxSceneStyle style;
+  gboolean snap;
+  double grid_step;           /* 0: follows the zoom */
+  gboolean presentation;
+  FlexionTool tool;
+
+  int selected_joint, selected_link;
+  int hover_joint, hover_link;
+
+  /* the drag in progress */
+  DragMode drag;
+  double press_dx, press_dy;  /* device */
+  double start[2], cur[2];    /* model, snapped */
+  gboolean moved;
+  int drag_joint;
+  int pull_link;
+  double pull_s;
+  FxView pan_view;
+
+  /* the last context-menu target */
+  int context_link;
+  double context_s;
+  double context_xy[2];
+
+  guint tick_id;
+  gint64 last_tick, max_gap;
+
+  GtkWidget *context_menu;
+};
+
+G_DEFINE_FINAL_TYPE (FlexionCanvas, flexion_canvas, GTK_TYPE_WIDGET)
+
+enum { SELECTION_CHANGED, POINTER_MOVED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+/* ---- model and frames ---- */
+
+static const FxModel *
+canvas_model (FlexionCanvas *self)
+{
+  return fx_document_get_model (self->doc);
+}
+
+/* The frame on screen: the run's, or the drawn model. */
+static const FxStepFrame *
+shown_frame (FlexionCanvas *self)
+{
+  FxStepFrame *f = self->sim ? flexion_simulation_get_frame (self->sim) : NULL;
+  return f ? f : self->model_frame;
+}
+
+static gboolean
+playing (FlexionCanvas *self)
+{
+  return self->sim && flexion_simulation_get_playing (self->sim);
+}
+
+static void
+rebuild_model_frame (FlexionCanvas *self)
+{
+  g_clear_pointer (&self->model_frame, fx_step_frame_unref);
+  g_clear_pointer (&self->assignment, fx_assignment_free);
+  self->model_frame = fx_step_frame_new_from_model (canvas_model (self));
+  self->assignment = fx_assignment_compute (canvas_model (self));
+}
+
+static void
+clamp_selection (FlexionCanvas *self)
+{
+  const FxModel *m = canvas_model (self);
+  gboolean changed = FALSE;
+  if (self->selected_joint >= (int) m->joints->len)
+    self->selected_joint = -1, changed = TRUE;
+  if (self->selected_link >= (int) m->links->len)
+    self->selected_link = -1, changed = TRUE;
+  self->hover_joint = self->hover_link = -1;
+  if (changed)
+    g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+}
+
+static void
+on_document_changed (FlexionCanvas *self)
+{
+  rebuild_model_frame (self);
+  clamp_selection (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* ---- ticks: the frame clock paces the run ---- */
+
+static gboolean
+on_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer user_data)
+{
+  FlexionCanvas *self = FLEXION_CANVAS (widget);
+  gint64 now = gdk_frame_clock_get_frame_time (clock);
+  if (self->last_tick)
+    self->max_gap = MAX (self->max_gap, now - self->last_tick);
+  self->last_tick = now;
+
+  if (self->sim)
+    flexion_simulation_tick (self->sim, now);
+  if (self->sim == NULL || !flexion_simulation_wants_ticks (self->sim))
+    {
+      self->tick_id = 0;
+      self->last_tick = 0;
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+ensure_ticking (FlexionCanvas *self)
+{
+  if (self->tick_id == 0 && self->sim && flexion_simulation_wants_ticks (self->sim))
+    self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), on_tick, NULL, NULL);
+}
+
+static void
+on_sim_frame (FlexionCanvas *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+on_sim_state (FlexionCanvas *self)
+{
+  ensure_ticking (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+gint64
+flexion_canvas_take_max_tick_gap (FlexionCanvas *self)
+{
+  gint64 gap = self->max_gap;
+  self->max_gap = 0;
+  return gap;
+}
+
+/* ---- view ---- */
+
+void
+flexion_canvas_fit (FlexionCanvas *self)
+{
+  int w = gtk_widget_get_width (GTK_WIDGET (self)), h = gtk_widget_get_height (GTK_WIDGET (self));
+  if (w <= 0 || h <= 0 || self->model_frame == NULL)
+    return;
+  double bbox[4];
+  if (fx_scene_bounds (self->model_frame, bbox))
+    {
+      /* leave room for supports and glyphs, and for some swing */
+      double pad = 0.08 * MAX (bbox[1] - bbox[0], bbox[3] - bbox[2]);
+      bbox[0] -= pad, bbox[1] += pad, bbox[2] -= pad, bbox[3] += pad;
+      fx_view_fit (&self->view, bbox, w, h, 60);
+    }
+  else
+    {
+      self->view.scale = 100;
+      self->view.ox = w / 2.0;
+      self->view.oy = h / 2.0;
+    }
+  self->view_valid = TRUE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+flexion_canvas_zoom (FlexionCanvas *self, double factor)
+{
+  int w = gtk_widget_get_width (GTK_WIDGET (self)), h = gtk_widget_get_height (GTK_WIDGET (self));
+  fx_view_zoom_at (&self->view, w / 2.0, h / 2.0, factor);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static double
+snap_step (FlexionCanvas *self)
+{
+  return self->grid_step > 0 ? self->grid_step : fx_view_grid_step (&self->view, 24);
+}
+
+/* Where a pointer at (dx, dy) lands: on a joint within reach, else on the
+ * grid, unless snapping is off or Shift is held. */
+static int
+snap_point (FlexionCanvas *self, double dx, double dy, gboolean shift, double xy[2])
+{
+  fx_view_to_world (&self->view, dx, dy, &xy[0], &xy[1]);
+  if (shift)
+    return -1;
+  int j = fx_scene_pick_joint (self->model_frame, &self->view, dx, dy, SNAP_RADIUS);
+  if (j >= 0)
+    {
+      xy[0] = self->model_frame->joint_xy[2 * j];
+      xy[1] = self->model_frame->joint_xy[2 * j + 1];
+      return j;
+    }
+  if (self->snap)
+    fx_snap_to_grid (snap_step (self), &xy[0], &xy[1]);
+  return -1;
+}
+
+/* ---- drawing ---- */
+
+static void
+draw_link_preview (FlexionCanvas *self, cairo_t *cr)
+{
+  double x0, y0, x1, y1;
+  fx_view_to_device (&self->view, self->start[0], self->start[1], &x0, &y0);
+  fx_view_to_device (&self->view, self->cur[0], self->cur[1], &x1, &y1);
+  double ls = self->style.line_scale;
+  GdkRGBA accent = { 0.21, 0.52, 0.89, 1 };
+  double dash[] = { 6 * ls, 4 * ls };
+  cairo_save (cr);
+  cairo_set_dash (cr, dash, 2, 0);
+  cairo_set_line_width (cr, 4 * ls);
+  cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
+  gdk_cairo_set_source_rgba (cr, &accent);
+  cairo_move_to (cr, x0, y0);
+  cairo_line_to (cr, x1, y1);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+  for (int k = 0; k < 2; k++)
+    {
+      cairo_arc (cr, k ? x1 : x0, k ? y1 : y0, 5 * ls, 0, 2 * G_PI);
+      gdk_cairo_set_source_rgba (cr, &accent);
+      cairo_fill (cr);
+    }
+  double len = hypot (self->cur[0] - self->start[0], self->cur[1] - self->start[1]);
+  char buf[64];
+  g_snprintf (buf, sizeof buf, "%.4g m", len);
+  cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+  cairo_set_font_size (cr, 12 * ls);
+  cairo_move_to (cr, x1 + 10 * ls, y1 - 10 * ls);
+  cairo_show_text (cr, buf);
+}
+
+static void
+flexion_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
+{
+  FlexionCanvas *self = FLEXION_CANVAS (widget);
+  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
+  if (self->doc == NULL || w <= 0 || h <= 0)
+    return;
+  if (!self->view_valid)
+    flexion_canvas_fit (self);
+
+  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  FxSceneStyle style = self->style;
+  const FxStepFrame *frame = shown_frame (self);
+  gboolean run = frame != self->model_frame;
+  style.selected_joint = self->selected_joint;
+  style.selected_link = self->selected_link;
+  style.hover_joint = self->hover_joint;
+  style.hover_link = self->hover_link;
+  style.assignment = fx_assignment_ok (self->assignment) ? self->assignment : NULL;
+  style.trails = run && self->sim ? flexion_simulation_get_trails (self->sim) : NULL;
+  style.moment_range = run ? flexion_simulation_get_moment_range (self->sim) : 1;
+  style.show_colorbar = style.show_colorbar && run;
+  style.grid_step = self->grid_step;
+  if (self->presentation)
+    style.show_causality = FALSE;
+  if (self->drag == DRAG_PULL)
+    {
+      const FxStepFrame *f = frame;
+      guint a = f->node_offset[self->pull_link], n = f->node_offset[self->pull_link + 1] - a - 1;
+      double u = self->pull_s * n;
+      guint k = MIN ((guint) u, n - 1);
+      double t = u - k;
+      style.has_pull = TRUE;
+      style.pull_from[0] = (1 - t) * f->x[a + k] + t * f->x[a + k + 1];
+      style.pull_from[1] = (1 - t) * f->y[a + k] + t * f->y[a + k + 1];
+      style.pull_to[0] = self->cur[0];
+      style.pull_to[1] = self->cur[1];
+    }
+  fx_scene_draw (cr, canvas_model (self), frame, run ? self->model_frame : NULL,
+                 &self->view, &style, w, h);
+  if (self->drag == DRAG_DRAW_LINK && self->moved)
+    draw_link_preview (self, cr);
+  cairo_destroy (cr);
+}
+
+/* ---- selection ---- */
+
+void
+flexion_canvas_select (FlexionCanvas *self, int joint, int link)
+{
+  if (joint == self->selected_joint && link == self->selected_link)
+    return;
+  self->selected_joint = joint;
+  self->selected_link = joint >= 0 ? -1 : link;
+  g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+int
+flexion_canvas_get_selected_joint (FlexionCanvas *self)
+{
+  return self->selected_joint;
+}
+
+int
+flexion_canvas_get_selected_link (FlexionCanvas *self)
+{
+  return self->selected_link;
+}
+
+static void
+pick (FlexionCanvas *self, double dx, double dy, int *joint, int *link, double *s)
+{
+  const FxStepFrame *f = shown_frame (self);
+  *joint = fx_scene_pick_joint (f, &self->view, dx, dy, PICK_RADIUS);
+  *link = *joint >= 0 ? -1 : fx_scene_pick_link (f, &self->view, dx, dy, PICK_RADIUS, s);
+}
+
+/* ---- primary drag: select, move, draw, pull ---- */
+
+static gboolean
+shift_held (GtkGesture *gesture)
+{
+  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+  return (mods & GDK_SHIFT_MASK) != 0;
+}
+
+static void
+on_drag_begin (GtkGestureDrag *gesture, double dx, double dy, FlexionCanvas *self)
+{
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  self->press_dx = dx;
+  self->press_dy = dy;
+  self->moved = FALSE;
+  self->drag = DRAG_NONE;
+
+  int joint, link;
+  double s = 0;
+  pick (self, dx, dy, &joint, &link, &s);
+
+  if (playing (self))
+    {
+      /* a drag on a running mechanism pulls the point under the pointer */
+      if (link < 0 && joint >= 0)
+        {
+          /* a joint: pull the end of one of its links */
+          const FxModel *m = canvas_model (self);
+          const char *id = fx_model_joint (m, joint)->id;
+          for (guint l = 0; l < m->links->len && link < 0; l++)
+            if (g_str_equal (fx_model_link (m, l)->from, id))
+              link = l, s = 0;
+            else if (g_str_equal (fx_model_link (m, l)->to, id))
+              link = l, s = 1;
+        }
+      if (link >= 0)
+        {
+          self->drag = DRAG_PULL;
+          self->pull_link = link;
+          self->pull_s = s;
+          fx_view_to_world (&self->view, dx, dy, &self->cur[0], &self->cur[1]);
+          flexion_simulation_set_pull (self->sim, link, s, self->cur[0], self->cur[1]);
+          gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+        }
+      return;
+    }
+  if (self->presentation)
+    return;
+
+  if (self->tool == FLEXION_TOOL_SELECT && joint >= 0)
+    {
+      self->drag = DRAG_MOVE_JOINT;
+      self->drag_joint = joint;
+    }
+  else if (self->tool == FLEXION_TOOL_LINK || (joint < 0 && link < 0))
+    {
+      self->drag = DRAG_DRAW_LINK;
+      snap_point (self, dx, dy, shift_held (GTK_GESTURE (gesture)), self->start);
+      self->cur[0] = self->start[0];
+      self->cur[1] = self->start[1];
+    }
+}
+
+static void
+on_drag_update (GtkGestureDrag *gesture, double ox, double oy, FlexionCanvas *self)
+{
+  double dx = self->press_dx + ox, dy = self->press_dy + oy;
+  if (!self->moved && hypot (ox, oy) < DRAG_THRESHOLD)
+    return;
+  self->moved = TRUE;
+  gboolean shift = shift_held (GTK_GESTURE (gesture));
+
+  switch (self->drag)
+    {
+    case DRAG_PULL:
+      fx_view_to_world (&self->view, dx, dy, &self->cur[0], &self->cur[1]);
+      flexion_simulation_set_pull (self->sim, self->pull_link, self->pull_s,
+                                   self->cur[0], self->cur[1]);
+      break;
+    case DRAG_MOVE_JOINT:
+      {
+        double xy[2];
+        fx_view_to_world (&self->view, dx, dy, &xy[0], &xy[1]);
+        if (self->snap && !shift)
+          fx_snap_to_grid (snap_step (self), &xy[0], &xy[1]);
+        const FxJoint *j = fx_model_joint (canvas_model (self), self->drag_joint);
+        if (xy[0] != j->at[0] || xy[1] != j->at[1])
+          fx_document_move_joint (self->doc, self->drag_joint, xy[0], xy[1]);
+        if (self->selected_joint != self->drag_joint)
+          flexion_canvas_select (self, self->drag_joint, -1);
+      }
+      break;
+    case DRAG_DRAW_LINK:
+      snap_point (self, dx, dy, shift, self->cur);
+      break;
+    case DRAG_PAN:
+    case DRAG_NONE:
+      break;
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+finish_link (FlexionCanvas *self)
+{
+  FxSection section;
+  guint elements;
+  flexion_canvas_default_section (&section, &elements);
+  int l = fx_document_add_link_at (self->doc, self->start[0], self->start[1],
+                                   self->cur[0], self->cur[1], 1e-9, elements, &section);
+  if (l >= 0)
+    flexion_canvas_select (self, -1, l);
+}
+
+static void
+on_drag_end (GtkGestureDrag *gesture, double ox, double oy, FlexionCanvas *self)
+{
+  DragMode mode = self->drag;
+  self->drag = DRAG_NONE;
+  if (mode == DRAG_PULL)
+    flexion_simulation_clear_pull (self->sim);
+  else if (mode == DRAG_MOVE_JOINT)
+    fx_document_break_merge (self->doc);
+  else if (mode == DRAG_DRAW_LINK && self->moved)
+    {
+      double dx0, dy0, dx1, dy1;
+      fx_view_to_device (&self->view, self->start[0], self->start[1], &dx0, &dy0);
+      fx_view_to_device (&self->view, self->cur[0], self->cur[1], &dx1, &dy1);
+      if (hypot (dx1 - dx0, dy1 - dy0) >= DRAG_THRESHOLD)
+        finish_link (self);
+    }
+
+  if (!self->moved && mode != DRAG_PULL)
+    {
+      int joint, link;
+      double s;
+      pick (self, self->press_dx, self->press_dy, &joint, &link, &s);
+      flexion_canvas_select (self, joint, link);
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* ---- pan, zoom, hover, keys ---- */
+
+static void
+on_pan_begin (GtkGestureDrag *gesture, double dx, double dy, FlexionCanvas *self)
+{
+  self->pan_view = self->view;
+}
+
+static void
+on_pan_update (GtkGestureDrag *gesture, double ox, double oy, FlexionCanvas *self)
+{
+  self->view.ox = self->pan_view.ox + ox;
+  self->view.oy = self->pan_view.oy + oy;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static double pointer_x = -1, pointer_y = -1;
+
+static gboolean
+on_scroll (GtkEventControllerScroll *controller, double dx, double dy, FlexionCanvas *self)
+{
+  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+  GdkScrollUnit unit = gtk_event_controller_scroll_get_unit (controller);
+  double px = pointer_x >= 0 ? pointer_x : gtk_widget_get_width (GTK_WIDGET (self)) / 2.0;
+  double py = pointer_y >= 0 ? pointer_y : gtk_widget_get_height (GTK_WIDGET (self)) / 2.0;
+  if (unit == GDK_SCROLL_UNIT_WHEEL || (mods & GDK_CONTROL_MASK))
+    /* a wheel (or Ctrl + two fingers) zooms about the pointer */
+    fx_view_zoom_at (&self->view, px, py, pow (1.15, -dy));
+  else
+    {
+      /* two fingers on a touchpad pan */
+      self->view.ox -= dx;
+      self->view.oy -= dy;
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  return TRUE;
+}
+
+static double zoom_last;
+
+static void
+on_zoom_begin (GtkGesture *gesture, GdkEventSequence *seq, FlexionCanvas *self)
+{
+  zoom_last = 1;
+}
+
+static void
+on_zoom_changed (GtkGestureZoom *gesture, double scale, FlexionCanvas *self)
+{
+  double cx, cy;
+  if (!gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &cx, &cy))
+    return;
+  fx_view_zoom_at (&self->view, cx, cy, scale / zoom_last);
+  zoom_last = scale;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+on_motion (GtkEventControllerMotion *controller, double x, double y, FlexionCanvas *self)
+{
+  pointer_x = x;
+  pointer_y = y;
+  if (self->drag != DRAG_NONE)
+    return;
+  int joint, link;
+  double s;
+  pick (self, x, y, &joint, &link, &s);
+  if (joint != self->hover_joint || link != self->hover_link)
+    {
+      self->hover_joint = joint;
+      self->hover_link = link;
+      gtk_widget_set_cursor_from_name (GTK_WIDGET (self),
+                                       joint >= 0 || link >= 0 ? "pointer" : "crosshair");
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+  double wx, wy;
+  fx_view_to_world (&self->view, x, y, &wx, &wy);
+  g_signal_emit (self, signals[POINTER_MOVED], 0, wx, wy);
+}
+
+static void
+on_leave (GtkEventControllerMotion *controller, FlexionCanvas *self)
+{
+  pointer_x = pointer_y = -1;
+  self->hover_joint = self->hover_link = -1;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static gboolean
+on_key (GtkEventControllerKey *controller, guint keyval, guint keycode,
+        GdkModifierType state, FlexionCanvas *self)
+{
+  if (keyval == GDK_KEY_Escape && self->drag == DRAG_DRAW_LINK)
+    {
+      self->drag = DRAG_NONE;
+      self->moved = FALSE;
+      gtk_event_controller_reset (GTK_EVENT_CONTROLLER (controller));
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return TRUE;
+    }
+  if (keyval == GDK_KEY_Escape && (self->selected_joint >= 0 || self->selected_link >= 0))
+    {
+      flexion_canvas_select (self, -1, -1);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* ---- context menu ---- */
+
+static GMenu *
+section (GMenu *menu, const char *label)
+{
+  GMenu *sec = g_menu_new ();
+  g_menu_append_section (menu, label, G_MENU_MODEL (sec));
+  g_object_unref (sec);
+  return sec;
+}
+
+static GMenuModel *
+context_menu_for (FlexionCanvas *self, int joint, int link)
+{
+  GMenu *menu = g_menu_new ();
+  if (joint >= 0)
+    {
+      GMenu *kind = section (menu, _("Joint"));
+      g_menu_append (kind, _("Pin (Ends Turn Freely)"), "win.joint-kind::pin");
+      g_menu_append (kind, _("Weld (Ends Turn Together)"), "win.joint-kind::weld");
+      GMenu *sup = section (menu, _("Support"));
+      g_menu_append (sup, _("Free"), "win.support::none");
+      g_menu_append (sup, _("Pin Support"), "win.support::pin");
+      g_menu_append (sup, _("Clamp"), "win.support::clamp");
+      g_menu_append (sup, _("Guided (Sliding Clamp)"), "win.support::guided");
+      GMenu *add = section (menu, NULL);
+      g_menu_append (add, _("Add Point Mass"), "win.add-mass");
+      g_menu_append (add, _("Add Load"), "win.add-load");
+      g_menu_append (add, _("Add Motor"), "win.add-motor");
+      g_menu_append (add, _("Add Spring"), "win.add-spring");
+      g_menu_append (section (menu, NULL), _("Delete Joint"), "win.delete");
+    }
+  else if (link >= 0)
+    {
+      GMenu *f = section (menu, _("Formulation"));
+      g_menu_append (f, _("Auto"), "win.formulation::auto");
+      g_menu_append (f, _("Free–Free"), "win.formulation::free-free");
+      g_menu_append (f, _("Clamped–Clamped"), "win.formulation::clamped-clamped");
+      g_menu_append (f, _("Pinned"), "win.formulation::pinned");
+      g_menu_append (f, _("Guided"), "win.formulation::guided");
+      GMenu *add = section (menu, NULL);
+      g_menu_append (add, _("Add Probe Here"), "win.add-probe");
+      g_menu_append (add, _("Add Load Here"), "win.add-link-load");
+      g_menu_append (section (menu, NULL), _("Delete Link"), "win.delete");
+    }
+  else
+    {
+      GMenu *view = section (menu, NULL);
+      g_menu_append (view, _("Fit to View"), "win.fit");
+      g_menu_append (view, _("Select Tool"), "win.tool::select");
+      g_menu_append (view, _("Draw Link Tool"), "win.tool::link");
+    }
+  return G_MENU_MODEL (menu);
+}
+
+static void
+on_context_pressed (GtkGestureClick *gesture, int n_press, double x, double y, FlexionCanvas *self)
+{
+  if (self->presentation || playing (self))
+    return;
+  int joint, link;
+  double s = 0.5;
+  pick (self, x, y, &joint, &link, &s);
+  flexion_canvas_select (self, joint, link);
+  self->context_link = link;
+  self->context_s = s;
+  fx_view_to_world (&self->view, x, y, &self->context_xy[0], &self->context_xy[1]);
+
+  g_autoptr (GMenuModel) model = context_menu_for (self, joint, link);
+  gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->context_menu), model);
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu),
+                               &(GdkRectangle) { (int) x, (int) y, 1, 1 });
+  gtk_popover_popup (GTK_POPOVER (self->context_menu));
+}
+
+/* ---- object ---- */
+
+static void
+flexion_canvas_size_allocate (GtkWidget *widget, int w, int h, int baseline)
+{
+  FlexionCanvas *self = FLEXION_CANVAS (widget);
+  gtk_popover_present (GTK_POPOVER (self->context_menu));
+  if (!self->view_valid)
+    flexion_canvas_fit (self);
+}
+
+static void
+flexion_canvas_dispose (GObject *object)
+{
+  FlexionCanvas *self = FLEXION_CANVAS (object);
+  if (self->doc)
+    g_clear_signal_handler (&self->doc_changed_id, self->doc);
+  if (self->sim)
+    {
+      g_signal_handlers_disconnect_by_data (self->sim, self);
+    }
+  g_clear_object (&self->doc);
+  g_clear_object (&self->sim);
+  g_clear_pointer (&self->context_menu, gtk_widget_unparent);
+  g_clear_pointer (&self->model_frame, fx_step_frame_unref);
+  g_clear_pointer (&self->assignment, fx_assignment_free);
+  G_OBJECT_CLASS (flexion_canvas_parent_class)->dispose (object);
+}
+
+static void
+flexion_canvas_class_init (FlexionCanvasClass *klass)
+{
+  GObjectClass *oc = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *wc = GTK_WIDGET_CLASS (klass);
+  oc->dispose = flexion_canvas_dispose;
+  wc->snapshot = flexion_canvas_snapshot;
+  wc->size_allocate = flexion_canvas_size_allocate;
+  gtk_widget_class_set_css_name (wc, "flexion-canvas");
+  gtk_widget_class_set_accessible_role (wc, GTK_ACCESSIBLE_ROLE_IMG);
+
+  signals[SELECTION_CHANGED] = g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass),
+                                             G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                             G_TYPE_NONE, 0);
+  /* the pointer's model coordinates (m), for the status read-out */
+  signals[POINTER_MOVED] = g_signal_new ("pointer-moved", G_TYPE_FROM_CLASS (klass),
+                                         G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                         G_TYPE_NONE, 2, G_TYPE_DOUBLE, G_TYPE_DOUBLE);
+}
+
+static void
+flexion_canvas_init (FlexionCanvas *self)
+{
+  GtkWidget *w = GTK_WIDGET (self);
+  fx_scene_style_init (&self->style);
+  self->snap = TRUE;
+  self->selected_joint = self->selected_link = -1;
+  self->hover_joint = self->hover_link = -1;
+  self->context_link = -1;
+  gtk_widget_set_focusable (w, TRUE);
+  gtk_widget_set_hexpand (w, TRUE);
+  gtk_widget_set_vexpand (w, TRUE);
+  gtk_widget_set_cursor_from_name (w, "crosshair");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (w), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Mechanism canvas"), -1);
+
+  GtkGesture *drag = gtk_gesture_drag_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), GDK_BUTTON_PRIMARY);
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
+  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
+  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
+  gtk_widget_add_controller (w, GTK_EVENT_CONTROLLER (drag));
+
+  GtkGesture *pan = gtk_gesture_drag_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (pan), GDK_BUTTON_MIDDLE);
+  g_signal_connect (pan, "drag-begin", G_CALLBACK (on_pan_begin), self);
+  g_signal_connect (pan, "drag-update", G_CALLBACK (on_pan_update), self);
+  gtk_widget_add_controller (w, GTK_EVENT_CONTROLLER (pan));
+
+  GtkGesture *context = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (context), GDK_BUTTON_SECONDARY);
+  g_signal_connect (context, "pressed", G_CALLBACK (on_context_pressed), self);
+  gtk_widget_add_controller (w, GTK_EVENT_CONTROLLER (context));
+
+  GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
+  gtk_widget_add_controller (w, scroll);
+
+  GtkGesture *zoom = gtk_gesture_zoom_new ();
+  g_signal_connect (zoom, "begin", G_CALLBACK (on_zoom_begin), self);
+  g_signal_connect (zoom, "scale-changed", G_CALLBACK (on_zoom_changed), self);
+  gtk_widget_add_controller (w, GTK_EVENT_CONTROLLER (zoom));
+
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
+  gtk_widget_add_controller (w, motion);
+
+  GtkEventController *key = gtk_event_controller_key_new ();
+  g_signal_connect (key, "key-pressed", G_CALLBACK (on_key), self);
+  gtk_widget_add_controller (w, key);
+
+  self->context_menu = gtk_popover_menu_new_from_model (NULL);
+  gtk_widget_set_parent (self->context_menu, w);
+  gtk_popover_set_has_arrow (GTK_POPOVER (self->context_menu), FALSE);
+  gtk_widget_set_halign (self->context_menu, GTK_ALIGN_START);
+}
+
+GtkWidget *
+flexion_canvas_new (void)
+{
+  return g_object_new (FLEXION_TYPE_CANVAS, NULL);
+}
+
+void
+flexion_canvas_set_document (FlexionCanvas *self, FxDocument *doc)
+{
+  if (self->doc)
+    g_clear_signal_handler (&self->doc_changed_id, self->doc);
+  g_set_object (&self->doc, doc);
+  self->doc_changed_id = g_signal_connect_swapped (doc, "changed", G_CALLBACK (on_document_changed), self);
+  rebuild_model_frame (self);
+  self->selected_joint = self->selected_link = -1;
+  self->view_valid = FALSE;
+  g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+  flexion_canvas_fit (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+flexion_canvas_set_simulation (FlexionCanvas *self, FlexionSimulation *sim)
+{
+  g_set_object (&self->sim, sim);
+  g_signal_connect_swapped (sim, "frame", G_CALLBACK (on_sim_frame), self);
+  g_signal_connect_swapped (sim, "notify::playing", G_CALLBACK (on_sim_state), self);
+  g_signal_connect_swapped (sim, "notify::running", G_CALLBACK (on_sim_state), self);
+}
+
+int
+flexion_canvas_get_context_point (FlexionCanvas *self, double *s, double xy[2])
+{
+  *s = self->context_s;
+  xy[0] = self->context_xy[0];
+  xy[1] = self->context_xy[1];
+  return self->context_link;
+}
+
+void
+flexion_canvas_wake (FlexionCanvas *self)
+{
+  ensure_ticking (self);
+}
+
+void
+flexion_canvas_set_tool (FlexionCanvas *self, FlexionTool tool)
+{
+  self->tool = tool;
+}
+
+FlexionTool
+flexion_canvas_get_tool (FlexionCanvas *self)
+{
+  return self->tool;
+}
+
+void
+flexion_canvas_set_dark (FlexionCanvas *self, gboolean dark)
+{
+  self->style.dark = dark;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+flexion_canvas_set_colormap (FlexionCanvas *self, const char *name)
+{
+  fx_colormap_from_string (name, &self->style.colormap);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+flexion_canvas_set_show (FlexionCanvas *self, const char *what, gboolean show)
+{
+  if (g_str_equal (what, "grid"))
+    self->style.show_grid = show;
+  else if (g_str_equal (what, "initial"))
+    self->style.show_initial = show;
+  else if (g_str_equal (what, "trails"))
+    self->style.show_trails = show;
+  else if (g_str_equal (what, "joint-gaps"))
+    self->style.show_joint_gaps = show;
+  else if (g_str_equal (what, "causality"))
+    self->style.show_causality = show;
+  else if (g_str_equal (what, "labels"))
+    self->style.show_labels = show;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+flexion_canvas_set_snap (FlexionCanvas *self, gboolean snap, double grid_step)
+{
+  self->snap = snap;
+  self->grid_step = grid_step > 0 ? grid_step : 0;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+flexion_canvas_set_presentation (FlexionCanvas *self, gboolean on)
+{
+  self->presentation = on;
+  self->style.line_scale = on ? 1.7 : 1.0;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+flexion_canvas_default_section (FxSection *section, guint *elements)
+{
+  /* a steel bar of 20 mm x 10 mm: stiff enough to read as a linkage, soft
+   * enough that its bending shows when shaken */
+  *section = (FxSection) { 0 };
+  section->E = 210e9;
+  section->nu = 0.3;
+  section->rho = 7850;
+  section->shape = FX_SHAPE_RECTANGLE;
+  section->width = 0.02;
+  section->height = 0.01;
+  section->shear_factor = 0;
+  fx_section_derive (section);
+  *elements = 8;
+}

@@ -1,0 +1,59 @@
+/* flexion-canvas.h: the drawing area where mechanisms are drawn and run.
+ *
+ * Draws with fx_scene_draw (the same code as exports), edits through the
+ * FxDocument (so every edit can be undone), and during a run turns drags on
+ * links into hand pulls on the solver.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+#include "fx-document.h"
+#include "flexion-simulation.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  FLEXION_TOOL_SELECT,  /* click selects, drag moves joints (or draws from empty space) */
+  FLEXION_TOOL_LINK,    /* every drag draws a link                                     */
+} FlexionTool;
+
+#define FLEXION_TYPE_CANVAS (flexion_canvas_get_type ())
+G_DECLARE_FINAL_TYPE (FlexionCanvas, flexion_canvas, FLEXION, CANVAS, GtkWidget)
+
+GtkWidget   *flexion_canvas_new             (void);
+void         flexion_canvas_set_document    (FlexionCanvas *canvas, FxDocument *doc);
+void         flexion_canvas_set_simulation  (FlexionCanvas *canvas, FlexionSimulation *sim);
+
+void         flexion_canvas_set_tool        (FlexionCanvas *canvas, FlexionTool tool);
+FlexionTool  flexion_canvas_get_tool        (FlexionCanvas *canvas);
+
+/* Selection: at most one joint or one link (-1: none). "selection-changed". */
+int          flexion_canvas_get_selected_joint (FlexionCanvas *canvas);
+int          flexion_canvas_get_selected_link  (FlexionCanvas *canvas);
+void         flexion_canvas_select          (FlexionCanvas *canvas, int joint, int link);
+
+void         flexion_canvas_fit             (FlexionCanvas *canvas);
+void         flexion_canvas_zoom            (FlexionCanvas *canvas, double factor);
+
+/* Appearance and snapping, from the preferences. */
+void         flexion_canvas_set_dark        (FlexionCanvas *canvas, gboolean dark);
+void         flexion_canvas_set_colormap    (FlexionCanvas *canvas, const char *name);
+void         flexion_canvas_set_show        (FlexionCanvas *canvas, const char *what, gboolean show);
+void         flexion_canvas_set_snap        (FlexionCanvas *canvas, gboolean snap, double grid_step);
+/* Presentation: thicker strokes and larger text, no editing. */
+void         flexion_canvas_set_presentation (FlexionCanvas *canvas, gboolean on);
+
+/* Where the last context menu was opened: the link under it (-1: none),
+ * the fraction along it, and the model point. */
+int          flexion_canvas_get_context_point (FlexionCanvas *canvas, double *s, double xy[2]);
+/* Makes sure ticks run when the simulation has work (after a step). */
+void         flexion_canvas_wake            (FlexionCanvas *canvas);
+
+/* The section and element count new links get. */
+void         flexion_canvas_default_section (FxSection *section, guint *elements);
+
+/* The longest gap between two frame-clock ticks seen since the last call,
+ * in microseconds (for the responsiveness test and diagnostics). */
+gint64       flexion_canvas_take_max_tick_gap (FlexionCanvas *canvas);
+
+G_END_DECLS

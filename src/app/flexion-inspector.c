@@ -1,0 +1,701 @@
+/* flexion-inspector.c
+ *
+ * The rows are rebuilt when the selection or the model changes from
+ * elsewhere (canvas, undo); an edit made here does not rebuild, so the
+ * spin button being typed into keeps its focus.
+ */
+#include "flexion-inspector.h"
+#include "fx-causality.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+struct _FlexionInspector {
+  AdwBin parent_instance;
+  FxDocument *doc;
+  gulong changed_id;
+  int joint, link;
+  gboolean applying;    /* our own edit: do not rebuild */
+  GtkWidget *box;       /* the groups */
+};
+
+G_DEFINE_FINAL_TYPE (FlexionInspector, flexion_inspector, ADW_TYPE_BIN)
+
+/* What a row edits: a numeric field of one item. */
+typedef enum {
+  F_GRAVITY_X, F_GRAVITY_Y, F_DT, F_T_END,
+  F_JOINT_X, F_JOINT_Y, F_JOINT_MASS, F_JOINT_INERTIA, F_SLIDER_MASS, F_SLIDER_ANGLE,
+  F_DRIVE_VX, F_DRIVE_VY,
+  F_LINK_ELEMENTS, F_LINK_EA, F_LINK_GA, F_LINK_EI, F_LINK_RHOA, F_LINK_RHOI,
+  F_LINK_E, F_LINK_RHO, F_LINK_WIDTH, F_LINK_HEIGHT, F_LINK_DAMPING, F_LINK_ROT_DAMPING,
+  F_LOAD_FX, F_LOAD_FY, F_LOAD_MOMENT, F_LOAD_S,
+  F_MOTOR_VALUE, F_SPRING_K, F_SPRING_C, F_PROBE_S,
+} Field;
+
+typedef struct {
+  FlexionInspector *self;
+  Field field;
+  guint index;
+} FieldRef;
+
+static void rebuild (FlexionInspector *self);
+
+/* ---- applying edits ---- */
+
+static void
+apply_number (FxModel *m, Field f, guint i, double v)
+{
+  FxJoint *j = f >= F_JOINT_X && f <= F_DRIVE_VY ? fx_model_joint (m, i) : NULL;
+  FxLink *l = f >= F_LINK_ELEMENTS && f <= F_LINK_ROT_DAMPING ? fx_model_link (m, i) : NULL;
+  switch (f)
+    {
+    case F_GRAVITY_X: m->gravity[0] = v; break;
+    case F_GRAVITY_Y: m->gravity[1] = v; break;
+    case F_DT: m->dt = v; break;
+    case F_T_END: m->t_end = v; break;
+    case F_JOINT_X: j->at[0] = v; break;
+    case F_JOINT_Y: j->at[1] = v; break;
+    case F_JOINT_MASS: j->mass = v; break;
+    case F_JOINT_INERTIA: j->inertia = v; break;
+    case F_SLIDER_MASS: j->slider_mass = v; break;
+    case F_SLIDER_ANGLE:
+      j->slider_direction[0] = cos (v * G_PI / 180);
+      j->slider_direction[1] = sin (v * G_PI / 180);
+      break;
+    case F_DRIVE_VX: j->drive_velocity[0] = v; break;
+    case F_DRIVE_VY: j->drive_velocity[1] = v; break;
+    case F_LINK_ELEMENTS: l->elements = (guint) MAX (1, round (v)); break;
+    case F_LINK_EA: l->section.EA = v; l->section.form = FX_SECTION_CANONICAL; break;
+    case F_LINK_GA: l->section.GA = v; l->section.form = FX_SECTION_CANONICAL; break;
+    case F_LINK_EI: l->section.EI = v; l->section.form = FX_SECTION_CANONICAL; break;
+    case F_LINK_RHOA: l->section.rhoA = v; l->section.form = FX_SECTION_CANONICAL; break;
+    case F_LINK_RHOI: l->section.rhoI = v; l->section.form = FX_SECTION_CANONICAL; break;
+    case F_LINK_E: l->section.E = v; fx_section_derive (&l->section); break;
+    case F_LINK_RHO: l->section.rho = v; fx_section_derive (&l->section); break;
+    case F_LINK_WIDTH: l->section.width = v; fx_section_derive (&l->section); break;
+    case F_LINK_HEIGHT: l->section.height = v; fx_section_derive (&l->section); break;
+    case F_LINK_DAMPING: l->damping = v; break;
+    case F_LINK_ROT_DAMPING: l->rotational_damping = v; break;
+    case F_LOAD_FX: fx_model_load (m, i)->force[0] = v; break;
+    case F_LOAD_FY: fx_model_load (m, i)->force[1] = v; break;
+    case F_LOAD_MOMENT: fx_model_load (m, i)->moment = v; break;
+    case F_LOAD_S: fx_model_load (m, i)->s = v; break;
+    case F_MOTOR_VALUE: fx_model_motor (m, i)->value = v; break;
+    case F_SPRING_K: fx_model_spring (m, i)->stiffness = v; break;
+    case F_SPRING_C: fx_model_spring (m, i)->damping = v; break;
+    case F_PROBE_S: fx_model_probe (m, i)->s = v; break;
+    }
+}
+
+static void
+on_number_changed (GtkSpinButton *spin, FieldRef *ref)
+{
+  FlexionInspector *self = ref->self;
+  FxModel *m = fx_document_begin_edit (self->doc);
+  apply_number (m, ref->field, ref->index, gtk_spin_button_get_value (spin));
+  g_autofree char *key = g_strdup_printf ("field:%d:%u", ref->field, ref->index);
+  self->applying = TRUE;
+  fx_document_end_edit (self->doc, _("Change Value"), key);
+  self->applying = FALSE;
+}
+
+/* Spin buttons show numbers the way engineers write them (2.1e+11, 0.005),
+ * not with a fixed count of decimals. */
+static gboolean
+spin_output (GtkSpinButton *spin, gpointer data)
+{
+  char buf[64];
+  double v = gtk_spin_button_get_value (spin);
+  g_snprintf (buf, sizeof buf, "%.6g", v);
+  if (!g_str_equal (buf, gtk_editable_get_text (GTK_EDITABLE (spin))))
+    gtk_editable_set_text (GTK_EDITABLE (spin), buf);
+  return TRUE;
+}
+
+static int
+spin_input (GtkSpinButton *spin, double *value, gpointer data)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (spin));
+  char *end = NULL;
+  double v = g_ascii_strtod (text, &end);
+  if (end == text || !isfinite (v))
+    return GTK_INPUT_ERROR;
+  *value = v;
+  return TRUE;
+}
+
+static GtkWidget *
+number_row (FlexionInspector *self, AdwPreferencesGroup *group, const char *title,
+            const char *unit, double value, double lo, double hi, Field field, guint index)
+{
+  GtkWidget *row = adw_action_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  if (unit && unit[0])
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), unit);
+  double step = value != 0 ? pow (10, floor (log10 (fabs (value)))) / 10 : 0.1;
+  if (field == F_LINK_ELEMENTS)
+    step = 1;
+  GtkAdjustment *adj = gtk_adjustment_new (value, lo, hi, step, step * 10, 0);
+  GtkWidget *spin = gtk_spin_button_new (adj, step, field == F_LINK_ELEMENTS ? 0 : 6);
+  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
+  gtk_editable_set_width_chars (GTK_EDITABLE (spin), 9);
+  g_signal_connect (spin, "output", G_CALLBACK (spin_output), NULL);
+  g_signal_connect (spin, "input", G_CALLBACK (spin_input), NULL);
+  gtk_widget_set_tooltip_text (spin, title);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+  FieldRef *ref = g_new (FieldRef, 1);
+  *ref = (FieldRef) { self, field, index };
+  g_signal_connect_data (spin, "value-changed", G_CALLBACK (on_number_changed), ref,
+                         (GClosureNotify) (void (*) (void)) g_free, 0);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), spin);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), spin);
+  adw_preferences_group_add (group, row);
+  return spin;
+}
+
+static AdwPreferencesGroup *
+add_group (FlexionInspector *self, const char *title, const char *description)
+{
+  GtkWidget *g = adw_preferences_group_new ();
+  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (g), title);
+  if (description)
+    adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (g), description);
+  gtk_box_append (GTK_BOX (self->box), g);
+  return ADW_PREFERENCES_GROUP (g);
+}
+
+static void
+info_row (AdwPreferencesGroup *group, const char *title, const char *value)
+{
+  GtkWidget *row = adw_action_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  GtkWidget *label = gtk_label_new (value);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 1);
+  gtk_widget_add_css_class (label, "dim-label");
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
+  adw_preferences_group_add (group, row);
+}
+
+/* A combo row over `n` labels; `on_selected` gets the index. */
+static GtkWidget *
+combo_row (AdwPreferencesGroup *group, const char *title, const char *subtitle,
+           const char *const *labels, guint selected, GCallback on_selected, gpointer data)
+{
+  GtkWidget *row = adw_combo_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  if (subtitle)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  GtkStringList *list = gtk_string_list_new (labels);
+  adw_combo_row_set_model (ADW_COMBO_ROW (row), G_LIST_MODEL (list));
+  g_object_unref (list);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (row), selected);
+  g_signal_connect (row, "notify::selected", on_selected, data);
+  adw_preferences_group_add (group, row);
+  return row;
+}
+
+static GtkWidget *
+switch_row (AdwPreferencesGroup *group, const char *title, const char *subtitle,
+            gboolean active, GCallback on_toggled, gpointer data)
+{
+  GtkWidget *row = adw_action_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  if (subtitle)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  GtkWidget *sw = gtk_switch_new ();
+  gtk_switch_set_active (GTK_SWITCH (sw), active);
+  gtk_widget_set_valign (sw, GTK_ALIGN_CENTER);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (sw), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+  g_signal_connect (sw, "notify::active", on_toggled, data);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), sw);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), sw);
+  adw_preferences_group_add (group, row);
+  return sw;
+}
+
+static GtkWidget *
+button_row (AdwPreferencesGroup *group, const char *label, const char *action,
+            GVariant *target, const char *tooltip)
+{
+  GtkWidget *b = gtk_button_new_with_label (label);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (b), action);
+  if (target)
+    gtk_actionable_set_action_target_value (GTK_ACTIONABLE (b), target);
+  if (tooltip)
+    gtk_widget_set_tooltip_text (b, tooltip);
+  gtk_widget_set_margin_top (b, 6);
+  adw_preferences_group_add (group, b);
+  return b;
+}
+
+/* Structural edits (combos, switches) rebuild: rows may appear or go. */
+static void
+structural_edit (FlexionInspector *self, FxModel *m, const char *label)
+{
+  fx_document_end_edit (self->doc, label, NULL);
+}
+
+/* ---- joint ---- */
+
+static void
+on_joint_kind (AdwComboRow *row, GParamSpec *p, FlexionInspector *self)
+{
+  FxModel *m = fx_document_begin_edit (self->doc);
+  fx_model_joint (m, self->joint)->kind = adw_combo_row_get_selected (row) == 1 ? FX_JOINT_WELD : FX_JOINT_PIN;
+  structural_edit (self, m, _("Set Joint Kind"));
+}
+
+static void
+on_joint_support (AdwComboRow *row, GParamSpec *p, FlexionInspector *self)
+{
+  FxModel *m = fx_document_begin_edit (self->doc);
+  fx_model_joint (m, self->joint)->support = (FxSupport) adw_combo_row_get_selected (row);
+  structural_edit (self, m, _("Set Support"));
+}
+
+static void
+on_slider (GtkSwitch *sw, GParamSpec *p, FlexionInspector *self)
+{
+  FxModel *m = fx_document_begin_edit (self->doc);
+  FxJoint *j = fx_model_joint (m, self->joint);
+  j->slider = gtk_switch_get_active (sw);
+  if (j->slider && j->slider_mass <= 0)
+    j->slider_mass = 1;
+  if (j->slider && j->slider_direction[0] == 0 && j->slider_direction[1] == 0)
+    j->slider_direction[0] = 1;
+  structural_edit (self, m, _("Set Slider"));
+}
+
+static void
+on_driven (GtkSwitch *sw, GParamSpec *p, FlexionInspector *self)
+{
+  FxModel *m = fx_document_begin_edit (self->doc);
+  fx_model_joint (m, self->joint)->driven = gtk_switch_get_active (sw);
+  structural_edit (self, m, _("Set Prescribed Motion"));
+}
+
+static void
+show_joint (FlexionInspector *self, const FxModel *m, guint ji)
+{
+  const FxJoint *j = fx_model_joint (m, ji);
+  g_autofree char *title = g_strdup_printf (_("Joint %s"), j->id);
+  AdwPreferencesGroup *g = add_group (self, title, NULL);
+  number_row (self, g, _("Position x"), _("m"), j->at[0], -1e6, 1e6, F_JOINT_X, ji);
+  number_row (self, g, _("Position y"), _("m"), j->at[1], -1e6, 1e6, F_JOINT_Y, ji);
+  const char *kinds[] = { _("Pin"), _("Weld"), NULL };
+  combo_row (g, _("Kind"), _("Pin: ends turn freely; weld: ends turn together"), kinds,
+             j->kind == FX_JOINT_WELD, G_CALLBACK (on_joint_kind), self);
+  const char *supports[] = { _("Free"), _("Pin support"), _("Clamp"), _("Guided"), NULL };
+  combo_row (g, _("Support"), NULL, supports, j->support, G_CALLBACK (on_joint_support), self);
+
+  AdwPreferencesGroup *inertia = add_group (self, _("Inertia"), NULL);
+  number_row (self, inertia, _("Point mass"), _("kg"), j->mass, 0, 1e9, F_JOINT_MASS, ji);
+  number_row (self, inertia, _("Rotary inertia"), _("kg m²"), j->inertia, 0, 1e9, F_JOINT_INERTIA, ji);
+  if (j->support == FX_SUPPORT_NONE)
+    {
+      switch_row (inertia, _("Slider block"), _("Moves along a fixed guide"), j->slider,
+                  G_CALLBACK (on_slider), self);
+      if (j->slider)
+        {
+          number_row (self, inertia, _("Slider mass"), _("kg"), j->slider_mass, 1e-9, 1e9, F_SLIDER_MASS, ji);
+          double angle = atan2 (j->slider_direction[1], j->slider_direction[0]) * 180 / G_PI;
+          number_row (self, inertia, _("Guide direction"), _("degrees from x"), angle, -360, 360,
+                      F_SLIDER_ANGLE, ji);
+        }
+    }
+  else
+    {
+      switch_row (inertia, _("Prescribed motion"), _("The support moves with a set velocity"),
+                  j->driven, G_CALLBACK (on_driven), self);
+      if (j->driven)
+        {
+          number_row (self, inertia, _("Velocity x"), _("m/s"), j->drive_velocity[0], -1e6, 1e6, F_DRIVE_VX, ji);
+          number_row (self, inertia, _("Velocity y"), _("m/s"), j->drive_velocity[1], -1e6, 1e6, F_DRIVE_VY, ji);
+        }
+    }
+
+  AdwPreferencesGroup *loads = add_group (self, _("Loads, Motors and Springs"), NULL);
+  for (guint i = 0; i < m->loads->len; i++)
+    {
+      const FxLoad *l = fx_model_load (m, i);
+      if (g_strcmp0 (l->joint, j->id) != 0)
+        continue;
+      number_row (self, loads, _("Load force x"), _("N"), l->force[0], -1e12, 1e12, F_LOAD_FX, i);
+      number_row (self, loads, _("Load force y"), _("N"), l->force[1], -1e12, 1e12, F_LOAD_FY, i);
+      number_row (self, loads, _("Load moment"), _("N m"), l->moment, -1e12, 1e12, F_LOAD_MOMENT, i);
+      button_row (loads, _("Remove Load"), "win.remove-item", g_variant_new ("(su)", "load", i), NULL);
+    }
+  for (guint i = 0; i < fx_model_n_motors (m); i++)
+    {
+      const FxMotor *mo = fx_model_motor (m, i);
+      if (g_strcmp0 (mo->joint, j->id) != 0)
+        continue;
+      g_autofree char *t = g_strdup_printf (mo->type == FX_MOTOR_SPEED ? _("Speed motor on %s")
+                                                                      : _("Torque motor on %s"),
+                                            mo->link);
+      number_row (self, loads, t, mo->type == FX_MOTOR_SPEED ? _("rad/s") : _("N m"), mo->value,
+                  -1e9, 1e9, F_MOTOR_VALUE, i);
+      button_row (loads, _("Remove Motor"), "win.remove-item", g_variant_new ("(su)", "motor", i), NULL);
+    }
+  for (guint i = 0; i < fx_model_n_springs (m); i++)
+    {
+      const FxSpring *sp = fx_model_spring (m, i);
+      if (g_strcmp0 (sp->joint, j->id) != 0)
+        continue;
+      number_row (self, loads, _("Spring stiffness"), _("N m/rad"), sp->stiffness, 0, 1e12, F_SPRING_K, i);
+      number_row (self, loads, _("Spring damping"), _("N m s/rad"), sp->damping, 0, 1e12, F_SPRING_C, i);
+      button_row (loads, _("Remove Spring"), "win.remove-item", g_variant_new ("(su)", "spring", i), NULL);
+    }
+  button_row (loads, _("Add Load"), "win.add-load", NULL, _("A force at this joint"));
+  button_row (loads, _("Add Motor"), "win.add-motor", NULL,
+              _("A torque motor on a link end at this pin joint"));
+  button_row (loads, _("Add Spring"), "win.add-spring", NULL,
+              _("A torsional spring between link ends at this pin joint"));
+  button_row (loads, _("Delete Joint"), "win.delete", NULL, _("Delete the joint and its links"));
+}
+
+/* ---- link ---- */
+
+static const FxFormulation formulation_order[] = {
+  FX_FORMULATION_AUTO, FX_FORMULATION_FREE_FREE, FX_FORMULATION_CLAMPED_CLAMPED,
+  FX_FORMULATION_PINNED, FX_FORMULATION_GUIDED,
+};
+
+static void
+on_formulation (AdwComboRow *row, GParamSpec *p, FlexionInspector *self)
+{
+  guint i = adw_combo_row_get_selected (row);
+  if (i >= G_N_ELEMENTS (formulation_order))
+    return;
+  if (fx_model_link (fx_document_get_model (self->doc), self->link)->formulation == formulation_order[i])
+    return;
+  fx_document_set_formulation (self->doc, self->link, formulation_order[i]);
+}
+
+static void
+on_rigid (GtkSwitch *sw, GParamSpec *p, FlexionInspector *self)
+{
+  FxModel *m = fx_document_begin_edit (self->doc);
+  fx_model_link (m, self->link)->rigid = gtk_switch_get_active (sw);
+  structural_edit (self, m, _("Set Rigid"));
+}
+
+static void
+on_section_form (AdwComboRow *row, GParamSpec *p, FlexionInspector *self)
+{
+  FxModel *m = fx_document_begin_edit (self->doc);
+  FxSection *s = &fx_model_link (m, self->link)->section;
+  if (adw_combo_row_get_selected (row) == 1)
+    {
+      if (!(s->E > 0))
+        s->E = 210e9, s->nu = 0.3, s->rho = 7850;
+      if (!(s->width > 0) || !(s->height > 0))
+        s->shape = FX_SHAPE_RECTANGLE, s->width = 0.02, s->height = 0.01;
+      fx_section_derive (s);
+    }
+  else
+    s->form = FX_SECTION_CANONICAL;
+  structural_edit (self, m, _("Set Section Form"));
+}
+
+static const char *
+causality_name (FxCausality c)
+{
+  return c == FX_CAUSAL_F ? _("force in") : _("velocity in");
+}
+
+static const char *
+formulation_label (FxFormulation f)
+{
+  switch (f)
+    {
+    case FX_FORMULATION_AUTO: return _("Auto");
+    case FX_FORMULATION_FREE_FREE: return _("Free–free");
+    case FX_FORMULATION_CLAMPED_CLAMPED: return _("Clamped–clamped");
+    case FX_FORMULATION_PINNED: return _("Pinned");
+    case FX_FORMULATION_GUIDED: return _("Guided");
+    }
+  return "";
+}
+
+static void
+show_link (FlexionInspector *self, const FxModel *m, guint li)
+{
+  const FxLink *l = fx_model_link (m, li);
+  g_autofree char *title = g_strdup_printf (_("Link %s"), l->id);
+  g_autofree char *desc = g_strdup_printf (_("From %s to %s, %.4g m long"), l->from, l->to,
+                                           fx_link_length (m, l));
+  AdwPreferencesGroup *g = add_group (self, title, desc);
+
+  const char *forms[] = { _("Auto"), _("Free–free"), _("Clamped–clamped"), _("Pinned"), _("Guided"), NULL };
+  guint sel = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (formulation_order); i++)
+    if (formulation_order[i] == l->formulation)
+      sel = i;
+  g_autoptr (FxAssignment) as = fx_assignment_compute (m);
+  g_autofree char *chosen = NULL;
+  if (fx_assignment_ok (as))
+    {
+      const FxLinkAssignment *la = &as->links[li];
+      if (la->split)
+        chosen = g_strdup_printf (_("Split at its midpoint: %s, then %s"),
+                                  formulation_label (la->segment[0].formulation),
+                                  formulation_label (la->segment[1].formulation));
+      else
+        chosen = g_strdup_printf (_("%s: translation %s, rotation %s"),
+                                  formulation_label (la->formulation), causality_name (la->T),
+                                  causality_name (la->R));
+    }
+  else
+    chosen = g_strdup (_("No consistent assignment: see the model's conflicts"));
+  GtkWidget *combo = combo_row (g, _("Formulation"), chosen, forms, sel, G_CALLBACK (on_formulation), self);
+  gtk_widget_set_tooltip_text (combo, _("Which ports of the link take force and which take "
+                                        "velocity; Auto lets Flexion choose a consistent set"));
+  number_row (self, g, _("Elements"), NULL, l->elements, 1, 10000, F_LINK_ELEMENTS, li);
+  switch_row (g, _("Rigid"), _("No compliance: stresses become multipliers"), l->rigid,
+              G_CALLBACK (on_rigid), self);
+
+  AdwPreferencesGroup *sec = add_group (self, _("Section"), NULL);
+  const char *form_labels[] = { _("Stiffness and inertia"), _("Material and shape"), NULL };
+  combo_row (sec, _("Given as"), NULL, form_labels, l->section.form == FX_SECTION_MATERIAL,
+             G_CALLBACK (on_section_form), self);
+  if (l->section.form == FX_SECTION_MATERIAL)
+    {
+      number_row (self, sec, _("Young's modulus E"), _("Pa"), l->section.E, 1, 1e13, F_LINK_E, li);
+      number_row (self, sec, _("Density ρ"), _("kg/m³"), l->section.rho, 0, 1e6, F_LINK_RHO, li);
+      if (l->section.shape == FX_SHAPE_RECTANGLE)
+        {
+          number_row (self, sec, _("Width (out of plane)"), _("m"), l->section.width, 1e-6, 100, F_LINK_WIDTH, li);
+          number_row (self, sec, _("Height (in plane)"), _("m"), l->section.height, 1e-6, 100, F_LINK_HEIGHT, li);
+        }
+      g_autofree char *derived = g_strdup_printf ("EA %.4g N, EI %.4g N m², ρA %.4g kg/m",
+                                                  l->section.EA, l->section.EI, l->section.rhoA);
+      info_row (sec, _("Derived"), derived);
+    }
+  else
+    {
+      number_row (self, sec, _("Axial stiffness EA"), _("N"), l->section.EA, 0, 1e15, F_LINK_EA, li);
+      number_row (self, sec, _("Shear stiffness GA"), _("N"), l->section.GA, 0, 1e15, F_LINK_GA, li);
+      number_row (self, sec, _("Bending stiffness EI"), _("N m²"), l->section.EI, 0, 1e15, F_LINK_EI, li);
+      number_row (self, sec, _("Mass per length ρA"), _("kg/m"), l->section.rhoA, 0, 1e9, F_LINK_RHOA, li);
+      number_row (self, sec, _("Rotary inertia per length ρI"), _("kg m"), l->section.rhoI, 0, 1e9, F_LINK_RHOI, li);
+    }
+
+  AdwPreferencesGroup *more = add_group (self, _("Damping and Probes"), NULL);
+  number_row (self, more, _("Viscous damping"), _("N s/m²"), l->damping, 0, 1e12, F_LINK_DAMPING, li);
+  number_row (self, more, _("Rotational damping"), _("N m s/m"), l->rotational_damping, 0, 1e12,
+              F_LINK_ROT_DAMPING, li);
+  for (guint i = 0; i < m->probes->len; i++)
+    {
+      const FxProbe *p = fx_model_probe (m, i);
+      if (g_strcmp0 (p->link, l->id) != 0)
+        continue;
+      g_autofree char *t = g_strdup_printf (_("Probe %s at s"), p->id);
+      number_row (self, more, t, _("fraction of length"), p->s, 0, 1, F_PROBE_S, i);
+      button_row (more, _("Remove Probe"), "win.remove-item", g_variant_new ("(su)", "probe", i), NULL);
+    }
+  for (guint i = 0; i < m->loads->len; i++)
+    {
+      const FxLoad *ld = fx_model_load (m, i);
+      if (g_strcmp0 (ld->link, l->id) != 0)
+        continue;
+      number_row (self, more, _("Load at s"), _("fraction of length"), ld->s, 0, 1, F_LOAD_S, i);
+      number_row (self, more, _("Load force x"), _("N"), ld->force[0], -1e12, 1e12, F_LOAD_FX, i);
+      number_row (self, more, _("Load force y"), _("N"), ld->force[1], -1e12, 1e12, F_LOAD_FY, i);
+      button_row (more, _("Remove Load"), "win.remove-item", g_variant_new ("(su)", "load", i), NULL);
+    }
+  button_row (more, _("Add Probe at Midpoint"), "win.add-probe", NULL, _("Trace the path of the link's midpoint"));
+  button_row (more, _("Delete Link"), "win.delete", NULL, NULL);
+}
+
+/* ---- model and causality ---- */
+
+GArray *
+flexion_causality_fixes (const FxModel *model)
+{
+  GArray *fixes = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint l = 0; l < model->links->len; l++)
+    {
+      if (fx_model_link (model, l)->formulation == FX_FORMULATION_AUTO)
+        continue;
+      g_autoptr (FxModel) trial = fx_model_copy (model);
+      fx_model_link (trial, l)->formulation = FX_FORMULATION_AUTO;
+      g_autoptr (FxAssignment) as = fx_assignment_compute (trial);
+      if (fx_assignment_ok (as))
+        g_array_append_val (fixes, l);
+    }
+  return fixes;
+}
+
+static void
+show_causality (FlexionInspector *self, const FxModel *m)
+{
+  g_autoptr (FxAssignment) as = fx_assignment_compute (m);
+  if (fx_assignment_ok (as))
+    {
+      AdwPreferencesGroup *g = add_group (self, _("Causality"),
+        _("Every link end takes force or velocity in; on the canvas, orange F marks a "
+          "force-in port and blue V a velocity-in port (translation, then rotation in a ring); "
+          "a diamond marks a link split at a weld."));
+      g_autofree char *summary = g_strdup_printf (g_dngettext (NULL, "%u link, consistent",
+                                                               "%u links, consistent",
+                                                               as->n_links), as->n_links);
+      info_row (g, _("Assignment"), summary);
+      if (fx_assignment_n_splits (as) > 0)
+        {
+          g_autofree char *splits = g_strdup_printf ("%u", fx_assignment_n_splits (as));
+          info_row (g, _("Links split at their midpoint"), splits);
+        }
+      return;
+    }
+  AdwPreferencesGroup *g = add_group (self, _("Causality Conflicts"),
+                                      _("The model cannot run until these are fixed."));
+  for (guint i = 0; i < as->conflicts->len; i++)
+    {
+      GtkWidget *label = gtk_label_new (g_ptr_array_index (as->conflicts, i));
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+      gtk_widget_add_css_class (label, "error");
+      gtk_widget_set_margin_bottom (label, 6);
+      adw_preferences_group_add (g, label);
+    }
+  g_autoptr (GArray) fixes = flexion_causality_fixes (m);
+  for (guint i = 0; i < fixes->len; i++)
+    {
+      guint l = g_array_index (fixes, guint, i);
+      g_autofree char *label = g_strdup_printf (_("Fix: Set %s to Auto"), fx_model_link (m, l)->id);
+      button_row (g, label, "win.formulation-of", g_variant_new ("(us)", l, "auto"),
+                  _("Let Flexion choose this link's formulation"));
+    }
+  button_row (g, _("Fix: Set All Links to Auto"), "win.all-auto", NULL,
+              _("Let Flexion choose every link's formulation"));
+}
+
+static void
+show_model (FlexionInspector *self, const FxModel *m)
+{
+  show_causality (self, m);
+  AdwPreferencesGroup *t = add_group (self, _("Simulation"), NULL);
+  number_row (self, t, _("Time step Δt"), _("s"), m->dt, 1e-7, 10, F_DT, 0);
+  number_row (self, t, _("End time"), _("s (for exports and the command line)"), m->t_end, 0, 1e6, F_T_END, 0);
+  AdwPreferencesGroup *gr = add_group (self, _("Gravity"), NULL);
+  number_row (self, gr, _("Gravity x"), _("m/s²"), m->gravity[0], -1e4, 1e4, F_GRAVITY_X, 0);
+  number_row (self, gr, _("Gravity y"), _("m/s²"), m->gravity[1], -1e4, 1e4, F_GRAVITY_Y, 0);
+  AdwPreferencesGroup *s = add_group (self, _("Model"), m->description);
+  g_autofree char *counts = g_strdup_printf (_("%u joints, %u links, %u loads, %u probes"),
+                                             m->joints->len, m->links->len, m->loads->len,
+                                             m->probes->len);
+  info_row (s, _("Contents"), counts);
+  if (m->links->len == 0)
+    {
+      GtkWidget *hint = gtk_label_new (_("Drag on the canvas to draw a link; joints appear at its "
+                                         "ends. Right-click a joint or link for more."));
+      gtk_label_set_wrap (GTK_LABEL (hint), TRUE);
+      gtk_widget_add_css_class (hint, "dim-label");
+      gtk_widget_set_margin_top (hint, 6);
+      adw_preferences_group_add (s, hint);
+    }
+}
+
+static void
+rebuild (FlexionInspector *self)
+{
+  GtkWidget *child;
+  while ((child = gtk_widget_get_first_child (self->box)))
+    gtk_box_remove (GTK_BOX (self->box), child);
+  if (self->doc == NULL)
+    return;
+  const FxModel *m = fx_document_get_model (self->doc);
+  if (self->joint >= (int) m->joints->len)
+    self->joint = -1;
+  if (self->link >= (int) m->links->len)
+    self->link = -1;
+  if (self->joint >= 0)
+    show_joint (self, m, self->joint);
+  else if (self->link >= 0)
+    show_link (self, m, self->link);
+  else
+    show_model (self, m);
+}
+
+static gboolean
+rebuild_idle (gpointer data)
+{
+  FlexionInspector *self = data;
+  rebuild (self);
+  g_object_unref (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_doc_changed (FlexionInspector *self)
+{
+  if (self->applying)
+    return;
+  /* not from inside a row's own signal handler: that row is about to go */
+  g_idle_add (rebuild_idle, g_object_ref (self));
+}
+
+static void
+flexion_inspector_dispose (GObject *object)
+{
+  FlexionInspector *self = FLEXION_INSPECTOR (object);
+  if (self->doc)
+    g_clear_signal_handler (&self->changed_id, self->doc);
+  g_clear_object (&self->doc);
+  G_OBJECT_CLASS (flexion_inspector_parent_class)->dispose (object);
+}
+
+static void
+flexion_inspector_class_init (FlexionInspectorClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = flexion_inspector_dispose;
+}
+
+static void
+flexion_inspector_init (FlexionInspector *self)
+{
+  self->joint = self->link = -1;
+  GtkWidget *scroll = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroll), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 18);
+  gtk_widget_set_margin_start (self->box, 12);
+  gtk_widget_set_margin_end (self->box, 12);
+  gtk_widget_set_margin_top (self->box, 12);
+  gtk_widget_set_margin_bottom (self->box, 12);
+  /* the clamp keeps long descriptions from widening the sidebar */
+  GtkWidget *clamp = adw_clamp_new ();
+  adw_clamp_set_maximum_size (ADW_CLAMP (clamp), 340);
+  adw_clamp_set_child (ADW_CLAMP (clamp), self->box);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroll), clamp);
+  adw_bin_set_child (ADW_BIN (self), scroll);
+  gtk_widget_set_size_request (GTK_WIDGET (self), 340, -1);
+}
+
+GtkWidget *
+flexion_inspector_new (void)
+{
+  return g_object_new (FLEXION_TYPE_INSPECTOR, NULL);
+}
+
+void
+flexion_inspector_set_document (FlexionInspector *self, FxDocument *doc)
+{
+  if (self->doc)
+    g_clear_signal_handler (&self->changed_id, self->doc);
+  g_set_object (&self->doc, doc);
+  self->changed_id = g_signal_connect_swapped (doc, "changed", G_CALLBACK (on_doc_changed), self);
+  self->joint = self->link = -1;
+  rebuild (self);
+}
+
+void
+flexion_inspector_show (FlexionInspector *self, int joint, int link)
+{
+  self->joint = joint;
+  self->link = joint >= 0 ? -1 : link;
+  rebuild (self);
+}

@@ -1,0 +1,399 @@
+/* flexion-simulation.c */
+#include "flexion-simulation.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+struct _FlexionSimulation {
+  GObject parent_instance;
+
+  FxModel *model;        /* what a run starts from          */
+  FxRunner *runner;      /* NULL: no run                    */
+  GQueue pending;        /* FxStepFrame*: taken, not yet due */
+  FxStepFrame *frame;    /* on screen                       */
+  FxSeries *series;
+  FxTrails *trails;
+  double moment_range;
+
+  gboolean playing;
+  gboolean step_pending;
+  double display_time;   /* s of simulated time on screen   */
+  gint64 last_tick;      /* us; 0: none since play          */
+  double speed;          /* simulated s per wall s          */
+  double dt;             /* 0: the model's                  */
+};
+
+G_DEFINE_FINAL_TYPE (FlexionSimulation, flexion_simulation, G_TYPE_OBJECT)
+
+enum { PROP_0, PROP_PLAYING, PROP_RUNNING, PROP_TIME, PROP_SPEED, PROP_DT, N_PROPS };
+enum { FRAME, FAILED, N_SIGNALS };
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+#define TRAIL_POINTS 400
+
+static void
+clear_run (FlexionSimulation *sim)
+{
+  g_clear_pointer (&sim->runner, fx_runner_free);
+  g_queue_clear_full (&sim->pending, (GDestroyNotify) fx_step_frame_unref);
+  g_clear_pointer (&sim->frame, fx_step_frame_unref);
+  fx_series_clear (sim->series);
+  g_clear_pointer (&sim->trails, fx_trails_free);
+  sim->moment_range = 0;
+  sim->display_time = 0;
+  sim->step_pending = FALSE;
+  sim->last_tick = 0;
+}
+
+static void
+set_playing (FlexionSimulation *sim, gboolean playing)
+{
+  if (sim->playing == playing)
+    return;
+  sim->playing = playing;
+  sim->last_tick = 0;
+  if (sim->runner && !playing)
+    fx_runner_set_horizon (sim->runner, fx_runner_time (sim->runner));
+  g_object_notify_by_pspec (G_OBJECT (sim), properties[PROP_PLAYING]);
+}
+
+static void
+flexion_simulation_finalize (GObject *object)
+{
+  FlexionSimulation *sim = FLEXION_SIMULATION (object);
+  clear_run (sim);
+  fx_series_free (sim->series);
+  g_clear_pointer (&sim->model, fx_model_free);
+  G_OBJECT_CLASS (flexion_simulation_parent_class)->finalize (object);
+}
+
+static void
+flexion_simulation_get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec)
+{
+  FlexionSimulation *sim = FLEXION_SIMULATION (object);
+  switch (id)
+    {
+    case PROP_PLAYING: g_value_set_boolean (value, sim->playing); break;
+    case PROP_RUNNING: g_value_set_boolean (value, sim->runner != NULL); break;
+    case PROP_TIME: g_value_set_double (value, flexion_simulation_get_time (sim)); break;
+    case PROP_SPEED: g_value_set_double (value, sim->speed); break;
+    case PROP_DT: g_value_set_double (value, flexion_simulation_get_dt (sim)); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
+    }
+}
+
+static void
+flexion_simulation_set_property (GObject *object, guint id, const GValue *value, GParamSpec *pspec)
+{
+  FlexionSimulation *sim = FLEXION_SIMULATION (object);
+  switch (id)
+    {
+    case PROP_SPEED: flexion_simulation_set_speed (sim, g_value_get_double (value)); break;
+    case PROP_DT: flexion_simulation_set_dt (sim, g_value_get_double (value)); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
+    }
+}
+
+static void
+flexion_simulation_class_init (FlexionSimulationClass *klass)
+{
+  GObjectClass *oc = G_OBJECT_CLASS (klass);
+  oc->finalize = flexion_simulation_finalize;
+  oc->get_property = flexion_simulation_get_property;
+  oc->set_property = flexion_simulation_set_property;
+
+  GParamFlags ro = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY;
+  GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY;
+  properties[PROP_PLAYING] = g_param_spec_boolean ("playing", NULL, NULL, FALSE, ro);
+  properties[PROP_RUNNING] = g_param_spec_boolean ("running", NULL, NULL, FALSE, ro);
+  properties[PROP_TIME] = g_param_spec_double ("time", NULL, NULL, 0, G_MAXDOUBLE, 0, ro);
+  properties[PROP_SPEED] = g_param_spec_double ("speed", NULL, NULL, 0.1, 10, 1, rw);
+  properties[PROP_DT] = g_param_spec_double ("dt", NULL, NULL, 0, 1, 0.01, rw);
+  g_object_class_install_properties (oc, N_PROPS, properties);
+
+  /* a new frame is on screen */
+  signals[FRAME] = g_signal_new ("frame", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* the solver failed: the message says when and why; the run is paused */
+  signals[FAILED] = g_signal_new ("failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+}
+
+static void
+flexion_simulation_init (FlexionSimulation *sim)
+{
+  g_queue_init (&sim->pending);
+  sim->series = fx_series_new ();
+  sim->speed = 1;
+  sim->model = fx_model_new ();
+}
+
+FlexionSimulation *
+flexion_simulation_new (void)
+{
+  return g_object_new (FLEXION_TYPE_SIMULATION, NULL);
+}
+
+void
+flexion_simulation_set_model (FlexionSimulation *sim, const FxModel *model)
+{
+  gboolean had_run = sim->runner != NULL;
+  set_playing (sim, FALSE);
+  clear_run (sim);
+  fx_model_free (sim->model);
+  sim->model = fx_model_copy (model);
+  g_object_notify_by_pspec (G_OBJECT (sim), properties[PROP_DT]);
+  if (had_run)
+    {
+      g_object_notify_by_pspec (G_OBJECT (sim), properties[PROP_RUNNING]);
+      g_object_notify_by_pspec (G_OBJECT (sim), properties[PROP_TIME]);
+      g_signal_emit (sim, signals[FRAME], 0);
+    }
+}
+
+static gboolean
+ensure_runner (FlexionSimulation *sim, GError **error)
+{
+  if (sim->runner)
+    return TRUE;
+  if (sim->model->links->len == 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           _("Draw at least one link before running"));
+      return FALSE;
+    }
+  sim->runner = fx_runner_new (sim->model, error);
+  if (sim->runner == NULL)
+    return FALSE;
+  if (sim->dt > 0)
+    fx_runner_set_dt (sim->runner, sim->dt);
+  sim->trails = fx_trails_new (sim->model->probes->len, TRAIL_POINTS);
+  sim->display_time = 0;
+  g_object_notify_by_pspec (G_OBJECT (sim), properties[PROP_RUNNING]);
+  return TRUE;
+}
+
+gboolean
+flexion_simulation_play (FlexionSimulation *sim, GError **error)
+{
+  if (!ensure_runner (sim, error))
+    return FALSE;
+  if (fx_runner_failed (sim->runner, NULL))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                           _("The solver stopped on this run; press Reset to start again"));
+      return FALSE;
+    }
+  set_playing (sim, TRUE);
+  return TRUE;
+}
+
+void
+flexion_simulation_pause (FlexionSimulation *sim)
+{
+  set_playing (sim, FALSE);
+}
+
+gboolean
+flexion_simulation_step (FlexionSimulation *sim, GError **error)
+{
+  set_playing (sim, FALSE);
+  if (!ensure_runner (sim, error))
+    return FALSE;
+  if (fx_runner_failed (sim->runner, NULL))
+    return TRUE;  /* nothing more to compute; the toast was shown already */
+  fx_runner_step_once (sim->runner);
+  sim->step_pending = TRUE;
+  return TRUE;
+}
+
+void
+flexion_simulation_reset (FlexionSimulation *sim)
+{
+  set_playing (sim, FALSE);
+  clear_run (sim);
+  g_object_notify_by_pspec (G_OBJECT (sim), properties[PROP_RUNNING]);
+  g_object_notify_by_pspec (G_OBJECT (sim), properties[PROP_TIME]);
+  g_signal_emit (sim, signals[FRAME], 0);
+}
+
+gboolean
+flexion_simulation_get_playing (FlexionSimulation *sim)
+{
+  return sim->playing;
+}
+
+gboolean
+flexion_simulation_get_running (FlexionSimulation *sim)
+{
+  return sim->runner != NULL;
+}
+
+gboolean
+flexion_simulation_wants_ticks (FlexionSimulation *sim)
+{
+  return sim->runner != NULL && (sim->playing || sim->step_pending || sim->pending.length > 0
+                                 || sim->frame == NULL);
+}
+
+/* Show `frame` (taking it) and record it in the series and trails. */
+static void
+show_frame (FlexionSimulation *sim, FxStepFrame *frame)
+{
+  fx_series_add (sim->series, frame);
+  if (sim->trails)
+    fx_trails_add (sim->trails, frame);
+  if (isfinite (frame->moment_max_abs))
+    sim->moment_range = MAX (sim->moment_range, frame->moment_max_abs);
+  g_clear_pointer (&sim->frame, fx_step_frame_unref);
+  sim->frame = frame;
+}
+
+static void
+check_failure (FlexionSimulation *sim)
+{
+  g_autoptr (GError) error = NULL;
+  if (!fx_runner_failed (sim->runner, &error) || fx_runner_n_frames (sim->runner) > 0
+      || sim->pending.length > 0)
+    return;
+  if (!sim->playing && !sim->step_pending)
+    return;
+  sim->step_pending = FALSE;
+  set_playing (sim, FALSE);
+  g_autofree char *message = g_strdup_printf (_("The solver stopped at t = %.4g s: %s"),
+                                              sim->frame ? sim->frame->t : 0.0,
+                                              error ? error->message : _("unknown error"));
+  g_signal_emit (sim, signals[FAILED], 0, message);
+}
+
+void
+flexion_simulation_tick (FlexionSimulation *sim, gint64 frame_time)
+{
+  if (sim->runner == NULL)
+    return;
+  double dt = fx_runner_dt (sim->runner);
+
+  if (sim->playing)
+    {
+      double wall = sim->last_tick ? (frame_time - sim->last_tick) / 1e6 : 0;
+      sim->last_tick = frame_time;
+      /* a stalled clock (window hidden, debugger) must not make a jump */
+      wall = CLAMP (wall, 0, 0.1);
+      sim->display_time += wall * sim->speed;
+      double lookahead = MAX (0.15 * sim->speed, 3 * dt);
+      fx_runner_set_horizon (sim->runner, sim->display_time + lookahead);
+    }
+
+  g_autoptr (GPtrArray) ready = g_ptr_array_new ();
+  fx_runner_pop_all (sim->runner, ready);
+  for (guint i = 0; i < ready->len; i++)
+    g_queue_push_tail (&sim->pending, ready->pdata[i]);
+
+  gboolean shown = FALSE;
+  while (sim->pending.length > 0)
+    {
+      FxStepFrame *next = g_queue_peek_head (&sim->pending);
+      gboolean due = sim->frame == NULL || sim->step_pending
+                     || next->t <= sim->display_time + 1e-9 * MAX (1, fabs (next->t));
+      if (!due)
+        break;
+      show_frame (sim, g_queue_pop_head (&sim->pending));
+      shown = TRUE;
+      if (sim->step_pending && sim->frame->step > 0)
+        {
+          sim->step_pending = FALSE;
+          sim->display_time = sim->frame->t;
+        }
+    }
+  /* the solver is behind: let the display wait for it, not run away */
+  if (sim->playing && sim->frame && sim->pending.length == 0
+      && sim->display_time > sim->frame->t + 2 * dt)
+    sim->display_time = sim->frame->t + 2 * dt;
+
+  if (shown)
+    {
+      g_object_notify_by_pspec (G_OBJECT (sim), properties[PROP_TIME]);
+      g_signal_emit (sim, signals[FRAME], 0);
+    }
+  check_failure (sim);
+}
+
+FxStepFrame *
+flexion_simulation_get_frame (FlexionSimulation *sim)
+{
+  return sim->frame;
+}
+
+double
+flexion_simulation_get_time (FlexionSimulation *sim)
+{
+  return sim->frame ? sim->frame->t : 0;
+}
+
+const FxSeries *
+flexion_simulation_get_series (FlexionSimulation *sim)
+{
+  return sim->series;
+}
+
+const FxTrails *
+flexion_simulation_get_trails (FlexionSimulation *sim)
+{
+  return sim->trails;
+}
+
+double
+flexion_simulation_get_moment_range (FlexionSimulation *sim)
+{
+  return sim->moment_range;
+}
+
+double
+flexion_simulation_get_speed (FlexionSimulation *sim)
+{
+  return sim->speed;
+}
+
+void
+flexion_simulation_set_speed (FlexionSimulation *sim, double speed)
+{
+  speed = CLAMP (speed, 0.1, 10);
+  if (speed == sim->speed)
+    return;
+  sim->speed = speed;
+  g_object_notify_by_pspec (G_OBJECT (sim), properties[PROP_SPEED]);
+}
+
+double
+flexion_simulation_get_dt (FlexionSimulation *sim)
+{
+  if (sim->runner)
+    return fx_runner_dt (sim->runner);
+  return sim->dt > 0 ? sim->dt : sim->model->dt;
+}
+
+void
+flexion_simulation_set_dt (FlexionSimulation *sim, double dt)
+{
+  if (!(dt > 0) || dt == flexion_simulation_get_dt (sim))
+    return;
+  sim->dt = dt;
+  if (sim->runner)
+    fx_runner_set_dt (sim->runner, dt);
+  g_object_notify_by_pspec (G_OBJECT (sim), properties[PROP_DT]);
+}
+
+void
+flexion_simulation_set_pull (FlexionSimulation *sim, guint link, double s, double x, double y)
+{
+  if (sim->runner)
+    fx_runner_set_pull (sim->runner, link, s, x, y);
+}
+
+void
+flexion_simulation_clear_pull (FlexionSimulation *sim)
+{
+  if (sim->runner)
+    fx_runner_clear_pull (sim->runner);
+}

@@ -1,0 +1,64 @@
+/* flexion-simulation.h: a run of the drawn model, paced by the frame clock.
+ *
+ * Wraps FxRunner (the solver thread). The window calls tick() on every
+ * frame-clock tick while playing: the display time advances by the wall time
+ * times the speed, the solver's horizon is kept a little ahead, and ready
+ * frames are taken without waiting. The frame shown is the newest one not
+ * ahead of the display time; when the solver is slower than that, the
+ * display waits for it (slow motion) instead of the UI waiting.
+ */
+#pragma once
+
+#include <glib-object.h>
+#include "fx-runner.h"
+#include "fx-series.h"
+#include "fx-scene.h"
+
+G_BEGIN_DECLS
+
+#define FLEXION_TYPE_SIMULATION (flexion_simulation_get_type ())
+G_DECLARE_FINAL_TYPE (FlexionSimulation, flexion_simulation, FLEXION, SIMULATION, GObject)
+
+FlexionSimulation *flexion_simulation_new          (void);
+
+/* The model the next run starts from (copied); resets any run. */
+void               flexion_simulation_set_model    (FlexionSimulation *sim, const FxModel *model);
+
+/* Starts or resumes. FALSE with `error` when the model cannot be built
+ * (invalid, or a causality conflict). */
+gboolean           flexion_simulation_play         (FlexionSimulation *sim, GError **error);
+void               flexion_simulation_pause        (FlexionSimulation *sim);
+/* One step (pausing first); the frame arrives on a later tick. */
+gboolean           flexion_simulation_step         (FlexionSimulation *sim, GError **error);
+/* Back to the drawn model: no run, no frames, empty series. */
+void               flexion_simulation_reset        (FlexionSimulation *sim);
+
+gboolean           flexion_simulation_get_playing  (FlexionSimulation *sim);
+/* Whether a run exists (played or stepped since the last reset). */
+gboolean           flexion_simulation_get_running  (FlexionSimulation *sim);
+/* Whether a tick would do something (playing, or a step on its way). */
+gboolean           flexion_simulation_wants_ticks  (FlexionSimulation *sim);
+
+/* Called on each frame-clock tick, with the frame time in microseconds. */
+void               flexion_simulation_tick         (FlexionSimulation *sim, gint64 frame_time);
+
+/* The frame on screen, or NULL before a run. */
+FxStepFrame       *flexion_simulation_get_frame    (FlexionSimulation *sim);
+double             flexion_simulation_get_time     (FlexionSimulation *sim);
+const FxSeries    *flexion_simulation_get_series   (FlexionSimulation *sim);
+const FxTrails    *flexion_simulation_get_trails   (FlexionSimulation *sim);
+/* The moment range the colours use: the largest |M| seen in the run so far
+ * (stable, so colours do not flicker from frame to frame); 0 before a run. */
+double             flexion_simulation_get_moment_range (FlexionSimulation *sim);
+
+double             flexion_simulation_get_speed    (FlexionSimulation *sim);
+void               flexion_simulation_set_speed    (FlexionSimulation *sim, double speed);
+double             flexion_simulation_get_dt       (FlexionSimulation *sim);
+void               flexion_simulation_set_dt       (FlexionSimulation *sim, double dt);
+
+/* The hand pull of a point during a run (fx_runner_set_pull). */
+void               flexion_simulation_set_pull     (FlexionSimulation *sim, guint link, double s,
+                                                    double x, double y);
+void               flexion_simulation_clear_pull   (FlexionSimulation *sim);
+
+G_END_DECLS

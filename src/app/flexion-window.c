@@ -1,0 +1,1279 @@
+/* flexion-window.c */
+#include "flexion-window.h"
+#include "flexion-application.h"
+#include "flexion-canvas.h"
+#include "flexion-inspector.h"
+#include "flexion-plot-view.h"
+#include "flexion-gallery.h"
+#include "fx-model-io.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+struct _FlexionWindow {
+  AdwApplicationWindow parent_instance;
+
+  /* template children */
+  AdwHeaderBar *header_bar;
+  AdwWindowTitle *window_title;
+  GtkWidget *edit_box;
+  GtkWidget *open_button;
+  GtkWidget *inspector_button;
+  AdwToastOverlay *toast_overlay;
+  AdwFlap *flap;
+  FlexionCanvas *canvas;
+  FlexionInspector *inspector;
+  GtkWidget *plots_box;
+  GtkWidget *play_button;
+  GtkLabel *time_label;
+  GtkLabel *pointer_label;
+  GtkLabel *solver_label;
+  GtkAdjustment *speed_adjustment;
+  GtkScale *speed_scale;
+  GtkAdjustment *dt_adjustment;
+  GMenu *recent_menu;
+
+  FxDocument *doc;
+  FlexionSimulation *sim;
+  GSettings *settings;
+  GtkWidget *plots[3];
+  gboolean presentation;
+  gboolean close_confirmed;
+  gboolean updating_controls;
+};
+
+G_DEFINE_FINAL_TYPE (FlexionWindow, flexion_window, ADW_TYPE_APPLICATION_WINDOW)
+
+/* ---- helpers ---- */
+
+void
+flexion_window_toast (FlexionWindow *self, const char *message)
+{
+  AdwToast *toast = adw_toast_new (message);
+  adw_toast_set_timeout (toast, 6);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
+action_set_enabled (FlexionWindow *self, const char *name, gboolean enabled)
+{
+  GAction *a = g_action_map_lookup_action (G_ACTION_MAP (self), name);
+  if (a)
+    g_simple_action_set_enabled (G_SIMPLE_ACTION (a), enabled);
+}
+
+static const FxModel *
+model (FlexionWindow *self)
+{
+  return fx_document_get_model (self->doc);
+}
+
+static int
+selected_joint (FlexionWindow *self)
+{
+  return flexion_canvas_get_selected_joint (self->canvas);
+}
+
+static int
+selected_link (FlexionWindow *self)
+{
+  return flexion_canvas_get_selected_link (self->canvas);
+}
+
+/* ---- title, history, controls ---- */
+
+static void
+update_title (FlexionWindow *self)
+{
+  g_autofree char *title = fx_document_dup_title (self->doc);
+  gboolean modified = fx_document_get_modified (self->doc);
+  g_autofree char *shown = modified ? g_strdup_printf ("• %s", title) : g_strdup (title);
+  adw_window_title_set_title (self->window_title, shown);
+  GFile *file = fx_document_get_file (self->doc);
+  g_autofree char *dir = NULL;
+  if (file)
+    {
+      g_autoptr (GFile) parent = g_file_get_parent (file);
+      dir = parent ? g_file_get_parse_name (parent) : NULL;
+    }
+  adw_window_title_set_subtitle (self->window_title, dir ? dir : (modified ? _("Unsaved") : ""));
+  g_autofree char *wt = g_strdup_printf ("%s – Flexion", title);
+  gtk_window_set_title (GTK_WINDOW (self), wt);
+}
+
+static void
+update_history (FlexionWindow *self)
+{
+  action_set_enabled (self, "undo", fx_document_can_undo (self->doc));
+  action_set_enabled (self, "redo", fx_document_can_redo (self->doc));
+  const char *u = fx_document_undo_label (self->doc), *r = fx_document_redo_label (self->doc);
+  g_autofree char *ut = u ? g_strdup_printf (_("Undo %s (Ctrl+Z)"), u) : g_strdup (_("Undo (Ctrl+Z)"));
+  g_autofree char *rt = r ? g_strdup_printf (_("Redo %s (Ctrl+Shift+Z)"), r) : g_strdup (_("Redo (Ctrl+Shift+Z)"));
+  (void) ut;
+  (void) rt;
+}
+
+static void
+update_selection_actions (FlexionWindow *self)
+{
+  gboolean joint = selected_joint (self) >= 0, link = selected_link (self) >= 0;
+  action_set_enabled (self, "delete", joint || link);
+  action_set_enabled (self, "joint-kind", joint);
+  action_set_enabled (self, "support", joint);
+  action_set_enabled (self, "add-mass", joint);
+  action_set_enabled (self, "add-load", joint);
+  action_set_enabled (self, "add-motor", joint);
+  action_set_enabled (self, "add-spring", joint);
+  action_set_enabled (self, "formulation", link);
+  action_set_enabled (self, "add-probe", link);
+  action_set_enabled (self, "add-link-load", link);
+}
+
+static void
+update_time (FlexionWindow *self)
+{
+  char buf[64];
+  g_snprintf (buf, sizeof buf, "t = %.3f s", flexion_simulation_get_time (self->sim));
+  gtk_label_set_text (self->time_label, buf);
+  FxStepFrame *f = flexion_simulation_get_frame (self->sim);
+  if (f && f->step > 0)
+    {
+      g_snprintf (buf, sizeof buf, _("Newton %u · residual %.1e"), f->report.newton_iters,
+                  f->report.residual);
+      gtk_label_set_text (self->solver_label, buf);
+    }
+  else
+    gtk_label_set_text (self->solver_label, "");
+}
+
+static void
+update_play_button (FlexionWindow *self)
+{
+  gboolean playing = flexion_simulation_get_playing (self->sim);
+  gtk_button_set_icon_name (GTK_BUTTON (self->play_button),
+                            playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic");
+  gtk_widget_set_tooltip_text (self->play_button, playing ? _("Pause (Space)") : _("Play (Space)"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->play_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  playing ? _("Pause") : _("Play"), -1);
+}
+
+static void
+on_doc_changed (FlexionWindow *self)
+{
+  /* an edit returns to the drawn model: the old run belongs to another model */
+  flexion_simulation_set_model (self->sim, model (self));
+  update_title (self);
+  update_history (self);
+  update_selection_actions (self);
+  update_time (self);
+}
+
+static void
+on_sim_frame (FlexionWindow *self)
+{
+  update_time (self);
+  for (guint i = 0; i < 3; i++)
+    gtk_widget_queue_draw (self->plots[i]);
+}
+
+static void
+on_sim_failed (FlexionWindow *self, const char *message)
+{
+  flexion_window_toast (self, message);
+}
+
+static void
+on_selection_changed (FlexionWindow *self)
+{
+  flexion_inspector_show (self->inspector, selected_joint (self), selected_link (self));
+  update_selection_actions (self);
+}
+
+static void
+on_pointer_moved (FlexionWindow *self, double x, double y)
+{
+  char buf[80];
+  g_snprintf (buf, sizeof buf, "x %.3f m   y %.3f m", x, y);
+  gtk_label_set_text (self->pointer_label, buf);
+}
+
+void
+flexion_window_set_document (FlexionWindow *self, FxDocument *doc)
+{
+  if (self->doc)
+    g_signal_handlers_disconnect_by_data (self->doc, self);
+  g_set_object (&self->doc, doc);
+  g_signal_connect_swapped (doc, "changed", G_CALLBACK (on_doc_changed), self);
+  g_signal_connect_swapped (doc, "notify::modified", G_CALLBACK (update_title), self);
+  g_signal_connect_swapped (doc, "notify::file", G_CALLBACK (update_title), self);
+  flexion_simulation_set_model (self->sim, model (self));
+  flexion_simulation_set_dt (self->sim, model (self)->dt);
+  self->updating_controls = TRUE;
+  gtk_adjustment_set_value (self->dt_adjustment, model (self)->dt);
+  self->updating_controls = FALSE;
+  flexion_canvas_set_document (self->canvas, doc);
+  flexion_inspector_set_document (self->inspector, doc);
+  update_title (self);
+  update_history (self);
+  update_selection_actions (self);
+  update_time (self);
+}
+
+FxDocument *
+flexion_window_get_document (FlexionWindow *self)
+{
+  return self->doc;
+}
+
+FlexionSimulation *
+flexion_window_get_simulation (FlexionWindow *self)
+{
+  return self->sim;
+}
+
+GtkWidget *
+flexion_window_get_canvas (FlexionWindow *self)
+{
+  return GTK_WIDGET (self->canvas);
+}
+
+gboolean
+flexion_window_is_pristine (FlexionWindow *self)
+{
+  return fx_document_get_file (self->doc) == NULL && !fx_document_get_modified (self->doc)
+         && model (self)->joints->len == 0;
+}
+
+/* ---- files ---- */
+
+static void
+add_recent (GFile *file)
+{
+  g_autofree char *uri = g_file_get_uri (file);
+  GtkRecentData data = {
+    .display_name = NULL, .description = NULL, .mime_type = (char *) "application/x-flexion",
+    .app_name = (char *) "Flexion", .app_exec = (char *) "flexion %u",
+  };
+  gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
+}
+
+static void
+rebuild_recent_menu (FlexionWindow *self)
+{
+  g_menu_remove_all (self->recent_menu);
+  GList *items = gtk_recent_manager_get_items (gtk_recent_manager_get_default ());
+  guint n = 0;
+  for (GList *l = items; l && n < 8; l = l->next)
+    {
+      GtkRecentInfo *info = l->data;
+      if (!gtk_recent_info_has_application (info, "Flexion"))
+        continue;
+      const char *uri = gtk_recent_info_get_uri (info);
+      if (!g_str_has_suffix (uri, ".flexion"))
+        continue;
+      GMenuItem *item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
+      g_menu_item_set_action_and_target_value (item, "win.open-recent", g_variant_new_string (uri));
+      g_menu_append_item (self->recent_menu, item);
+      g_object_unref (item);
+      n++;
+    }
+  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+  if (n == 0)
+    {
+      GMenuItem *item = g_menu_item_new (_("No Recent Files"), "win.none");
+      g_menu_append_item (self->recent_menu, item);
+      g_object_unref (item);
+    }
+}
+
+static void
+report_warnings (FlexionWindow *self, GPtrArray *warnings)
+{
+  if (warnings && warnings->len > 0)
+    {
+      g_autofree char *msg = g_strdup_printf (g_dngettext (NULL, "Opened with %u warning: %s",
+                                                           "Opened with %u warnings; the first: %s",
+                                                           warnings->len),
+                                              warnings->len, (char *) warnings->pdata[0]);
+      flexion_window_toast (self, msg);
+    }
+}
+
+gboolean
+flexion_window_load_file (FlexionWindow *self, GFile *file)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) warnings = NULL;
+  g_autoptr (FxDocument) doc = fx_document_new_from_file (file, &warnings, &error);
+  if (doc == NULL)
+    {
+      g_autofree char *name = g_file_get_basename (file);
+      /* the loader lists every problem, one per line: show the first in the
+       * toast, the whole list on the terminal */
+      g_auto (GStrv) lines = g_strsplit (error->message, "\n", 2);
+      g_autofree char *msg = g_strdup_printf (_("Could not open “%s”: %s"), name, lines[0]);
+      flexion_window_toast (self, msg);
+      g_warning ("%s", error->message);
+      return FALSE;
+    }
+  flexion_window_set_document (self, doc);
+  report_warnings (self, warnings);
+  add_recent (file);
+  rebuild_recent_menu (self);
+  return TRUE;
+}
+
+gboolean
+flexion_window_load_example (FlexionWindow *self, GFile *file)
+{
+  g_autofree char *path = g_file_get_path (file);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FxModel) m = fx_model_load_file (path, NULL, &error);
+  if (m == NULL)
+    {
+      flexion_window_toast (self, error->message);
+      return FALSE;
+    }
+  /* an example opens as an untitled copy, so saving never writes into the
+   * installed examples */
+  g_autoptr (FxDocument) doc = fx_document_new_for_model (m);
+  flexion_window_set_document (self, doc);
+  return TRUE;
+}
+
+/* Continue with `then` once the current document may be dropped: at once
+ * when it has no unsaved changes, else after the user says so. */
+typedef void (*Continuation) (FlexionWindow *self, gpointer data);
+
+typedef struct {
+  FlexionWindow *self;
+  Continuation then;
+  gpointer data;
+  GDestroyNotify free_data;
+} Pending;
+
+static void
+pending_free (Pending *p)
+{
+  if (p->free_data && p->data)
+    p->free_data (p->data);
+  g_free (p);
+}
+
+static void save_then (FlexionWindow *self, Pending *p);
+
+static void
+on_discard_response (AdwMessageDialog *dialog, const char *response, Pending *p)
+{
+  if (g_str_equal (response, "discard"))
+    p->then (p->self, p->data);
+  else if (g_str_equal (response, "save"))
+    {
+      save_then (p->self, p);
+      return;
+    }
+  pending_free (p);
+}
+
+static void
+maybe_discard (FlexionWindow *self, Continuation then, gpointer data, GDestroyNotify free_data)
+{
+  Pending *p = g_new0 (Pending, 1);
+  *p = (Pending) { self, then, data, free_data };
+  if (!fx_document_get_modified (self->doc) || model (self)->joints->len == 0)
+    {
+      then (self, data);
+      pending_free (p);
+      return;
+    }
+  g_autofree char *title = fx_document_dup_title (self->doc);
+  GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Save Changes?"), NULL);
+  adw_message_dialog_format_body (ADW_MESSAGE_DIALOG (dialog),
+                                  _("“%s” has unsaved changes. Changes which are not saved will be "
+                                    "permanently lost."), title);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"),
+                                    "discard", _("_Discard"), "save", _("_Save"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "discard",
+                                              ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "save",
+                                              ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "save");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_signal_connect (dialog, "response", G_CALLBACK (on_discard_response), p);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static gboolean
+save_to (FlexionWindow *self, GFile *file)
+{
+  g_autoptr (GError) error = NULL;
+  if (!fx_document_save (self->doc, file, &error))
+    {
+      g_autofree char *msg = g_strdup_printf (_("Could not save: %s"), error->message);
+      flexion_window_toast (self, msg);
+      return FALSE;
+    }
+  add_recent (file);
+  rebuild_recent_menu (self);
+  return TRUE;
+}
+
+static void
+on_save_as_response (GtkNativeDialog *dialog, int response, Pending *p)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+      if (!g_str_has_suffix (path, ".flexion"))
+        {
+          g_autofree char *with = g_strconcat (path, ".flexion", NULL);
+          g_object_unref (file);
+          file = g_file_new_for_path (with);
+        }
+      if (save_to (p->self, file) && p->then)
+        p->then (p->self, p->data);
+    }
+  g_object_unref (dialog);
+  pending_free (p);
+}
+
+static GtkFileFilter *
+flexion_filter (void)
+{
+  GtkFileFilter *f = gtk_file_filter_new ();
+  gtk_file_filter_set_name (f, _("Flexion mechanisms"));
+  gtk_file_filter_add_pattern (f, "*.flexion");
+  gtk_file_filter_add_mime_type (f, "application/x-flexion");
+  return f;
+}
+
+static void
+save_as_then (FlexionWindow *self, Pending *p)
+{
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Save Mechanism"), GTK_WINDOW (self),
+                                                              GTK_FILE_CHOOSER_ACTION_SAVE,
+                                                              _("_Save"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_autoptr (GtkFileFilter) filter = flexion_filter ();
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+  g_autofree char *title = fx_document_dup_title (self->doc);
+  g_autofree char *name = g_str_has_suffix (title, ".flexion") ? g_strdup (title)
+                                                                : g_strconcat (title, ".flexion", NULL);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_save_as_response), p);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+save_then (FlexionWindow *self, Pending *p)
+{
+  GFile *file = fx_document_get_file (self->doc);
+  if (file == NULL)
+    {
+      save_as_then (self, p);
+      return;
+    }
+  if (save_to (self, file) && p->then)
+    p->then (p->self, p->data);
+  pending_free (p);
+}
+
+static void
+new_document (FlexionWindow *self, gpointer data)
+{
+  g_autoptr (FxDocument) doc = fx_document_new ();
+  if (self->settings)
+    {
+      FxModel *m = fx_document_begin_edit (doc);
+      m->dt = g_settings_get_double (self->settings, "default-dt");
+      fx_document_end_edit (doc, _("Set Time Step"), NULL);
+      /* the default is not a user edit: start clean */
+      g_clear_object (&doc);
+      g_autoptr (FxModel) fresh = fx_model_new ();
+      fresh->dt = g_settings_get_double (self->settings, "default-dt");
+      doc = fx_document_new_for_model (fresh);
+    }
+  flexion_window_set_document (self, doc);
+}
+
+static void
+open_file_continuation (FlexionWindow *self, gpointer data)
+{
+  flexion_window_load_file (self, G_FILE (data));
+}
+
+static void
+on_open_response (GtkNativeDialog *dialog, int response, FlexionWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      GFile *file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      maybe_discard (self, open_file_continuation, file, g_object_unref);
+    }
+  g_object_unref (dialog);
+}
+
+/* ---- actions: files ---- */
+
+static void
+win_new (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  maybe_discard (data, new_document, NULL, NULL);
+}
+
+static void
+win_open (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Open Mechanism"), GTK_WINDOW (self),
+                                                              GTK_FILE_CHOOSER_ACTION_OPEN,
+                                                              _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_autoptr (GtkFileFilter) filter = flexion_filter ();
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_open_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+win_open_recent (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  GFile *file = g_file_new_for_uri (g_variant_get_string (p, NULL));
+  maybe_discard (data, open_file_continuation, file, g_object_unref);
+}
+
+static void
+win_save (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  Pending *pending = g_new0 (Pending, 1);
+  pending->self = self;
+  save_then (self, pending);
+}
+
+static void
+win_save_as (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  Pending *pending = g_new0 (Pending, 1);
+  pending->self = self;
+  save_as_then (self, pending);
+}
+
+static void
+example_continuation (FlexionWindow *self, gpointer data)
+{
+  flexion_window_load_example (self, G_FILE (data));
+}
+
+static void
+on_example_activated (FlexionGallery *gallery, GFile *file, FlexionWindow *self)
+{
+  maybe_discard (self, example_continuation, g_object_ref (file), g_object_unref);
+}
+
+void
+flexion_window_show_gallery (FlexionWindow *self)
+{
+  GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+  const char *dir = flexion_application_get_examples_dir (FLEXION_APPLICATION (app));
+  GtkWidget *gallery = flexion_gallery_new (GTK_WINDOW (self), dir);
+  g_signal_connect (gallery, "example-activated", G_CALLBACK (on_example_activated), self);
+  gtk_window_present (GTK_WINDOW (gallery));
+}
+
+static void
+win_examples (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  flexion_window_show_gallery (data);
+}
+
+/* ---- actions: editing ---- */
+
+static void
+win_undo (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  fx_document_undo (self->doc);
+}
+
+static void
+win_redo (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  fx_document_redo (self->doc);
+}
+
+static void
+win_delete (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  int j = selected_joint (self), l = selected_link (self);
+  flexion_canvas_select (self->canvas, -1, -1);
+  if (j >= 0)
+    fx_document_delete_joint (self->doc, j);
+  else if (l >= 0)
+    fx_document_delete_link (self->doc, l);
+}
+
+static void
+win_tool (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  const char *tool = g_variant_get_string (p, NULL);
+  flexion_canvas_set_tool (self->canvas, g_str_equal (tool, "link") ? FLEXION_TOOL_LINK : FLEXION_TOOL_SELECT);
+  g_simple_action_set_state (a, p);
+}
+
+static void
+win_add_link (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  double x0, y0, x1, y1;
+  g_variant_get (p, "(dddd)", &x0, &y0, &x1, &y1);
+  FxSection section;
+  guint elements;
+  flexion_canvas_default_section (&section, &elements);
+  int l = fx_document_add_link_at (self->doc, x0, y0, x1, y1, 1e-9, elements, &section);
+  if (l >= 0)
+    flexion_canvas_select (self->canvas, -1, l);
+}
+
+static void
+win_move_joint (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  guint j;
+  double x, y;
+  g_variant_get (p, "(udd)", &j, &x, &y);
+  if (j < model (self)->joints->len)
+    {
+      fx_document_move_joint (self->doc, j, x, y);
+      fx_document_break_merge (self->doc);
+    }
+}
+
+static gboolean
+parse_formulation (const char *s, FxFormulation *f)
+{
+  return fx_formulation_from_string (s, f);
+}
+
+static void
+win_formulation_of (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  guint l;
+  const char *name;
+  FxFormulation f;
+  g_variant_get (p, "(u&s)", &l, &name);
+  if (l < model (self)->links->len && parse_formulation (name, &f))
+    fx_document_set_formulation (self->doc, l, f);
+}
+
+static void
+win_formulation (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  FxFormulation f;
+  int l = selected_link (self);
+  if (l >= 0 && parse_formulation (g_variant_get_string (p, NULL), &f))
+    fx_document_set_formulation (self->doc, l, f);
+}
+
+static void
+win_all_auto (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  FxModel *m = fx_document_begin_edit (self->doc);
+  for (guint l = 0; l < m->links->len; l++)
+    fx_model_link (m, l)->formulation = FX_FORMULATION_AUTO;
+  fx_document_end_edit (self->doc, _("Set All Formulations to Auto"), NULL);
+}
+
+static void
+win_joint_kind (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  int j = selected_joint (self);
+  FxJointKind kind;
+  if (j < 0 || !fx_joint_kind_from_string (g_variant_get_string (p, NULL), &kind))
+    return;
+  FxModel *m = fx_document_begin_edit (self->doc);
+  fx_model_joint (m, j)->kind = kind;
+  fx_document_end_edit (self->doc, _("Set Joint Kind"), NULL);
+}
+
+static void
+win_support (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  int j = selected_joint (self);
+  FxSupport support;
+  if (j < 0 || !fx_support_from_string (g_variant_get_string (p, NULL), &support))
+    return;
+  FxModel *m = fx_document_begin_edit (self->doc);
+  FxJoint *joint = fx_model_joint (m, j);
+  joint->support = support;
+  if (support != FX_SUPPORT_NONE)
+    joint->slider = FALSE;
+  fx_document_end_edit (self->doc, _("Set Support"), NULL);
+}
+
+static void
+win_add_mass (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  int j = selected_joint (self);
+  if (j < 0)
+    return;
+  FxModel *m = fx_document_begin_edit (self->doc);
+  FxJoint *joint = fx_model_joint (m, j);
+  if (joint->mass <= 0)
+    joint->mass = 1;
+  fx_document_end_edit (self->doc, _("Add Point Mass"), NULL);
+}
+
+static void
+win_add_load (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  int j = selected_joint (self);
+  if (j < 0)
+    return;
+  g_autofree char *jid = g_strdup (fx_model_joint (model (self), j)->id);
+  FxModel *m = fx_document_begin_edit (self->doc);
+  FxLoad *load = fx_model_add_joint_load (m, jid);
+  load->force[1] = -10;
+  fx_document_end_edit (self->doc, _("Add Load"), NULL);
+}
+
+/* The first and second links at joint j (-1 when absent). */
+static void
+links_at (const FxModel *m, guint j, int *first, int *second)
+{
+  const char *id = fx_model_joint (m, j)->id;
+  *first = *second = -1;
+  for (guint l = 0; l < m->links->len; l++)
+    {
+      const FxLink *link = fx_model_link (m, l);
+      if (!g_str_equal (link->from, id) && !g_str_equal (link->to, id))
+        continue;
+      if (*first < 0)
+        *first = l;
+      else if (*second < 0)
+        *second = l;
+    }
+}
+
+static void
+add_joint_device (FlexionWindow *self, gboolean motor)
+{
+  int j = selected_joint (self);
+  if (j < 0)
+    return;
+  const FxModel *cm = model (self);
+  const FxJoint *joint = fx_model_joint (cm, j);
+  int a, b;
+  links_at (cm, j, &a, &b);
+  gboolean ground = joint->support == FX_SUPPORT_PIN;
+  if (a < 0 || (!ground && b < 0) || joint->kind != FX_JOINT_PIN)
+    {
+      flexion_window_toast (self, motor
+        ? _("A motor needs a pin joint with two links, or a pin support with one")
+        : _("A spring needs a pin joint with two links, or a pin support with one"));
+      return;
+    }
+  g_autofree char *jid = g_strdup (joint->id);
+  g_autofree char *la = g_strdup (fx_model_link (cm, a)->id);
+  g_autofree char *lb = ground ? NULL : g_strdup (fx_model_link (cm, b)->id);
+  g_autofree char *id = fx_document_fresh_id (self->doc, motor ? "M" : "S");
+  FxModel *m = fx_document_begin_edit (self->doc);
+  if (motor)
+    fx_model_add_motor (m, id, jid, la, lb, FX_MOTOR_TORQUE, 1.0);
+  else
+    fx_model_add_spring (m, id, jid, la, lb, 10.0, 0.0);
+  fx_document_end_edit (self->doc, motor ? _("Add Motor") : _("Add Spring"), NULL);
+}
+
+static void
+win_add_motor (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  add_joint_device (data, TRUE);
+}
+
+static void
+win_add_spring (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  add_joint_device (data, FALSE);
+}
+
+static void
+win_add_probe (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  double s, xy[2];
+  int l = flexion_canvas_get_context_point (self->canvas, &s, xy);
+  if (l != selected_link (self))
+    l = selected_link (self), s = 0.5;
+  if (l < 0)
+    return;
+  g_autofree char *lid = g_strdup (fx_model_link (model (self), l)->id);
+  g_autofree char *id = fx_document_fresh_id (self->doc, "P");
+  FxModel *m = fx_document_begin_edit (self->doc);
+  fx_model_add_probe (m, id, lid, CLAMP (s, 0, 1));
+  fx_document_end_edit (self->doc, _("Add Probe"), NULL);
+}
+
+static void
+win_add_link_load (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  double s, xy[2];
+  int l = flexion_canvas_get_context_point (self->canvas, &s, xy);
+  if (l != selected_link (self))
+    l = selected_link (self), s = 0.5;
+  if (l < 0)
+    return;
+  g_autofree char *lid = g_strdup (fx_model_link (model (self), l)->id);
+  FxModel *m = fx_document_begin_edit (self->doc);
+  FxLoad *load = fx_model_add_link_load (m, lid, CLAMP (s, 0, 1));
+  load->force[1] = -10;
+  fx_document_end_edit (self->doc, _("Add Load"), NULL);
+}
+
+static void
+win_remove_item (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  const char *kind;
+  guint i;
+  g_variant_get (p, "(&su)", &kind, &i);
+  FxModel *m = fx_document_begin_edit (self->doc);
+  GArray *array = g_str_equal (kind, "load") ? m->loads
+                  : g_str_equal (kind, "motor") ? m->motors
+                  : g_str_equal (kind, "spring") ? m->springs
+                  : g_str_equal (kind, "probe") ? m->probes : NULL;
+  if (array && i < array->len)
+    g_array_remove_index (array, i);
+  fx_document_end_edit (self->doc, _("Remove"), NULL);
+}
+
+/* ---- actions: view and simulation ---- */
+
+static void
+win_fit (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  flexion_canvas_fit (FLEXION_WINDOW (data)->canvas);
+}
+
+static void
+win_zoom_in (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  flexion_canvas_zoom (FLEXION_WINDOW (data)->canvas, 1.25);
+}
+
+static void
+win_zoom_out (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  flexion_canvas_zoom (FLEXION_WINDOW (data)->canvas, 0.8);
+}
+
+static void
+win_play (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  if (flexion_simulation_get_playing (self->sim))
+    {
+      flexion_simulation_pause (self->sim);
+      return;
+    }
+  g_autoptr (GError) error = NULL;
+  if (!flexion_simulation_play (self->sim, &error))
+    {
+      g_auto (GStrv) lines = g_strsplit (error->message, "\n", 2);
+      g_autofree char *msg = g_strdup_printf (_("Cannot run: %s"), lines[0]);
+      flexion_window_toast (self, msg);
+      flexion_canvas_select (self->canvas, -1, -1);  /* the inspector shows the conflicts */
+    }
+}
+
+static void
+win_step (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  g_autoptr (GError) error = NULL;
+  if (!flexion_simulation_step (self->sim, &error))
+    {
+      g_auto (GStrv) lines = g_strsplit (error->message, "\n", 2);
+      g_autofree char *msg = g_strdup_printf (_("Cannot run: %s"), lines[0]);
+      flexion_window_toast (self, msg);
+    }
+  flexion_canvas_wake (self->canvas);
+}
+
+static void
+win_reset (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  flexion_simulation_reset (FLEXION_WINDOW (data)->sim);
+}
+
+static void
+change_speed (FlexionWindow *self, double factor)
+{
+  double v = gtk_adjustment_get_value (self->speed_adjustment) + log10 (factor);
+  gtk_adjustment_set_value (self->speed_adjustment, CLAMP (v, -1, 1));
+}
+
+static void
+win_faster (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  change_speed (data, 2);
+}
+
+static void
+win_slower (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  change_speed (data, 0.5);
+}
+
+static void
+set_presentation (FlexionWindow *self, gboolean on)
+{
+  self->presentation = on;
+  if (on)
+    gtk_window_fullscreen (GTK_WINDOW (self));
+  else
+    gtk_window_unfullscreen (GTK_WINDOW (self));
+  gtk_widget_set_visible (self->edit_box, !on);
+  gtk_widget_set_visible (self->open_button, !on);
+  gtk_widget_set_visible (self->inspector_button, !on);
+  adw_flap_set_reveal_flap (self->flap, !on && gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->inspector_button)));
+  if (on)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "presentation");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self), "presentation");
+  flexion_canvas_set_presentation (self->canvas, on);
+  for (guint i = 0; i < 3; i++)
+    flexion_plot_view_set_font_scale (FLEXION_PLOT_VIEW (self->plots[i]), on ? 1.4 : 1.0);
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "presentation");
+  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (on));
+}
+
+static void
+win_presentation (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  set_presentation (self, !self->presentation);
+}
+
+static void
+win_leave_presentation (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  if (self->presentation)
+    set_presentation (self, FALSE);
+}
+
+static void
+win_show_labels (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  gboolean on = !g_variant_get_boolean (g_action_get_state (G_ACTION (a)));
+  g_simple_action_set_state (a, g_variant_new_boolean (on));
+  flexion_canvas_set_show (self->canvas, "labels", on);
+}
+
+static void
+win_toggle_inspector (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  GtkToggleButton *b = GTK_TOGGLE_BUTTON (self->inspector_button);
+  gtk_toggle_button_set_active (b, !gtk_toggle_button_get_active (b));
+}
+
+static void
+win_none (GSimpleAction *a, GVariant *p, gpointer data)
+{
+}
+
+static const GActionEntry win_entries[] = {
+  { .name = "new", .activate = win_new },
+  { .name = "open", .activate = win_open },
+  { .name = "open-recent", .activate = win_open_recent, .parameter_type = "s" },
+  { .name = "save", .activate = win_save },
+  { .name = "save-as", .activate = win_save_as },
+  { .name = "examples", .activate = win_examples },
+  { .name = "undo", .activate = win_undo },
+  { .name = "redo", .activate = win_redo },
+  { .name = "delete", .activate = win_delete },
+  { .name = "tool", .activate = win_tool, .parameter_type = "s", .state = "'select'" },
+  { .name = "add-link", .activate = win_add_link, .parameter_type = "(dddd)" },
+  { .name = "move-joint", .activate = win_move_joint, .parameter_type = "(udd)" },
+  { .name = "set-formulation", .activate = win_formulation_of, .parameter_type = "(us)" },
+  { .name = "formulation-of", .activate = win_formulation_of, .parameter_type = "(us)" },
+  { .name = "formulation", .activate = win_formulation, .parameter_type = "s" },
+  { .name = "all-auto", .activate = win_all_auto },
+  { .name = "joint-kind", .activate = win_joint_kind, .parameter_type = "s" },
+  { .name = "support", .activate = win_support, .parameter_type = "s" },
+  { .name = "add-mass", .activate = win_add_mass },
+  { .name = "add-load", .activate = win_add_load },
+  { .name = "add-motor", .activate = win_add_motor },
+  { .name = "add-spring", .activate = win_add_spring },
+  { .name = "add-probe", .activate = win_add_probe },
+  { .name = "add-link-load", .activate = win_add_link_load },
+  { .name = "remove-item", .activate = win_remove_item, .parameter_type = "(su)" },
+  { .name = "fit", .activate = win_fit },
+  { .name = "zoom-in", .activate = win_zoom_in },
+  { .name = "zoom-out", .activate = win_zoom_out },
+  { .name = "play", .activate = win_play },
+  { .name = "step", .activate = win_step },
+  { .name = "reset", .activate = win_reset },
+  { .name = "faster", .activate = win_faster },
+  { .name = "slower", .activate = win_slower },
+  { .name = "presentation", .activate = win_presentation, .state = "false" },
+  { .name = "leave-presentation", .activate = win_leave_presentation },
+  { .name = "show-labels", .activate = win_show_labels, .state = "false" },
+  { .name = "toggle-inspector", .activate = win_toggle_inspector },
+  { .name = "none", .activate = win_none },
+};
+
+/* ---- settings ---- */
+
+static void
+apply_dark (FlexionWindow *self)
+{
+  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+  flexion_canvas_set_dark (self->canvas, dark);
+  for (guint i = 0; i < 3; i++)
+    flexion_plot_view_set_dark (FLEXION_PLOT_VIEW (self->plots[i]), dark);
+}
+
+static void
+on_setting_changed (GSettings *settings, const char *key, FlexionWindow *self)
+{
+  if (key == NULL || g_str_equal (key, "colormap"))
+    {
+      g_autofree char *name = g_settings_get_string (settings, "colormap");
+      flexion_canvas_set_colormap (self->canvas, name);
+    }
+  if (key == NULL || g_str_equal (key, "snap-to-grid") || g_str_equal (key, "grid-step"))
+    flexion_canvas_set_snap (self->canvas, g_settings_get_boolean (settings, "snap-to-grid"),
+                             g_settings_get_double (settings, "grid-step"));
+  static const char *shows[][2] = {
+    { "show-grid", "grid" }, { "show-initial", "initial" }, { "show-trails", "trails" },
+    { "show-joint-gaps", "joint-gaps" }, { "show-causality", "causality" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (shows); i++)
+    if (key == NULL || g_str_equal (key, shows[i][0]))
+      flexion_canvas_set_show (self->canvas, shows[i][1], g_settings_get_boolean (settings, shows[i][0]));
+  if (key == NULL || g_str_equal (key, "plot-window"))
+    for (guint i = 0; i < 3; i++)
+      flexion_plot_view_set_window (FLEXION_PLOT_VIEW (self->plots[i]),
+                                    g_settings_get_double (settings, "plot-window"));
+}
+
+/* ---- speed and dt controls ---- */
+
+static void
+on_speed_changed (GtkAdjustment *adj, FlexionWindow *self)
+{
+  double speed = pow (10, gtk_adjustment_get_value (adj));
+  flexion_simulation_set_speed (self->sim, speed);
+  if (self->settings)
+    g_settings_set_double (self->settings, "speed", speed);
+}
+
+static void
+on_sim_speed (FlexionWindow *self)
+{
+  double v = log10 (flexion_simulation_get_speed (self->sim));
+  if (fabs (v - gtk_adjustment_get_value (self->speed_adjustment)) > 1e-9)
+    gtk_adjustment_set_value (self->speed_adjustment, v);
+}
+
+static char *
+format_speed (GtkScale *scale, double value, gpointer data)
+{
+  return g_strdup_printf ("%.2g×", pow (10, value));
+}
+
+static void
+on_dt_changed (GtkAdjustment *adj, FlexionWindow *self)
+{
+  if (self->updating_controls)
+    return;
+  flexion_simulation_set_dt (self->sim, gtk_adjustment_get_value (adj));
+}
+
+/* ---- drop and close ---- */
+
+static gboolean
+on_drop (GtkDropTarget *target, const GValue *value, double x, double y, FlexionWindow *self)
+{
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+  GSList *files = g_value_get_boxed (value);
+  if (files == NULL)
+    return FALSE;
+  maybe_discard (self, open_file_continuation, g_object_ref (files->data), g_object_unref);
+  return TRUE;
+}
+
+static void
+close_continuation (FlexionWindow *self, gpointer data)
+{
+  self->close_confirmed = TRUE;
+  gtk_window_close (GTK_WINDOW (self));
+}
+
+static gboolean
+flexion_window_close_request (GtkWindow *window)
+{
+  FlexionWindow *self = FLEXION_WINDOW (window);
+  if (self->settings && !gtk_window_is_fullscreen (window))
+    {
+      int w, h;
+      gtk_window_get_default_size (window, &w, &h);
+      g_settings_set_int (self->settings, "window-width", w);
+      g_settings_set_int (self->settings, "window-height", h);
+      g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+    }
+  if (self->close_confirmed || !fx_document_get_modified (self->doc) || model (self)->joints->len == 0)
+    {
+      flexion_simulation_reset (self->sim);
+      return GTK_WINDOW_CLASS (flexion_window_parent_class)->close_request (window);
+    }
+  maybe_discard (self, close_continuation, NULL, NULL);
+  return TRUE;
+}
+
+/* ---- object ---- */
+
+static void
+flexion_window_dispose (GObject *object)
+{
+  FlexionWindow *self = FLEXION_WINDOW (object);
+  if (self->doc)
+    g_signal_handlers_disconnect_by_data (self->doc, self);
+  if (self->sim)
+    g_signal_handlers_disconnect_by_data (self->sim, self);
+  if (self->settings)
+    g_signal_handlers_disconnect_by_data (self->settings, self);
+  g_signal_handlers_disconnect_by_data (adw_style_manager_get_default (), self);
+  gtk_widget_dispose_template (GTK_WIDGET (self), FLEXION_TYPE_WINDOW);
+  g_clear_object (&self->doc);
+  g_clear_object (&self->sim);
+  g_clear_object (&self->settings);
+  G_OBJECT_CLASS (flexion_window_parent_class)->dispose (object);
+}
+
+static void
+flexion_window_class_init (FlexionWindowClass *klass)
+{
+  GObjectClass *oc = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *wc = GTK_WIDGET_CLASS (klass);
+  oc->dispose = flexion_window_dispose;
+  GTK_WINDOW_CLASS (klass)->close_request = flexion_window_close_request;
+
+  g_type_ensure (FLEXION_TYPE_CANVAS);
+  g_type_ensure (FLEXION_TYPE_INSPECTOR);
+  gtk_widget_class_set_template_from_resource (wc, "/io/github/flexion/Flexion/flexion-window.ui");
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, header_bar);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, window_title);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, edit_box);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, open_button);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, inspector_button);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, flap);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, canvas);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, inspector);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, plots_box);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, play_button);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, time_label);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, pointer_label);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, solver_label);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, speed_adjustment);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, speed_scale);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, dt_adjustment);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, recent_menu);
+
+  /* keys that work wherever the focus is in the window */
+  gtk_widget_class_add_binding_action (wc, GDK_KEY_space, 0, "win.play", NULL);
+  gtk_widget_class_add_binding_action (wc, GDK_KEY_period, 0, "win.step", NULL);
+  gtk_widget_class_add_binding_action (wc, GDK_KEY_bracketright, 0, "win.faster", NULL);
+  gtk_widget_class_add_binding_action (wc, GDK_KEY_bracketleft, 0, "win.slower", NULL);
+  gtk_widget_class_add_binding_action (wc, GDK_KEY_Delete, 0, "win.delete", NULL);
+  gtk_widget_class_add_binding_action (wc, GDK_KEY_s, 0, "win.tool", "s", "select");
+  gtk_widget_class_add_binding_action (wc, GDK_KEY_l, 0, "win.tool", "s", "link");
+  gtk_widget_class_add_binding_action (wc, GDK_KEY_Escape, 0, "win.leave-presentation", NULL);
+}
+
+static void
+flexion_window_init (FlexionWindow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
+
+  self->sim = flexion_simulation_new ();
+  g_signal_connect_swapped (self->sim, "frame", G_CALLBACK (on_sim_frame), self);
+  g_signal_connect_swapped (self->sim, "failed", G_CALLBACK (on_sim_failed), self);
+  g_signal_connect_swapped (self->sim, "notify::playing", G_CALLBACK (update_play_button), self);
+  g_signal_connect_swapped (self->sim, "notify::speed", G_CALLBACK (on_sim_speed), self);
+  flexion_canvas_set_simulation (self->canvas, self->sim);
+
+  static const FxPlotKind kinds[] = { FX_PLOT_ENERGY, FX_PLOT_BALANCE, FX_PLOT_NEWTON };
+  for (guint i = 0; i < 3; i++)
+    {
+      self->plots[i] = flexion_plot_view_new (kinds[i]);
+      flexion_plot_view_set_series (FLEXION_PLOT_VIEW (self->plots[i]),
+                                    flexion_simulation_get_series (self->sim));
+      gtk_box_append (GTK_BOX (self->plots_box), self->plots[i]);
+    }
+
+  g_signal_connect_swapped (self->canvas, "selection-changed", G_CALLBACK (on_selection_changed), self);
+  g_signal_connect_swapped (self->canvas, "pointer-moved", G_CALLBACK (on_pointer_moved), self);
+
+  gtk_scale_set_format_value_func (self->speed_scale, format_speed, NULL, NULL);
+  gtk_scale_add_mark (self->speed_scale, 0, GTK_POS_BOTTOM, NULL);
+  g_signal_connect (self->speed_adjustment, "value-changed", G_CALLBACK (on_speed_changed), self);
+  g_signal_connect (self->dt_adjustment, "value-changed", G_CALLBACK (on_dt_changed), self);
+
+  GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+
+  AdwStyleManager *sm = adw_style_manager_get_default ();
+  g_signal_connect_swapped (sm, "notify::dark", G_CALLBACK (apply_dark), self);
+  apply_dark (self);
+
+  g_autoptr (FxDocument) doc = fx_document_new ();
+  flexion_window_set_document (self, doc);
+  rebuild_recent_menu (self);
+  update_play_button (self);
+}
+
+FlexionWindow *
+flexion_window_new (AdwApplication *app)
+{
+  FlexionWindow *self = g_object_new (FLEXION_TYPE_WINDOW, "application", app, NULL);
+  GSettings *settings = flexion_application_get_settings (FLEXION_APPLICATION (app));
+  if (settings)
+    {
+      self->settings = g_object_ref (settings);
+      g_signal_connect (settings, "changed", G_CALLBACK (on_setting_changed), self);
+      on_setting_changed (settings, NULL, self);
+      gtk_window_set_default_size (GTK_WINDOW (self), g_settings_get_int (settings, "window-width"),
+                                   g_settings_get_int (settings, "window-height"));
+      if (g_settings_get_boolean (settings, "window-maximized"))
+        gtk_window_maximize (GTK_WINDOW (self));
+      gtk_adjustment_set_value (self->speed_adjustment,
+                                log10 (g_settings_get_double (settings, "speed")));
+      g_autoptr (FxModel) fresh = fx_model_new ();
+      fresh->dt = g_settings_get_double (settings, "default-dt");
+      g_autoptr (FxDocument) doc = fx_document_new_for_model (fresh);
+      flexion_window_set_document (self, doc);
+    }
+  return self;
+}
