@@ -69,6 +69,28 @@ test_add_undo_redo (void)
 }
 
 static void
+test_add_link_at (void)
+{
+  g_autoptr (FxDocument) doc = fx_document_new ();
+  FxSection s = test_section ();
+  g_assert_cmpint (fx_document_add_link_at (doc, 0, 0, 1, 0, 1e-6, 4, &s), ==, 0);
+  g_assert_cmpuint (fx_document_get_model (doc)->joints->len, ==, 2);
+  /* from the end of the first link: reuses its joint, adds one */
+  g_assert_cmpint (fx_document_add_link_at (doc, 1, 0, 1, 1, 1e-6, 4, &s), ==, 1);
+  const FxModel *m = fx_document_get_model (doc);
+  g_assert_cmpuint (m->joints->len, ==, 3);
+  g_assert_cmpstr (fx_model_link (m, 1)->from, ==, fx_model_link (m, 0)->to);
+  /* an existing pair, a zero-length link: refused, nothing changes */
+  g_assert_cmpint (fx_document_add_link_at (doc, 1, 1, 1, 0, 1e-6, 4, &s), ==, -1);
+  g_assert_cmpint (fx_document_add_link_at (doc, 5, 5, 5, 5, 1e-6, 4, &s), ==, -1);
+  g_assert_cmpuint (fx_document_get_model (doc)->joints->len, ==, 3);
+  /* one undo removes the link and the joint it made */
+  fx_document_undo (doc);
+  g_assert_cmpuint (fx_document_get_model (doc)->joints->len, ==, 2);
+  g_assert_cmpuint (fx_document_get_model (doc)->links->len, ==, 1);
+}
+
+static void
 test_move_merges (void)
 {
   g_autoptr (FxDocument) doc = fx_document_new ();
@@ -226,6 +248,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/document/add-undo-redo", test_add_undo_redo);
+  g_test_add_func ("/document/add-link-at", test_add_link_at);
   g_test_add_func ("/document/move-merges", test_move_merges);
   g_test_add_func ("/document/delete-cascades", test_delete_cascades);
   g_test_add_func ("/document/body-attachment-deleted", test_body_attachment_deleted);

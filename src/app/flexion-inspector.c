@@ -660,7 +660,11 @@ flexion_inspector_init (FlexionInspector *self)
 {
   self->joint = self->link = -1;
   GtkWidget *scroll = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroll), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  /* horizontally automatic, so the sidebar asks for min-content-width and
+   * not for the natural width of its longest (wrapping) text */
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroll), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_min_content_width (GTK_SCROLLED_WINDOW (scroll), 360);
+  gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (scroll), FALSE);
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 18);
   gtk_widget_set_margin_start (self->box, 12);
   gtk_widget_set_margin_end (self->box, 12);
@@ -672,7 +676,6 @@ flexion_inspector_init (FlexionInspector *self)
   adw_clamp_set_child (ADW_CLAMP (clamp), self->box);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroll), clamp);
   adw_bin_set_child (ADW_BIN (self), scroll);
-  gtk_widget_set_size_request (GTK_WIDGET (self), 340, -1);
 }
 
 GtkWidget *

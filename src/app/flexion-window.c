@@ -20,7 +20,7 @@ struct _FlexionWindow {
   GtkWidget *open_button;
   GtkWidget *inspector_button;
   AdwToastOverlay *toast_overlay;
-  AdwFlap *flap;
+  GtkPaned *hpaned;
   FlexionCanvas *canvas;
   FlexionInspector *inspector;
   GtkWidget *plots_box;
@@ -949,7 +949,8 @@ set_presentation (FlexionWindow *self, gboolean on)
   gtk_widget_set_visible (self->edit_box, !on);
   gtk_widget_set_visible (self->open_button, !on);
   gtk_widget_set_visible (self->inspector_button, !on);
-  adw_flap_set_reveal_flap (self->flap, !on && gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->inspector_button)));
+  gtk_widget_set_visible (GTK_WIDGET (self->inspector),
+                          !on && gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->inspector_button)));
   if (on)
     gtk_widget_add_css_class (GTK_WIDGET (self), "presentation");
   else
@@ -1107,6 +1108,44 @@ on_dt_changed (GtkAdjustment *adj, FlexionWindow *self)
   flexion_simulation_set_dt (self->sim, gtk_adjustment_get_value (adj));
 }
 
+/* ---- single-key shortcuts ---- */
+
+/* Space, period, brackets, Delete, S and L act on the mechanism wherever
+ * the focus is, except while typing in a text field. They are caught
+ * before the focused widget sees them, so Space never presses whichever
+ * button happens to have the focus. */
+static gboolean
+on_key_capture (GtkEventControllerKey *c, guint keyval, guint keycode, GdkModifierType state,
+                FlexionWindow *self)
+{
+  if (state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK))
+    return FALSE;
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  if (focus && (GTK_IS_EDITABLE (focus) || GTK_IS_TEXT (focus)))
+    return FALSE;
+  const char *action = NULL;
+  GVariant *target = NULL;
+  switch (keyval)
+    {
+    case GDK_KEY_space: action = "play"; break;
+    case GDK_KEY_period: action = "step"; break;
+    case GDK_KEY_bracketright: action = "faster"; break;
+    case GDK_KEY_bracketleft: action = "slower"; break;
+    case GDK_KEY_Delete: case GDK_KEY_KP_Delete: action = "delete"; break;
+    case GDK_KEY_s: action = "tool"; target = g_variant_new_string ("select"); break;
+    case GDK_KEY_l: action = "tool"; target = g_variant_new_string ("link"); break;
+    default: return FALSE;
+    }
+  if (!g_action_group_get_action_enabled (G_ACTION_GROUP (self), action))
+    {
+      if (target)
+        g_variant_unref (g_variant_ref_sink (target));
+      return FALSE;
+    }
+  g_action_group_activate_action (G_ACTION_GROUP (self), action, target);
+  return TRUE;
+}
+
 /* ---- drop and close ---- */
 
 static gboolean
@@ -1149,6 +1188,34 @@ flexion_window_close_request (GtkWindow *window)
   return TRUE;
 }
 
+/* The inspector keeps a sidebar's width (380 px) whatever the window's;
+ * the paned would otherwise split by natural widths. */
+static void
+place_inspector (FlexionWindow *self)
+{
+  int w = gtk_widget_get_width (GTK_WIDGET (self->hpaned));
+  if (w > 600)
+    gtk_paned_set_position (self->hpaned, w - 380);
+}
+
+static void
+on_paned_width (FlexionWindow *self)
+{
+  if (!g_object_get_data (G_OBJECT (self), "inspector-placed") && gtk_widget_get_width (GTK_WIDGET (self->hpaned)) > 600)
+    {
+      place_inspector (self);
+      g_object_set_data (G_OBJECT (self), "inspector-placed", GINT_TO_POINTER (1));
+    }
+}
+
+static gboolean
+place_inspector_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  FlexionWindow *self = FLEXION_WINDOW (widget);
+  on_paned_width (self);
+  return g_object_get_data (G_OBJECT (self), "inspector-placed") ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
+}
+
 /* ---- object ---- */
 
 static void
@@ -1186,7 +1253,7 @@ flexion_window_class_init (FlexionWindowClass *klass)
   gtk_widget_class_bind_template_child (wc, FlexionWindow, open_button);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, inspector_button);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, toast_overlay);
-  gtk_widget_class_bind_template_child (wc, FlexionWindow, flap);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, hpaned);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, canvas);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, inspector);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, plots_box);
@@ -1199,14 +1266,6 @@ flexion_window_class_init (FlexionWindowClass *klass)
   gtk_widget_class_bind_template_child (wc, FlexionWindow, dt_adjustment);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, recent_menu);
 
-  /* keys that work wherever the focus is in the window */
-  gtk_widget_class_add_binding_action (wc, GDK_KEY_space, 0, "win.play", NULL);
-  gtk_widget_class_add_binding_action (wc, GDK_KEY_period, 0, "win.step", NULL);
-  gtk_widget_class_add_binding_action (wc, GDK_KEY_bracketright, 0, "win.faster", NULL);
-  gtk_widget_class_add_binding_action (wc, GDK_KEY_bracketleft, 0, "win.slower", NULL);
-  gtk_widget_class_add_binding_action (wc, GDK_KEY_Delete, 0, "win.delete", NULL);
-  gtk_widget_class_add_binding_action (wc, GDK_KEY_s, 0, "win.tool", "s", "select");
-  gtk_widget_class_add_binding_action (wc, GDK_KEY_l, 0, "win.tool", "s", "link");
   gtk_widget_class_add_binding_action (wc, GDK_KEY_Escape, 0, "win.leave-presentation", NULL);
 }
 
@@ -1240,6 +1299,11 @@ flexion_window_init (FlexionWindow *self)
   g_signal_connect (self->speed_adjustment, "value-changed", G_CALLBACK (on_speed_changed), self);
   g_signal_connect (self->dt_adjustment, "value-changed", G_CALLBACK (on_dt_changed), self);
 
+  GtkEventController *keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (on_key_capture), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
+
   GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
@@ -1247,6 +1311,8 @@ flexion_window_init (FlexionWindow *self)
   AdwStyleManager *sm = adw_style_manager_get_default ();
   g_signal_connect_swapped (sm, "notify::dark", G_CALLBACK (apply_dark), self);
   apply_dark (self);
+
+  gtk_widget_add_tick_callback (GTK_WIDGET (self), place_inspector_tick, NULL, NULL);
 
   g_autoptr (FxDocument) doc = fx_document_new ();
   flexion_window_set_document (self, doc);

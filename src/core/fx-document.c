@@ -2,6 +2,7 @@
 #include "fx-document.h"
 #include "fx-model-io.h"
 
+#include <math.h>
 #include <string.h>
 
 #define HISTORY_LIMIT 200
@@ -391,6 +392,54 @@ fx_document_add_link (FxDocument *doc, guint from, guint to, guint elements,
   g_autofree char *from_id = g_strdup (a), *to_id = g_strdup (b);
   FxModel *em = fx_document_begin_edit (doc);
   FxLink *link = fx_model_add_link (em, id, from_id, to_id, MAX (elements, 1u));
+  link->section = *section;
+  fx_document_end_edit (doc, "Add Link", NULL);
+  return (int) em->links->len - 1;
+}
+
+static int
+joint_near (const FxModel *m, double x, double y, double tolerance)
+{
+  int best = -1;
+  double best_d = tolerance;
+  for (guint i = 0; i < m->joints->len; i++)
+    {
+      const FxJoint *j = fx_model_joint (m, i);
+      double d = hypot (j->at[0] - x, j->at[1] - y);
+      if (d <= best_d)
+        {
+          best_d = d;
+          best = (int) i;
+        }
+    }
+  return best;
+}
+
+int
+fx_document_add_link_at (FxDocument *doc, double x0, double y0, double x1, double y1,
+                         double tolerance, guint elements, const FxSection *section)
+{
+  const FxModel *m = doc->model;
+  int a = joint_near (m, x0, y0, tolerance), b = joint_near (m, x1, y1, tolerance);
+  if (a >= 0 && a == b)
+    return -1;
+  if (a < 0 && b < 0 && hypot (x1 - x0, y1 - y0) <= tolerance)
+    return -1;
+  if (a >= 0 && b >= 0
+      && joints_linked (m, fx_model_joint (m, a)->id, fx_model_joint (m, b)->id))
+    return -1;
+
+  FxModel *em = fx_document_begin_edit (doc);
+  g_autofree char *from = a >= 0 ? g_strdup (fx_model_joint (em, a)->id)
+                                 : fx_document_fresh_id (doc, "J");
+  if (a < 0)
+    fx_model_add_joint (em, from, x0, y0);
+  g_autofree char *to = b >= 0 ? g_strdup (fx_model_joint (em, b)->id)
+                               : fx_document_fresh_id (doc, "J");
+  if (b < 0)
+    fx_model_add_joint (em, to, x1, y1);
+  g_autofree char *id = fx_document_fresh_id (doc, "L");
+  FxLink *link = fx_model_add_link (em, id, from, to, MAX (elements, 1u));
   link->section = *section;
   fx_document_end_edit (doc, "Add Link", NULL);
   return (int) em->links->len - 1;

@@ -78,6 +78,13 @@ guint          fx_document_add_joint      (FxDocument *doc, double x, double y);
  * when from == to or a link already joins the two joints. */
 int            fx_document_add_link       (FxDocument *doc, guint from, guint to,
                                            guint elements, const FxSection *section);
+/* A link from point (x0, y0) to (x1, y1), in one history step: each end
+ * uses the joint within `tolerance` metres of it, or a new joint there. The
+ * link's index, or -1 when both ends are the same joint or already linked
+ * (then nothing changes). */
+int            fx_document_add_link_at    (FxDocument *doc, double x0, double y0,
+                                           double x1, double y1, double tolerance,
+                                           guint elements, const FxSection *section);
 /* Moves a joint (its links follow, as they are defined by their joints).
  * Successive moves of the same joint merge into one step. */
 void           fx_document_move_joint     (FxDocument *doc, guint joint, double x, double y);

@@ -38,9 +38,9 @@ static const PlotSpec specs[] = {
   [FX_PLOT_ENERGY] = { "Energy", "J", FALSE, FALSE, 5,
     { { "Total H", get_H, 0 }, { "Kinetic", get_kinetic, 1 }, { "Elastic", get_elastic, 2 },
       { "Gravity", get_gravity, 3 }, { "Supplied work", get_supplied, 4 } } },
-  [FX_PLOT_BALANCE] = { "Energy balance residual per step", "J", TRUE, FALSE, 1,
+  [FX_PLOT_BALANCE] = { "Balance residual", "J per step", TRUE, FALSE, 1,
     { { "|\u0394H \u2212 W + D|", get_balance, 0 } } },
-  [FX_PLOT_NEWTON] = { "Newton iterations per step", "", FALSE, TRUE, 1,
+  [FX_PLOT_NEWTON] = { "Newton iterations", "per step", FALSE, TRUE, 1,
     { { "Iterations", get_newton, 2 } } },
 };
 
@@ -366,8 +366,9 @@ draw_hover (cairo_t *cr, const PlotSpec *spec, const FxSeries *s, guint i0, guin
         snprintf (v, sizeof v, "%.3e", fabs (p->balance));
       else
         fx_format_value (v, sizeof v, val);
+      const char *unit = spec->steps ? "" : "J";
       snprintf (lines[n++], sizeof lines[0], "%s: %s%s%s", spec->curves[c].name, v,
-                spec->y_label[0] ? " " : "", spec->y_label);
+                unit[0] ? " " : "", unit);
       double rgb[3];
       fx_series_color (spec->curves[c].color, st->dark, rgb);
       fx_set_rgb (cr, rgb);
@@ -442,7 +443,8 @@ fx_plot_draw (cairo_t *cr, FxPlotKind kind, const FxSeries *s, const FxPlotStyle
       fx_text_draw (cr, a.x + a.w / 2, a.y + a.h / 2, "Press Play to run", FX_ALIGN_CENTER,
                     FX_ALIGN_CENTER);
     }
-  draw_legend (cr, spec, &a, st, pal);
+  if (i1 > i0)
+    draw_legend (cr, spec, &a, st, pal);
   draw_hover (cr, spec, s, i0, i1, &a, st, pal);
   cairo_restore (cr);
 }

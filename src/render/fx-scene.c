@@ -676,22 +676,22 @@ static void
 causality_pair (const Scene *sc, double x, double y, double ux, double uy,
                 FxCausality T, FxCausality R)
 {
+  /* along the link, just off its centre line: translation first, then
+   * rotation (ringed), so glyphs of links meeting at a joint stay apart */
   cairo_t *cr = sc->cr;
-  double ls = sc->ls, r = 5.5 * ls;
+  double ls = sc->ls, r = 5 * ls;
   double px = -uy, py = ux;
-  double cx = x + 20 * ls * ux, cy = y + 20 * ls * uy;
-  fx_text_font (cr, 8 * ls, TRUE);
+  fx_text_font (cr, 7.5 * ls, TRUE);
   for (int c = 0; c < 2; c++)
     {
       FxCausality k = c == 0 ? T : R;
-      double gx = cx + (c == 0 ? -1 : 1) * 6.5 * ls * px + 10 * ls * px;
-      double gy = cy + (c == 0 ? -1 : 1) * 6.5 * ls * py + 10 * ls * py;
+      double along = (17 + 12 * c) * ls, off = 9 * ls;
+      double gx = x + along * ux + off * px, gy = y + along * uy + off * py;
       cairo_arc (cr, gx, gy, r, 0, 2 * G_PI);
       fx_set_rgb (cr, k == FX_CAUSAL_F ? sc->pal->load : sc->pal->accent);
       cairo_fill (cr);
       cairo_set_source_rgb (cr, 1, 1, 1);
       fx_text_draw (cr, gx, gy, k == FX_CAUSAL_F ? "F" : "V", FX_ALIGN_CENTER, FX_ALIGN_CENTER);
-      /* the rotation disc gets a small ring, so T and R differ without colour */
       if (c == 1)
         {
           cairo_arc (cr, gx, gy, r + 1.5 * ls, 0, 2 * G_PI);
