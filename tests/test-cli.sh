@@ -175,5 +175,35 @@ else
   nok "check flying-spaghetti prints free-free" "stdout was:"; diag "$tmp/check.out"
 fi
 
+# --- export -----------------------------------------------------------------------
+if grep -q 'cannot draw' <("$cli" export "$spaghetti" --csv /dev/null 2>&1); then
+  ok "export: # SKIP this build has no cairo"
+else
+  fourbar=$root/data/examples/four-bar.flexion
+  run_cli export export "$fourbar" --until 1 --animation "$tmp/fb.gif" --fps 10 --size 320x180 \
+    --plot energy="$tmp/energy.svg" --csv "$tmp/fb.csv" --picture "$tmp/fb.png"
+  expect_status export 0 "export of the four-bar exits 0"
+  if grep -q '11 frames, 320x180' "$tmp/export.out" && [[ -s $tmp/fb.gif && -s $tmp/energy.svg && -s $tmp/fb.png ]]; then
+    ok "export writes the GIF (11 frames), the plot and the picture"
+  else
+    nok "export writes the GIF (11 frames), the plot and the picture" "stdout was:"; diag "$tmp/export.out"
+  fi
+  rows=$(wc -l < "$tmp/fb.csv")
+  if (( rows == 52 )); then  # header, t = 0 and 50 steps of 0.02 s
+    ok "export --csv has one row per step"
+  else
+    nok "export --csv has one row per step" "got $rows lines"
+  fi
+  run_cli export-bad-plot export "$fourbar" --plot stress=x.png
+  expect_status export-bad-plot 1 "an unknown plot kind exits 1"
+  run_cli export-bad-ext export "$fourbar" --until 0.1 --picture "$tmp/fb.bmp"
+  expect_status export-bad-ext 4 "a picture with an unknown extension exits 4"
+  if ls "$tmp" | grep -q '\.part-'; then
+    nok "no partial files are left behind" "$(ls "$tmp")"
+  else
+    ok "no partial files are left behind"
+  fi
+fi
+
 echo "1..$n"
 (( failures == 0 ))

@@ -3,6 +3,9 @@
  *   flexion-cli run MODEL [--dt S] [--until T] [--energy F.csv] [--trace F.csv]
  *                         [--probes F.csv] [--every K]
  *   flexion-cli check MODEL
+ *   flexion-cli export MODEL [--from T0] [--until T] [--dt S] [--animation OUT]
+ *                            [--fps N] [--size WxH] [--plot KIND=OUT] [--csv OUT]
+ *                            [--picture OUT] [--dark] [--inset] [--no-colorbar]
  *
  * Exit status: 0 success, 1 bad command line, 2 invalid model, 3 solver failure.
  */
@@ -19,12 +22,13 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { EXIT_USAGE = 1, EXIT_INVALID = 2, EXIT_SOLVER = 3 };
+enum { EXIT_USAGE = 1, EXIT_INVALID = 2, EXIT_SOLVER = 3, EXIT_EXPORT = 4 };
 
 static const char *usage_text =
   "Usage:\n"
   "  flexion-cli run MODEL [OPTION...]   simulate MODEL and report the energy balance\n"
   "  flexion-cli check MODEL             print the formulation chosen for each link\n"
+  "  flexion-cli export MODEL [OPTION...] write animations, plots, pictures and CSV\n"
   "  flexion-cli --version | --help\n"
   "\n"
   "Options of run:\n"
@@ -36,7 +40,21 @@ static const char *usage_text =
   "  --probes FILE   probe CSV: t,<id>.x,<id>.y,...\n"
   "  --every K       write the trace every K steps (default 1)\n"
   "\n"
-  "Exit status: 0 success, 1 bad command line, 2 invalid model, 3 solver failure.\n";
+  "Options of export (all outputs of one run; at least one output):\n"
+  "  --until T       end time in seconds (default: the model's time.end)\n"
+  "  --from T0       first animation frame at T0 seconds (default 0)\n"
+  "  --dt S          time step in seconds (default: the model's time.dt)\n"
+  "  --animation OUT OUT.gif, OUT.webm, OUT.mp4 (GStreamer), or a new folder of PNG frames\n"
+  "  --fps N         animation frames per second (default 30)\n"
+  "  --size WxH      animation size in pixels (default 960x540)\n"
+  "  --plot KIND=OUT energy, balance or newton plot to OUT.png, .svg or .pdf (repeatable)\n"
+  "  --csv OUT       the energy series (as --energy of run)\n"
+  "  --picture OUT   the mechanism at the end time, .png, .svg or .pdf, with the colour bar\n"
+  "  --dark          dark colours; --inset adds an energy plot to the animation;\n"
+  "  --no-colorbar, --no-time   leave those out of the animation\n"
+  "\n"
+  "Exit status: 0 success, 1 bad command line, 2 invalid model, 3 solver failure,\n"
+  "4 export failure (an unavailable format, an unwritable file).\n";
 
 static FxModel *
 load_model (const char *path)
@@ -284,6 +302,207 @@ cmd_check (int argc, char **argv)
   return 0;
 }
 
+#ifdef FLEXION_HAVE_RENDER
+#include "fx-export.h"
+
+typedef struct {
+  gboolean tty;
+  const char *what;
+} ExportProgress;
+
+static gboolean
+export_progress (double fraction, gpointer data)
+{
+  ExportProgress *p = data;
+  if (p->tty)
+    {
+      int width = 40, filled = (int) (width * CLAMP (fraction, 0.0, 1.0));
+      g_printerr ("\r%s [%.*s%*s] %3.0f%%", p->what, filled,
+                  "########################################", width - filled, "",
+                  100.0 * CLAMP (fraction, 0.0, 1.0));
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_plot_kind (const char *s, FxPlotKind *kind)
+{
+  if (g_str_equal (s, "energy"))
+    *kind = FX_PLOT_ENERGY;
+  else if (g_str_equal (s, "balance"))
+    *kind = FX_PLOT_BALANCE;
+  else if (g_str_equal (s, "newton"))
+    *kind = FX_PLOT_NEWTON;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static int
+cmd_export (int argc, char **argv)
+{
+  FxAnimationOptions o;
+  fx_animation_options_init (&o);
+  const char *model_path = NULL, *animation = NULL, *csv = NULL, *picture = NULL;
+  g_autoptr (GPtrArray) plots = g_ptr_array_new ();
+  for (int i = 1; i < argc; i++)
+    {
+      const char *a = argv[i];
+      gboolean has_value = i + 1 < argc;
+      char *end = NULL;
+      if (g_str_equal (a, "--until") && has_value)
+        o.t_until = g_ascii_strtod (argv[++i], &end);
+      else if (g_str_equal (a, "--from") && has_value)
+        o.t_from = g_ascii_strtod (argv[++i], &end);
+      else if (g_str_equal (a, "--dt") && has_value)
+        o.dt = g_ascii_strtod (argv[++i], &end);
+      else if (g_str_equal (a, "--fps") && has_value)
+        o.fps = g_ascii_strtod (argv[++i], &end);
+      else if (g_str_equal (a, "--size") && has_value)
+        {
+          const char *v = argv[++i];
+          if (sscanf (v, "%ux%u", &o.width, &o.height) != 2)
+            {
+              g_printerr ("flexion-cli export: --size wants WIDTHxHEIGHT, not \"%s\"\n", v);
+              return EXIT_USAGE;
+            }
+        }
+      else if (g_str_equal (a, "--animation") && has_value)
+        animation = argv[++i];
+      else if (g_str_equal (a, "--csv") && has_value)
+        csv = argv[++i];
+      else if (g_str_equal (a, "--picture") && has_value)
+        picture = argv[++i];
+      else if (g_str_equal (a, "--plot") && has_value)
+        {
+          const char *v = argv[++i];
+          const char *eq = strchr (v, '=');
+          g_autofree char *kind_name = eq ? g_strndup (v, eq - v) : NULL;
+          FxPlotKind kind;
+          if (!eq || !parse_plot_kind (kind_name, &kind) || eq[1] == '\0')
+            {
+              g_printerr ("flexion-cli export: --plot wants KIND=FILE with KIND energy, balance or "
+                          "newton, not \"%s\"\n", v);
+              return EXIT_USAGE;
+            }
+          g_ptr_array_add (plots, (gpointer) v);
+        }
+      else if (g_str_equal (a, "--dark"))
+        o.dark = TRUE;
+      else if (g_str_equal (a, "--inset"))
+        o.energy_inset = TRUE;
+      else if (g_str_equal (a, "--no-colorbar"))
+        o.colorbar = FALSE;
+      else if (g_str_equal (a, "--no-time"))
+        o.time_stamp = FALSE;
+      else if (a[0] != '-' && model_path == NULL)
+        model_path = a;
+      else
+        {
+          g_printerr ("flexion-cli export: unknown or incomplete option \"%s\"\n\n%s", a, usage_text);
+          return EXIT_USAGE;
+        }
+      if (end && *end != '\0')
+        {
+          g_printerr ("flexion-cli export: %s wants a number, not \"%s\"\n", a, argv[i]);
+          return EXIT_USAGE;
+        }
+    }
+  if (model_path == NULL || (!animation && !csv && !picture && plots->len == 0))
+    {
+      g_printerr ("flexion-cli export: expected MODEL and at least one of --animation, --plot, "
+                  "--csv, --picture\n\n%s", usage_text);
+      return EXIT_USAGE;
+    }
+  g_autoptr (FxModel) model = load_model (model_path);
+  if (model == NULL)
+    return EXIT_INVALID;
+  g_autoptr (FxAssignment) as = fx_assignment_compute (model);
+  if (!fx_assignment_ok (as))
+    {
+      g_printerr ("%s: no valid formulation assignment:\n", model_path);
+      for (guint i = 0; i < as->conflicts->len; i++)
+        g_printerr ("  %s\n", (char *) g_ptr_array_index (as->conflicts, i));
+      return EXIT_INVALID;
+    }
+  ExportProgress progress = { isatty (2), "" };
+  g_autoptr (GError) error = NULL;
+
+  if (animation)
+    {
+      FxAnimationFormat format = fx_animation_format_for_path (animation);
+      progress.what = fx_animation_format_name (format);
+      guint n = 0;
+      gboolean ok = fx_export_animation (model, animation, format, &o, export_progress, &progress,
+                                         &n, &error);
+      if (progress.tty)
+        g_printerr ("\n");
+      if (!ok)
+        {
+          g_printerr ("flexion-cli export: %s: %s\n", animation, error->message);
+          return error->domain == FX_EXPORT_ERROR ? EXIT_EXPORT : EXIT_SOLVER;
+        }
+      printf ("%s: %u frames, %ux%u, %g fps (%s)\n", animation, n, o.width, o.height, o.fps,
+              fx_animation_format_name (format));
+    }
+  if (csv || picture || plots->len > 0)
+    {
+      progress.what = "run";
+      g_autoptr (FxStepFrame) last = NULL;
+      g_autoptr (FxSeries) series = fx_export_run_series (model, o.t_until, o.dt, &last,
+                                                          export_progress, &progress, &error);
+      if (progress.tty)
+        g_printerr ("\n");
+      if (series == NULL)
+        {
+          g_printerr ("flexion-cli export: %s\n", error->message);
+          return EXIT_SOLVER;
+        }
+      if (csv && !fx_series_write_csv (series, csv, &error))
+        {
+          g_printerr ("flexion-cli export: %s\n", error->message);
+          return EXIT_EXPORT;
+        }
+      if (csv)
+        printf ("%s: %u rows\n", csv, fx_series_len (series));
+      for (guint i = 0; i < plots->len; i++)
+        {
+          const char *v = g_ptr_array_index (plots, i);
+          const char *eq = strchr (v, '=');
+          g_autofree char *kind_name = g_strndup (v, eq - v);
+          FxPlotKind kind;
+          parse_plot_kind (kind_name, &kind);
+          FxPlotStyle st;
+          fx_plot_style_init (&st);
+          st.dark = o.dark;
+          st.t_window = 0;  /* the whole run */
+          if (!fx_export_plot (series, kind, &st, eq + 1, 800, 450, &error))
+            {
+              g_printerr ("flexion-cli export: %s\n", error->message);
+              return EXIT_EXPORT;
+            }
+          printf ("%s: %s plot\n", eq + 1, kind_name);
+        }
+      if (picture)
+        {
+          FxSceneStyle st;
+          fx_scene_style_init (&st);
+          st.dark = o.dark;
+          st.colormap = o.colormap;
+          st.show_causality = FALSE;
+          g_autoptr (FxStepFrame) initial = fx_step_frame_new_from_model (model);
+          if (!fx_export_scene (model, last, initial, &st, picture, o.width, o.height, &error))
+            {
+              g_printerr ("flexion-cli export: %s\n", error->message);
+              return EXIT_EXPORT;
+            }
+          printf ("%s: picture at t = %g s\n", picture, last->t);
+        }
+    }
+  return 0;
+}
+#endif
+
 int
 main (int argc, char **argv)
 {
@@ -301,6 +520,15 @@ main (int argc, char **argv)
     return cmd_run (argc - 1, argv + 1);
   if (strcmp (argv[1], "check") == 0)
     return cmd_check (argc - 1, argv + 1);
+  if (strcmp (argv[1], "export") == 0)
+#ifdef FLEXION_HAVE_RENDER
+    return cmd_export (argc - 1, argv + 1);
+#else
+    {
+      g_printerr ("flexion-cli export: this build has no cairo, so it cannot draw\n");
+      return EXIT_EXPORT;
+    }
+#endif
 
   g_printerr ("flexion-cli: unknown command \"%s\"\n\n%s", argv[1], usage_text);
   return EXIT_USAGE;

@@ -35,15 +35,20 @@ fx_series_clear (FxSeries *s)
 void
 fx_series_add (FxSeries *s, const FxStepFrame *f)
 {
-  const FxStepReport *r = &f->report;
-  gboolean first = f->step == 0;
+  fx_series_add_report (s, &f->report, f->step);
+}
+
+void
+fx_series_add_report (FxSeries *s, const FxStepReport *r, guint step)
+{
+  gboolean first = step == 0;
   if (!first)
     {
       s->supplied += r->supplied;
       s->dissipated += r->dissipated;
     }
   FxSeriesPoint p = {
-    .t = f->t, .H = r->H, .kinetic = r->kinetic, .elastic = r->elastic,
+    .t = r->t, .H = r->H, .kinetic = r->kinetic, .elastic = r->elastic,
     .gravity = r->gravity, .supplied = s->supplied, .dissipated = s->dissipated,
     .balance = first ? 0 : r->balance, .newton = first ? 0 : r->newton_iters,
     .residual = first ? 0 : r->residual, .joint_gap = r->joint_gap,

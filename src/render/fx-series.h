@@ -6,6 +6,7 @@
 
 #include <gio/gio.h>
 #include "fx-frame.h"
+#include "fx-integrator.h"
 
 G_BEGIN_DECLS
 
@@ -26,6 +27,8 @@ FxSeries            *fx_series_new      (void);
 void                 fx_series_free     (FxSeries *series);
 void                 fx_series_clear    (FxSeries *series);
 void                 fx_series_add      (FxSeries *series, const FxStepFrame *frame);
+/* The same from a report alone (step 0: the initial state). */
+void                 fx_series_add_report (FxSeries *series, const FxStepReport *report, guint step);
 guint                fx_series_len      (const FxSeries *series);
 const FxSeriesPoint *fx_series_get      (const FxSeries *series, guint i);
 /* The first point with t >= t0 (binary search; len when none). */

@@ -1,0 +1,758 @@
+/* fx-export.c */
+#include "fx-export.h"
+#include "fx-gif.h"
+#include "fx-render-private.h"
+#include "fx-system.h"
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+G_DEFINE_QUARK (fx-export-error-quark, fx_export_error)
+
+FxAnimationFormat
+fx_animation_format_for_path (const char *path)
+{
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+  if (g_str_has_suffix (lower, ".gif"))
+    return FX_ANIMATION_GIF;
+  if (g_str_has_suffix (lower, ".webm"))
+    return FX_ANIMATION_WEBM;
+  if (g_str_has_suffix (lower, ".mp4"))
+    return FX_ANIMATION_MP4;
+  return FX_ANIMATION_PNG_SEQUENCE;
+}
+
+const char *
+fx_animation_format_name (FxAnimationFormat f)
+{
+  switch (f)
+    {
+    case FX_ANIMATION_GIF: return "GIF";
+    case FX_ANIMATION_PNG_SEQUENCE: return "PNG sequence";
+    case FX_ANIMATION_WEBM: return "WebM";
+    case FX_ANIMATION_MP4: return "MP4";
+    }
+  return "";
+}
+
+/* The GStreamer pipeline tail for a video format. */
+static const char *const *
+video_elements (FxAnimationFormat f)
+{
+  static const char *const webm[] = { "vp8enc", "webmmux", NULL };
+  static const char *const mp4[] = { "x264enc", "mp4mux", NULL };
+  return f == FX_ANIMATION_WEBM ? webm : mp4;
+}
+
+static gboolean
+gst_has_element (const char *element)
+{
+  const char *argv[] = { "gst-inspect-1.0", element, NULL };
+  int status = 0;
+  if (!g_spawn_sync (NULL, (char **) argv, NULL,
+                     G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                     NULL, NULL, NULL, NULL, &status, NULL))
+    return FALSE;
+  return g_spawn_check_wait_status (status, NULL);
+}
+
+gboolean
+fx_animation_format_available (FxAnimationFormat f, char **why)
+{
+  if (f == FX_ANIMATION_GIF || f == FX_ANIMATION_PNG_SEQUENCE)
+    return TRUE;
+  g_autofree char *launch = g_find_program_in_path ("gst-launch-1.0");
+  g_autofree char *inspect = g_find_program_in_path ("gst-inspect-1.0");
+  if (launch == NULL || inspect == NULL)
+    {
+      if (why)
+        *why = g_strdup_printf ("%s needs GStreamer (gst-launch-1.0 and gst-inspect-1.0, Debian "
+                                "package gstreamer1.0-tools), which is not installed",
+                                fx_animation_format_name (f));
+      return FALSE;
+    }
+  const char *const *elements = video_elements (f);
+  for (guint i = 0; elements[i]; i++)
+    if (!gst_has_element (elements[i]))
+      {
+        if (why)
+          *why = g_strdup_printf ("%s needs the GStreamer element %s (Debian package %s), which "
+                                  "is not installed", fx_animation_format_name (f), elements[i],
+                                  f == FX_ANIMATION_WEBM ? "gstreamer1.0-plugins-good"
+                                                         : "gstreamer1.0-plugins-ugly");
+        return FALSE;
+      }
+  return TRUE;
+}
+
+gboolean
+fx_image_format_for_path (const char *path, FxImageFormat *format)
+{
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+  if (g_str_has_suffix (lower, ".png"))
+    *format = FX_IMAGE_PNG;
+  else if (g_str_has_suffix (lower, ".svg"))
+    *format = FX_IMAGE_SVG;
+  else if (g_str_has_suffix (lower, ".pdf"))
+    *format = FX_IMAGE_PDF;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+void
+fx_animation_options_init (FxAnimationOptions *o)
+{
+  memset (o, 0, sizeof *o);
+  o->width = 960;
+  o->height = 540;
+  o->fps = 30;
+  o->colorbar = TRUE;
+  o->time_stamp = TRUE;
+  o->show_initial = TRUE;
+  o->trails = TRUE;
+  o->line_scale = 1;
+}
+
+/* ---- temporary files beside the target ---- */
+
+static char *
+temp_path_beside (const char *path, gboolean dir, GError **error)
+{
+  g_autofree char *tmpl = g_strconcat (path, ".part-XXXXXX", NULL);
+  if (dir)
+    {
+      if (g_mkdtemp (tmpl) == NULL)
+        goto fail;
+    }
+  else
+    {
+      int fd = g_mkstemp (tmpl);
+      if (fd < 0)
+        goto fail;
+      close (fd);
+      /* mkstemp makes it private; an export is an ordinary file */
+      mode_t mask = umask (0);
+      umask (mask);
+      g_chmod (tmpl, 0666 & ~mask);
+    }
+  return g_steal_pointer (&tmpl);
+fail:
+  g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, "cannot write beside %s: %s",
+               path, g_strerror (errno));
+  return NULL;
+}
+
+static void
+remove_tree (const char *path)
+{
+  GDir *dir = g_dir_open (path, 0, NULL);
+  if (dir)
+    {
+      const char *name;
+      while ((name = g_dir_read_name (dir)))
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+          g_unlink (child);
+        }
+      g_dir_close (dir);
+      g_rmdir (path);
+    }
+  else
+    g_unlink (path);
+}
+
+static gboolean
+move_into_place (const char *tmp, const char *path, GError **error)
+{
+  if (g_rename (tmp, path) != 0)
+    {
+      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, "cannot write %s: %s", path,
+                   g_strerror (errno));
+      remove_tree (tmp);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+cancelled (GError **error)
+{
+  g_set_error_literal (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_CANCELLED, "the export was cancelled");
+  return FALSE;
+}
+
+/* ---- running a model ---- */
+
+typedef struct {
+  GPtrArray *frames;    /* FxStepFrame*, at the output times           */
+  GArray *reports;      /* FxStepReport, every step (index 0: t = 0)   */
+  GArray *frame_steps;  /* guint: the report index of each frame       */
+} Run;
+
+static void
+run_clear (Run *r)
+{
+  g_clear_pointer (&r->frames, g_ptr_array_unref);
+  g_clear_pointer (&r->reports, g_array_unref);
+  g_clear_pointer (&r->frame_steps, g_array_unref);
+}
+
+/* Steps the model to t_until, keeping a frame at each of t_from + k / fps
+ * (fps <= 0: none) and every step's report. */
+static gboolean
+run_model (const FxModel *model, double t_until, double dt, double t_from, double fps,
+           FxExportProgress progress, gpointer data, double share, Run *run, GError **error)
+{
+  g_autoptr (FxSystem) system = fx_system_new (model, error);
+  if (system == NULL)
+    return FALSE;
+  g_autoptr (FxIntegrator) integ = fx_integrator_new (system, model->tolerance, model->max_iterations);
+  run->frames = g_ptr_array_new_with_free_func ((GDestroyNotify) fx_step_frame_unref);
+  run->reports = g_array_new (FALSE, FALSE, sizeof (FxStepReport));
+  run->frame_steps = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  FxStepReport report;
+  fx_integrator_report (integ, &report);
+  g_array_append_val (run->reports, report);
+  guint k = 0;
+  double eps = 1e-6 * dt;
+  double next_t = t_from;
+  guint step = 0;
+  for (;;)
+    {
+      double t = fx_system_time (system);
+      while (fps > 0 && t >= next_t - eps && next_t <= t_until + eps)
+        {
+          g_ptr_array_add (run->frames, fx_step_frame_new (system, &report, step));
+          guint idx = run->reports->len - 1;
+          g_array_append_val (run->frame_steps, idx);
+          k++;
+          next_t = t_from + k / fps;
+        }
+      if (t >= t_until - eps)
+        break;
+      /* always the full step, as the app and `flexion-cli run` take it */
+      if (!fx_integrator_step (integ, dt, &report, error))
+        return FALSE;
+      step++;
+      g_array_append_val (run->reports, report);
+      if (progress && step % 8 == 0 && !progress (share * t / t_until, data))
+        return cancelled (error);
+    }
+  return TRUE;
+}
+
+FxSeries *
+fx_export_run_series (const FxModel *model, double t_until, double dt, FxStepFrame **last,
+                      FxExportProgress progress, gpointer data, GError **error)
+{
+  if (t_until <= 0)
+    t_until = model->t_end;
+  if (dt <= 0)
+    dt = model->dt;
+  Run run = { 0 };
+  if (!run_model (model, t_until, dt, t_until, 1e-300, progress, data, 1.0, &run, error))
+    {
+      run_clear (&run);
+      return NULL;
+    }
+  FxSeries *series = fx_series_new ();
+  for (guint i = 0; i < run.reports->len; i++)
+    fx_series_add_report (series, &g_array_index (run.reports, FxStepReport, i), i);
+  if (last)
+    *last = run.frames->len ? fx_step_frame_ref (g_ptr_array_index (run.frames, run.frames->len - 1)) : NULL;
+  run_clear (&run);
+  return series;
+}
+
+/* ---- drawing frames ---- */
+
+static void
+draw_inset (cairo_t *cr, const FxSeries *series, const FxAnimationOptions *o, double t_end)
+{
+  double w = o->width * 0.34, h = o->height * 0.30, x = 12, y = o->height - h - 12;
+  const FxPalette *pal = fx_palette_get (o->dark);
+  cairo_save (cr);
+  fx_rounded_rect (cr, x, y, w, h, 8);
+  fx_set_rgba (cr, pal->card, 0.9);
+  cairo_fill (cr);
+  cairo_translate (cr, x, y);
+  FxPlotStyle st;
+  fx_plot_style_init (&st);
+  st.dark = o->dark;
+  st.transparent = TRUE;
+  st.t_window = t_end;  /* fixed axes: the whole run */
+  st.font_scale = 0.8;
+  fx_plot_draw (cr, FX_PLOT_ENERGY, series, &st, w, h);
+  cairo_restore (cr);
+}
+
+typedef struct {
+  const FxModel *model;
+  const FxAnimationOptions *o;
+  FxView view;
+  FxSceneStyle style;
+  FxStepFrame *initial;
+  FxTrails *trails;
+  FxSeries *series;
+  guint series_upto;  /* reports added to `series` */
+  Run *run;
+} Painter;
+
+static void
+paint_frame (Painter *p, guint i, cairo_t *cr)
+{
+  FxStepFrame *f = g_ptr_array_index (p->run->frames, i);
+  if (p->trails)
+    fx_trails_add (p->trails, f);
+  guint upto = g_array_index (p->run->frame_steps, guint, i);
+  for (; p->series_upto <= upto; p->series_upto++)
+    fx_series_add_report (p->series, &g_array_index (p->run->reports, FxStepReport, p->series_upto),
+                          p->series_upto);
+  fx_scene_draw (cr, p->model, f, p->initial, &p->view, &p->style, p->o->width, p->o->height);
+  if (p->o->energy_inset)
+    draw_inset (cr, p->series, p->o, p->o->t_until);
+}
+
+static gboolean
+painter_init (Painter *p, const FxModel *model, const FxAnimationOptions *o, Run *run)
+{
+  p->model = model;
+  p->o = o;
+  p->run = run;
+  fx_scene_style_init (&p->style);
+  p->style.dark = o->dark;
+  p->style.colormap = o->colormap;
+  p->style.show_colorbar = o->colorbar;
+  p->style.show_time = o->time_stamp;
+  p->style.show_initial = o->show_initial;
+  p->style.show_causality = FALSE;
+  p->style.line_scale = o->line_scale > 0 ? o->line_scale : 1;
+  p->initial = fx_step_frame_new_from_model (model);
+
+  /* one view for the whole motion, one colour scale for the whole run */
+  double box[4] = { INFINITY, -INFINITY, INFINITY, -INFINITY }, b[4];
+  double range = 0;
+  for (guint i = 0; i < run->frames->len; i++)
+    {
+      FxStepFrame *f = g_ptr_array_index (run->frames, i);
+      if (fx_scene_bounds (f, b))
+        {
+          box[0] = MIN (box[0], b[0]);
+          box[1] = MAX (box[1], b[1]);
+          box[2] = MIN (box[2], b[2]);
+          box[3] = MAX (box[3], b[3]);
+        }
+      if (isfinite (f->moment_max_abs))
+        range = MAX (range, f->moment_max_abs);
+    }
+  if (fx_scene_bounds (p->initial, b))
+    {
+      box[0] = MIN (box[0], b[0]);
+      box[1] = MAX (box[1], b[1]);
+      box[2] = MIN (box[2], b[2]);
+      box[3] = MAX (box[3], b[3]);
+    }
+  if (!(box[0] <= box[1]))
+    return FALSE;
+  fx_view_fit (&p->view, box, o->width, o->height, 40 * p->style.line_scale);
+  p->style.moment_range = range > 0 ? range : 1;
+  p->trails = o->trails && model->probes->len ? fx_trails_new (model->probes->len, 100000) : NULL;
+  p->style.trails = p->trails;
+  p->series = fx_series_new ();
+  return TRUE;
+}
+
+static void
+painter_clear (Painter *p)
+{
+  g_clear_pointer (&p->initial, fx_step_frame_unref);
+  g_clear_pointer (&p->trails, fx_trails_free);
+  g_clear_pointer (&p->series, fx_series_free);
+}
+
+/* ---- GIF palette: the colour map, the UI colours, then the picture's ---- */
+
+static guint
+add_color (guint8 *pal, guint n, const double rgb[3])
+{
+  if (n >= 256)
+    return n;
+  for (int c = 0; c < 3; c++)
+    pal[3 * n + c] = (guint8) lround (CLAMP (rgb[c], 0, 1) * 255);
+  return n + 1;
+}
+
+static guint
+build_palette (guint8 *pal, const FxAnimationOptions *o, cairo_surface_t **samples, guint n_samples)
+{
+  guint n = 0;
+  double rgb[3];
+  for (int k = 0; k < 96; k++)
+    {
+      fx_colormap_eval (o->colormap, -1 + 2.0 * k / 95, rgb);
+      n = add_color (pal, n, rgb);
+    }
+  const FxPalette *p = fx_palette_get (o->dark);
+  const double *fixed[] = { p->bg, p->card, p->fg, p->dim, p->accent, p->outline, p->ground,
+                            p->load, p->motor, p->spring, p->error };
+  for (guint i = 0; i < G_N_ELEMENTS (fixed); i++)
+    n = add_color (pal, n, fixed[i]);
+  for (guint i = 0; i < 7; i++)
+    {
+      fx_series_color (i, o->dark, rgb);
+      n = add_color (pal, n, rgb);
+    }
+  /* anti-aliased edges and faint grid lines: blends of fg over bg */
+  for (int k = 1; k < 24; k++)
+    {
+      double t = k / 24.0;
+      for (int c = 0; c < 3; c++)
+        rgb[c] = (1 - t) * p->bg[c] + t * p->fg[c];
+      n = add_color (pal, n, rgb);
+    }
+  /* the rest: the most common colours of sample frames (5 bits per channel) */
+  g_autofree guint *hist = g_new0 (guint, 32768);
+  for (guint s = 0; s < n_samples; s++)
+    {
+      cairo_surface_flush (samples[s]);
+      const guint8 *data = cairo_image_surface_get_data (samples[s]);
+      int w = cairo_image_surface_get_width (samples[s]), h = cairo_image_surface_get_height (samples[s]);
+      int stride = cairo_image_surface_get_stride (samples[s]);
+      for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+          {
+            const guint8 *px = data + y * stride + 4 * x;  /* B G R A */
+            hist[((px[2] >> 3) << 10) | ((px[1] >> 3) << 5) | (px[0] >> 3)]++;
+          }
+    }
+  while (n < 256)
+    {
+      guint best = 0;
+      for (guint i = 1; i < 32768; i++)
+        if (hist[i] > hist[best])
+          best = i;
+      if (hist[best] == 0)
+        break;
+      hist[best] = 0;
+      rgb[0] = (((best >> 10) & 31) * 8 + 4) / 255.0;
+      rgb[1] = (((best >> 5) & 31) * 8 + 4) / 255.0;
+      rgb[2] = ((best & 31) * 8 + 4) / 255.0;
+      n = add_color (pal, n, rgb);
+    }
+  return n;
+}
+
+static void
+index_frame (cairo_surface_t *s, FxPaletteMap *map, guint8 *out)
+{
+  cairo_surface_flush (s);
+  const guint8 *data = cairo_image_surface_get_data (s);
+  int w = cairo_image_surface_get_width (s), h = cairo_image_surface_get_height (s);
+  int stride = cairo_image_surface_get_stride (s);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      {
+        const guint8 *px = data + y * stride + 4 * x;
+        out[y * w + x] = fx_palette_map_lookup (map, px[2], px[1], px[0]);
+      }
+}
+
+static cairo_surface_t *
+render (Painter *p, guint i)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, p->o->width, p->o->height);
+  cairo_t *cr = cairo_create (s);
+  paint_frame (p, i, cr);
+  cairo_destroy (cr);
+  return s;
+}
+
+static gboolean
+write_gif (Painter *p, const char *tmp, FxExportProgress progress, gpointer data, GError **error)
+{
+  const FxAnimationOptions *o = p->o;
+  guint n = p->run->frames->len;
+  /* sample the first, middle and last pictures for the palette, on a
+   * throwaway painter so trails and series start clean for the real pass */
+  Painter sampler = *p;
+  sampler.trails = NULL;
+  sampler.style.trails = NULL;
+  sampler.series = fx_series_new ();
+  sampler.series_upto = 0;
+  cairo_surface_t *samples[3];
+  guint picks[3] = { 0, n / 2, n - 1 };
+  for (guint k = 0; k < 3; k++)
+    samples[k] = render (&sampler, picks[k]);
+  fx_series_free (sampler.series);
+  guint8 palette[256 * 3];
+  guint n_colors = build_palette (palette, o, samples, 3);
+  for (guint k = 0; k < 3; k++)
+    cairo_surface_destroy (samples[k]);
+
+  FILE *f = g_fopen (tmp, "wb");
+  if (f == NULL)
+    {
+      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, "cannot write %s: %s", tmp,
+                   g_strerror (errno));
+      return FALSE;
+    }
+  guint delay = (guint) MAX (2, lround (100.0 / o->fps));
+  FxGifWriter *gif = fx_gif_writer_new (f, o->width, o->height, palette, n_colors, delay, TRUE);
+  FxPaletteMap *map = fx_palette_map_new (palette, n_colors);
+  g_autofree guint8 *indices = g_malloc ((gsize) o->width * o->height);
+  gboolean ok = TRUE;
+  for (guint i = 0; i < n && ok; i++)
+    {
+      cairo_surface_t *s = render (p, i);
+      index_frame (s, map, indices);
+      cairo_surface_destroy (s);
+      fx_gif_writer_add_frame (gif, indices);
+      if (progress && !progress (0.4 + 0.6 * (i + 1) / n, data))
+        ok = cancelled (error);
+    }
+  fx_palette_map_free (map);
+  gboolean written = fx_gif_writer_finish (gif);
+  if (fclose (f) != 0)
+    written = FALSE;
+  if (ok && !written)
+    {
+      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, "writing %s failed: %s", tmp,
+                   g_strerror (errno));
+      ok = FALSE;
+    }
+  return ok;
+}
+
+static gboolean
+write_png_frames (Painter *p, const char *dir, FxExportProgress progress, gpointer data,
+                  double from, double share, GError **error)
+{
+  guint n = p->run->frames->len;
+  for (guint i = 0; i < n; i++)
+    {
+      cairo_surface_t *s = render (p, i);
+      g_autofree char *name = g_strdup_printf ("frame-%05u.png", i);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      cairo_status_t st = cairo_surface_write_to_png (s, path);
+      cairo_surface_destroy (s);
+      if (st != CAIRO_STATUS_SUCCESS)
+        {
+          g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, "cannot write %s: %s", path,
+                       cairo_status_to_string (st));
+          return FALSE;
+        }
+      if (progress && !progress (from + share * (i + 1) / n, data))
+        return cancelled (error);
+    }
+  return TRUE;
+}
+
+static gboolean
+encode_video (FxAnimationFormat format, const char *frames_dir, double fps, const char *out,
+              GError **error)
+{
+  g_autofree char *location = g_strdup_printf ("location=%s/frame-%%05d.png", frames_dir);
+  g_autofree char *caps = g_strdup_printf ("caps=image/png,framerate=%d/1000", (int) lround (fps * 1000));
+  g_autofree char *sink = g_strdup_printf ("location=%s", out);
+  const char *argv_webm[] = { "gst-launch-1.0", "-q", "multifilesrc", location, "index=0", caps, "!",
+                              "pngdec", "!", "videoconvert", "!", "vp8enc", "deadline=1",
+                              "target-bitrate=2000000", "!", "webmmux", "!", "filesink", sink, NULL };
+  const char *argv_mp4[] = { "gst-launch-1.0", "-q", "multifilesrc", location, "index=0", caps, "!",
+                             "pngdec", "!", "videoconvert", "!", "video/x-raw,format=I420", "!",
+                             "x264enc", "!", "mp4mux", "!", "filesink", sink, NULL };
+  g_autofree char *err_out = NULL;
+  int status = 0;
+  if (!g_spawn_sync (NULL, (char **) (format == FX_ANIMATION_WEBM ? argv_webm : argv_mp4), NULL,
+                     G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err_out,
+                     &status, error))
+    return FALSE;
+  if (!g_spawn_check_wait_status (status, NULL))
+    {
+      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, "GStreamer could not encode %s: %s",
+                   fx_animation_format_name (format), err_out ? g_strstrip (err_out) : "");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+fx_export_animation (const FxModel *model, const char *path, FxAnimationFormat format,
+                     const FxAnimationOptions *options, FxExportProgress progress, gpointer data,
+                     guint *n_frames, GError **error)
+{
+  FxAnimationOptions o = *options;
+  if (o.t_until <= 0)
+    o.t_until = model->t_end;
+  if (o.dt <= 0)
+    o.dt = model->dt;
+  if (o.width < 16 || o.height < 16 || o.width > 8192 || o.height > 8192 || !(o.fps > 0)
+      || o.fps > 240 || !(o.t_from >= 0) || !(o.t_from <= o.t_until))
+    {
+      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED,
+                   "bad animation options: size %ux%u (16 to 8192), %g fps (up to 240), from %g s "
+                   "to %g s", o.width, o.height, o.fps, o.t_from, o.t_until);
+      return FALSE;
+    }
+  g_autofree char *why = NULL;
+  if (!fx_animation_format_available (format, &why))
+    {
+      g_set_error_literal (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_UNAVAILABLE, why);
+      return FALSE;
+    }
+  if (format == FX_ANIMATION_PNG_SEQUENCE && g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED,
+                   "%s already exists: a PNG sequence goes into a new folder", path);
+      return FALSE;
+    }
+
+  Run run = { 0 };
+  if (!run_model (model, o.t_until, o.dt, o.t_from, o.fps, progress, data, 0.4, &run, error))
+    {
+      run_clear (&run);
+      return FALSE;
+    }
+  Painter painter = { 0 };
+  if (run.frames->len == 0 || !painter_init (&painter, model, &o, &run))
+    {
+      g_set_error_literal (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, "nothing to draw");
+      painter_clear (&painter);
+      run_clear (&run);
+      return FALSE;
+    }
+
+  gboolean ok = FALSE;
+  g_autofree char *tmp = NULL;
+  if (format == FX_ANIMATION_GIF)
+    {
+      tmp = temp_path_beside (path, FALSE, error);
+      ok = tmp && write_gif (&painter, tmp, progress, data, error);
+    }
+  else if (format == FX_ANIMATION_PNG_SEQUENCE)
+    {
+      tmp = temp_path_beside (path, TRUE, error);
+      ok = tmp && write_png_frames (&painter, tmp, progress, data, 0.4, 0.6, error);
+    }
+  else
+    {
+      g_autofree char *frames = temp_path_beside (path, TRUE, error);
+      tmp = frames ? temp_path_beside (path, FALSE, error) : NULL;
+      ok = tmp && write_png_frames (&painter, frames, progress, data, 0.4, 0.5, error)
+           && encode_video (format, frames, o.fps, tmp, error);
+      if (frames)
+        remove_tree (frames);
+    }
+  if (ok)
+    ok = move_into_place (tmp, path, error);
+  else if (tmp)
+    remove_tree (tmp);
+  if (ok && n_frames)
+    *n_frames = run.frames->len;
+  painter_clear (&painter);
+  run_clear (&run);
+  return ok;
+}
+
+/* ---- single pictures ---- */
+
+typedef void (*DrawFunc) (cairo_t *cr, gpointer data, double w, double h);
+
+static gboolean
+write_picture (const char *path, guint w, guint h, DrawFunc draw, gpointer data, GError **error)
+{
+  FxImageFormat format;
+  if (!fx_image_format_for_path (path, &format))
+    {
+      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED,
+                   "%s: use a .png, .svg or .pdf file name", path);
+      return FALSE;
+    }
+  g_autofree char *tmp = temp_path_beside (path, FALSE, error);
+  if (tmp == NULL)
+    return FALSE;
+  cairo_surface_t *s = format == FX_IMAGE_PNG ? cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h)
+                       : format == FX_IMAGE_SVG ? cairo_svg_surface_create (tmp, w, h)
+                       : cairo_pdf_surface_create (tmp, w, h);
+  cairo_t *cr = cairo_create (s);
+  draw (cr, data, w, h);
+  cairo_destroy (cr);
+  cairo_status_t st = CAIRO_STATUS_SUCCESS;
+  if (format == FX_IMAGE_PNG)
+    st = cairo_surface_write_to_png (s, tmp);
+  cairo_surface_finish (s);
+  if (st == CAIRO_STATUS_SUCCESS)
+    st = cairo_surface_status (s);
+  cairo_surface_destroy (s);
+  if (st != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, "cannot write %s: %s", path,
+                   cairo_status_to_string (st));
+      g_unlink (tmp);
+      return FALSE;
+    }
+  return move_into_place (tmp, path, error);
+}
+
+typedef struct {
+  const FxSeries *series;
+  FxPlotKind kind;
+  const FxPlotStyle *style;
+} PlotJob;
+
+static void
+draw_plot (cairo_t *cr, gpointer data, double w, double h)
+{
+  PlotJob *j = data;
+  fx_plot_draw (cr, j->kind, j->series, j->style, w, h);
+}
+
+gboolean
+fx_export_plot (const FxSeries *series, FxPlotKind kind, const FxPlotStyle *style,
+                const char *path, guint width, guint height, GError **error)
+{
+  PlotJob job = { series, kind, style };
+  return write_picture (path, width, height, draw_plot, &job, error);
+}
+
+typedef struct {
+  const FxModel *model;
+  const FxStepFrame *frame, *initial;
+  const FxSceneStyle *style;
+} SceneJob;
+
+static void
+draw_scene (cairo_t *cr, gpointer data, double w, double h)
+{
+  SceneJob *j = data;
+  FxView view = { 100, w / 2, h / 2 };
+  double box[4], b[4];
+  if (fx_scene_bounds (j->frame, box))
+    {
+      if (j->initial && j->style->show_initial && fx_scene_bounds (j->initial, b))
+        {
+          box[0] = MIN (box[0], b[0]);
+          box[1] = MAX (box[1], b[1]);
+          box[2] = MIN (box[2], b[2]);
+          box[3] = MAX (box[3], b[3]);
+        }
+      fx_view_fit (&view, box, w, h, 50 * (j->style->line_scale > 0 ? j->style->line_scale : 1));
+    }
+  fx_scene_draw (cr, j->model, j->frame, j->initial, &view, j->style, w, h);
+}
+
+gboolean
+fx_export_scene (const FxModel *model, const FxStepFrame *frame, const FxStepFrame *initial,
+                 const FxSceneStyle *style, const char *path, guint width, guint height,
+                 GError **error)
+{
+  SceneJob job = { model, frame, initial, style };
+  return write_picture (path, width, height, draw_scene, &job, error);
+}
