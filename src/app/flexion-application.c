@@ -167,6 +167,7 @@ set_accels (GtkApplication *app)
     { "win.save", { "<Control>s", NULL } },
     { "win.save-as", { "<Control><Shift>s", NULL } },
     { "win.examples", { "<Control>e", NULL } },
+    { "win.export", { "<Control><Shift>e", NULL } },
     { "win.undo", { "<Control>z", NULL } },
     { "win.redo", { "<Control><Shift>z", "<Control>y", NULL } },
     { "win.fit", { "<Control>0", NULL } },

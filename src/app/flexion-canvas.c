@@ -879,6 +879,16 @@ flexion_canvas_set_presentation (FlexionCanvas *self, gboolean on)
 }
 
 void
+flexion_canvas_get_style (FlexionCanvas *self, FxSceneStyle *style)
+{
+  *style = self->style;
+  style->grid_step = self->grid_step;
+  style->moment_range = self->sim ? flexion_simulation_get_moment_range (self->sim) : 0;
+  if (self->presentation)
+    style->show_causality = FALSE;
+}
+
+void
 flexion_canvas_default_section (FxSection *section, guint *elements)
 {
   /* a steel bar of 20 mm x 10 mm: stiff enough to read as a linkage, soft

@@ -9,6 +9,7 @@
 #include <gtk/gtk.h>
 #include "fx-document.h"
 #include "flexion-simulation.h"
+#include "fx-scene.h"
 
 G_BEGIN_DECLS
 
@@ -48,6 +49,10 @@ void         flexion_canvas_set_presentation (FlexionCanvas *canvas, gboolean on
 int          flexion_canvas_get_context_point (FlexionCanvas *canvas, double *s, double xy[2]);
 /* Makes sure ticks run when the simulation has work (after a step). */
 void         flexion_canvas_wake            (FlexionCanvas *canvas);
+
+/* The style the canvas draws with now (colours, options, moment range),
+ * for exports that should look the same. */
+void         flexion_canvas_get_style       (FlexionCanvas *canvas, FxSceneStyle *style);
 
 /* The section and element count new links get. */
 void         flexion_canvas_default_section (FxSection *section, guint *elements);

@@ -129,7 +129,8 @@ number_row (FlexionInspector *self, AdwPreferencesGroup *group, const char *titl
             const char *unit, double value, double lo, double hi, Field field, guint index)
 {
   GtkWidget *row = adw_action_row_new ();
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  g_autofree char *escaped = g_markup_escape_text (title, -1);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), escaped);
   if (unit && unit[0])
     adw_action_row_set_subtitle (ADW_ACTION_ROW (row), unit);
   double step = value != 0 ? pow (10, floor (log10 (fabs (value)))) / 10 : 0.1;
@@ -156,10 +157,14 @@ number_row (FlexionInspector *self, AdwPreferencesGroup *group, const char *titl
 static AdwPreferencesGroup *
 add_group (FlexionInspector *self, const char *title, const char *description)
 {
+  /* group and row texts are Pango markup in libadwaita 1.2, and these
+   * quote ids and descriptions from model files: escape them */
   GtkWidget *g = adw_preferences_group_new ();
-  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (g), title);
-  if (description)
-    adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (g), description);
+  g_autofree char *t = title ? g_markup_escape_text (title, -1) : NULL;
+  g_autofree char *d = description ? g_markup_escape_text (description, -1) : NULL;
+  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (g), t);
+  if (d)
+    adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (g), d);
   gtk_box_append (GTK_BOX (self->box), g);
   return ADW_PREFERENCES_GROUP (g);
 }
@@ -185,8 +190,9 @@ combo_row (AdwPreferencesGroup *group, const char *title, const char *subtitle,
 {
   GtkWidget *row = adw_combo_row_new ();
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  if (subtitle)
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  g_autofree char *sub = subtitle ? g_markup_escape_text (subtitle, -1) : NULL;
+  if (sub)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), sub);
   GtkStringList *list = gtk_string_list_new (labels);
   adw_combo_row_set_model (ADW_COMBO_ROW (row), G_LIST_MODEL (list));
   g_object_unref (list);

@@ -5,6 +5,7 @@
 #include "flexion-inspector.h"
 #include "flexion-plot-view.h"
 #include "flexion-gallery.h"
+#include "flexion-export-dialog.h"
 #include "fx-model-io.h"
 
 #include <glib/gi18n.h>
@@ -49,7 +50,10 @@ G_DEFINE_FINAL_TYPE (FlexionWindow, flexion_window, ADW_TYPE_APPLICATION_WINDOW)
 void
 flexion_window_toast (FlexionWindow *self, const char *message)
 {
-  AdwToast *toast = adw_toast_new (message);
+  /* toast titles are Pango markup in libadwaita 1.2: messages quote file
+   * names and model text, so escape them */
+  g_autofree char *escaped = g_markup_escape_text (message, -1);
+  AdwToast *toast = adw_toast_new (escaped);
   adw_toast_set_timeout (toast, 6);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
@@ -583,6 +587,24 @@ flexion_window_show_gallery (FlexionWindow *self)
   gtk_window_present (GTK_WINDOW (gallery));
 }
 
+GtkWidget *
+flexion_window_show_export (FlexionWindow *self)
+{
+  FxSceneStyle style;
+  flexion_canvas_get_style (self->canvas, &style);
+  GtkWidget *dialog = flexion_export_dialog_new (GTK_WINDOW (self), self->doc,
+                                                 flexion_simulation_get_series (self->sim),
+                                                 flexion_simulation_get_frame (self->sim), &style);
+  gtk_window_present (GTK_WINDOW (dialog));
+  return dialog;
+}
+
+static void
+win_export (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  flexion_window_show_export (data);
+}
+
 static void
 win_examples (GSimpleAction *a, GVariant *p, gpointer data)
 {
@@ -1006,6 +1028,7 @@ static const GActionEntry win_entries[] = {
   { .name = "save", .activate = win_save },
   { .name = "save-as", .activate = win_save_as },
   { .name = "examples", .activate = win_examples },
+  { .name = "export", .activate = win_export },
   { .name = "undo", .activate = win_undo },
   { .name = "redo", .activate = win_redo },
   { .name = "delete", .activate = win_delete },

@@ -26,5 +26,7 @@ gboolean           flexion_window_load_example   (FlexionWindow *self, GFile *fi
 gboolean           flexion_window_is_pristine    (FlexionWindow *self);
 void               flexion_window_toast          (FlexionWindow *self, const char *message);
 void               flexion_window_show_gallery   (FlexionWindow *self);
+/* Opens the Export window on the current document and run; returns it. */
+GtkWidget         *flexion_window_show_export    (FlexionWindow *self);
 
 G_END_DECLS

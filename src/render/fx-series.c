@@ -25,6 +25,16 @@ fx_series_free (FxSeries *s)
   g_free (s);
 }
 
+FxSeries *
+fx_series_copy (const FxSeries *s)
+{
+  FxSeries *c = fx_series_new ();
+  g_array_append_vals (c->points, s->points->data, s->points->len);
+  c->supplied = s->supplied;
+  c->dissipated = s->dissipated;
+  return c;
+}
+
 void
 fx_series_clear (FxSeries *s)
 {

@@ -25,6 +25,7 @@ typedef struct _FxSeries FxSeries;
 
 FxSeries            *fx_series_new      (void);
 void                 fx_series_free     (FxSeries *series);
+FxSeries            *fx_series_copy     (const FxSeries *series);
 void                 fx_series_clear    (FxSeries *series);
 void                 fx_series_add      (FxSeries *series, const FxStepFrame *frame);
 /* The same from a report alone (step 0: the initial state). */

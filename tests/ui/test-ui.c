@@ -8,6 +8,7 @@
 #include "flexion-application.h"
 #include "flexion-window.h"
 #include "flexion-canvas.h"
+#include "flexion-export-dialog.h"
 #include "fx-model-io.h"
 
 #include <glib/gstdio.h>
@@ -285,6 +286,76 @@ fatal_filter (const char *domain, GLogLevelFlags level, const char *message, gpo
   return strstr (message, "session bus") == NULL && strstr (message, "dbus") == NULL;
 }
 
+typedef struct {
+  gboolean done, ok;
+  char *message;
+} Finished;
+
+static void
+on_export_finished (FlexionExportDialog *d, gboolean ok, const char *message, Finished *f)
+{
+  f->done = TRUE;
+  f->ok = ok;
+  f->message = g_strdup (message);
+}
+
+static gboolean
+finished (gpointer data)
+{
+  return ((Finished *) data)->done;
+}
+
+static void
+test_export_from_the_app (void)
+{
+  FlexionWindow *win = new_window ();
+  g_autoptr (GFile) file = example ("four-bar.flexion");
+  g_assert_true (flexion_window_load_file (win, file));
+  FlexionCanvas *canvas = FLEXION_CANVAS (flexion_window_get_canvas (win));
+  g_autofree char *dir = g_dir_make_tmp ("flexion-export-XXXXXX", NULL);
+
+  /* a GIF of the whole 10 s run, in the background: the window keeps ticking */
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  FlexionExportDialog *dialog = FLEXION_EXPORT_DIALOG (flexion_window_show_export (win));
+  Finished f = { 0 };
+  g_signal_connect (dialog, "finished", G_CALLBACK (on_export_finished), &f);
+  g_autofree char *gif = g_build_filename (dir, "four-bar.gif", NULL);
+  g_autoptr (GFile) gif_file = g_file_new_for_path (gif);
+  spin (0.3);
+  flexion_canvas_take_max_tick_gap (canvas);
+  flexion_export_dialog_export_animation (dialog, gif_file);
+  g_assert_true (wait_until (finished, &f, 120));
+  gint64 gap = flexion_canvas_take_max_tick_gap (canvas);
+  g_test_message ("export: %s; longest frame-clock gap meanwhile %.1f ms", f.message, gap / 1e3);
+  g_assert_true (f.ok);
+  g_assert_nonnull (strstr (f.message, "301 frames"));  /* 10 s at 30 fps, both ends */
+  g_assert_true (g_file_test (gif, G_FILE_TEST_IS_REGULAR));
+  g_assert_cmpint (gap, <, 50000);
+  g_free (f.message);
+
+  /* cancelled at once: no file */
+  Finished c = { 0 };
+  g_signal_handlers_disconnect_by_func (dialog, on_export_finished, &f);
+  g_signal_connect (dialog, "finished", G_CALLBACK (on_export_finished), &c);
+  g_autofree char *gif2 = g_build_filename (dir, "cancelled.gif", NULL);
+  g_autoptr (GFile) gif2_file = g_file_new_for_path (gif2);
+  flexion_export_dialog_export_animation (dialog, gif2_file);
+  flexion_export_dialog_cancel (dialog);
+  g_assert_true (wait_until (finished, &c, 120));
+  g_assert_false (c.ok);
+  g_assert_false (g_file_test (gif2, G_FILE_TEST_EXISTS));
+  g_free (c.message);
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  guint n = 0;
+  while (g_dir_read_name (d))
+    n++;
+  g_assert_cmpuint (n, ==, 1);  /* only four-bar.gif */
+  g_unlink (gif);
+  g_rmdir (dir);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -311,6 +382,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/four-bar-runs", test_four_bar_runs);
   g_test_add_func ("/ui/edits-through-actions", test_edits_through_actions);
   g_test_add_func ("/ui/responsive-while-solving", test_responsive_while_solving);
+  g_test_add_func ("/ui/export-from-the-app", test_export_from_the_app);
   int status = g_test_run ();
   g_object_unref (app);
   return status;
