@@ -8,6 +8,7 @@
 #define PICK_RADIUS 10.0   /* px: joints and links under the pointer */
 #define SNAP_RADIUS 12.0   /* px: snapping to an existing joint      */
 #define DRAG_THRESHOLD 4.0 /* px: below this a press is a click      */
+#define PULL_RADIUS 28.0   /* px: grabbing a moving link is harder    */
 
 typedef enum {
   DRAG_NONE,
@@ -361,10 +362,18 @@ on_drag_begin (GtkGestureDrag *gesture, double dx, double dy, FlexionCanvas *sel
   int joint, link;
   double s = 0;
   pick (self, dx, dy, &joint, &link, &s);
+  g_debug ("press at (%.0f, %.0f): joint %d, link %d (s %.2f)", dx, dy, joint, link, s);
 
   if (playing (self))
     {
       /* a drag on a running mechanism pulls the point under the pointer */
+      if (joint < 0 && link < 0)
+        {
+          const FxStepFrame *f = shown_frame (self);
+          joint = fx_scene_pick_joint (f, &self->view, dx, dy, PULL_RADIUS * 0.5);
+          if (joint < 0)
+            link = fx_scene_pick_link (f, &self->view, dx, dy, PULL_RADIUS, &s);
+        }
       if (link < 0 && joint >= 0)
         {
           /* a joint: pull the end of one of its links */
