@@ -55,7 +55,7 @@ struct _FlexionCanvas {
   double context_xy[2];
 
   guint tick_id;
-  gint64 last_tick, max_gap;
+  gint64 last_tick, max_gap, last_tick_end;
 
   GtkWidget *context_menu;
 };
@@ -127,10 +127,17 @@ on_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer user_data)
   gint64 now = gdk_frame_clock_get_frame_time (clock);
   if (self->last_tick)
     self->max_gap = MAX (self->max_gap, now - self->last_tick);
+  if (self->last_tick && now - self->last_tick > 40000)
+    g_debug ("tick gap %.1f ms (wall %.1f ms since last tick end)", (now - self->last_tick) / 1e3,
+             (g_get_monotonic_time () - self->last_tick_end) / 1e3);
   self->last_tick = now;
 
+  gint64 t0 = g_get_monotonic_time ();
   if (self->sim)
     flexion_simulation_tick (self->sim, now);
+  if (g_get_monotonic_time () - t0 > 10000)
+    g_debug ("slow tick: %.1f ms", (g_get_monotonic_time () - t0) / 1e3);
+  self->last_tick_end = g_get_monotonic_time ();
   if (self->sim == NULL || !flexion_simulation_wants_ticks (self->sim))
     {
       self->tick_id = 0;
@@ -273,6 +280,7 @@ flexion_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   if (!self->view_valid)
     flexion_canvas_fit (self);
 
+  gint64 t_draw = g_get_monotonic_time ();
   cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, w, h));
   FxSceneStyle style = self->style;
   const FxStepFrame *frame = shown_frame (self);
@@ -306,6 +314,8 @@ flexion_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   if (self->drag == DRAG_DRAW_LINK && self->moved)
     draw_link_preview (self, cr);
   cairo_destroy (cr);
+  if (g_get_monotonic_time () - t_draw > 10000)
+    g_debug ("slow canvas draw: %.1f ms", (g_get_monotonic_time () - t_draw) / 1e3);
 }
 
 /* ---- selection ---- */

@@ -1,6 +1,7 @@
 /* flexion-export-dialog.c */
 #include "flexion-export-dialog.h"
 #include "fx-export.h"
+#include "fx-runner.h"
 
 #include <glib/gi18n.h>
 #include <string.h>
@@ -140,6 +141,7 @@ animation_thread (GTask *task, gpointer source, gpointer data, GCancellable *can
 {
   AnimationJob *job = data;
   GError *error = NULL;
+  fx_runner_lower_thread_priority ();  /* the window stays smooth meanwhile */
   if (fx_export_animation (job->model, job->path, job->format, &job->options, job_progress, job,
                            &job->n_frames, &error))
     g_task_return_boolean (task, TRUE);

@@ -20,15 +20,19 @@ struct _FlexionWindow {
   GtkWidget *edit_box;
   GtkWidget *open_button;
   GtkWidget *inspector_button;
+  GtkWidget *undo_button;
+  GtkWidget *redo_button;
   AdwToastOverlay *toast_overlay;
   GtkPaned *hpaned;
   FlexionCanvas *canvas;
   FlexionInspector *inspector;
   GtkWidget *plots_box;
   GtkWidget *play_button;
-  GtkLabel *time_label;
-  GtkLabel *pointer_label;
-  GtkLabel *solver_label;
+  /* inscriptions, not labels: new text redraws them without relayout of
+   * the whole window, which matters at 60 updates a second */
+  GtkInscription *time_label;
+  GtkInscription *pointer_label;
+  GtkInscription *solver_label;
   GtkAdjustment *speed_adjustment;
   GtkScale *speed_scale;
   GtkAdjustment *dt_adjustment;
@@ -113,8 +117,8 @@ update_history (FlexionWindow *self)
   const char *u = fx_document_undo_label (self->doc), *r = fx_document_redo_label (self->doc);
   g_autofree char *ut = u ? g_strdup_printf (_("Undo %s (Ctrl+Z)"), u) : g_strdup (_("Undo (Ctrl+Z)"));
   g_autofree char *rt = r ? g_strdup_printf (_("Redo %s (Ctrl+Shift+Z)"), r) : g_strdup (_("Redo (Ctrl+Shift+Z)"));
-  (void) ut;
-  (void) rt;
+  gtk_widget_set_tooltip_text (self->undo_button, ut);
+  gtk_widget_set_tooltip_text (self->redo_button, rt);
 }
 
 static void
@@ -138,16 +142,16 @@ update_time (FlexionWindow *self)
 {
   char buf[64];
   g_snprintf (buf, sizeof buf, "t = %.3f s", flexion_simulation_get_time (self->sim));
-  gtk_label_set_text (self->time_label, buf);
+  gtk_inscription_set_text (self->time_label, buf);
   FxStepFrame *f = flexion_simulation_get_frame (self->sim);
   if (f && f->step > 0)
     {
       g_snprintf (buf, sizeof buf, _("Newton %u · residual %.1e"), f->report.newton_iters,
                   f->report.residual);
-      gtk_label_set_text (self->solver_label, buf);
+      gtk_inscription_set_text (self->solver_label, buf);
     }
   else
-    gtk_label_set_text (self->solver_label, "");
+    gtk_inscription_set_text (self->solver_label, "");
 }
 
 static void
@@ -198,7 +202,7 @@ on_pointer_moved (FlexionWindow *self, double x, double y)
 {
   char buf[80];
   g_snprintf (buf, sizeof buf, "x %.3f m   y %.3f m", x, y);
-  gtk_label_set_text (self->pointer_label, buf);
+  gtk_inscription_set_text (self->pointer_label, buf);
 }
 
 void
@@ -1275,6 +1279,8 @@ flexion_window_class_init (FlexionWindowClass *klass)
   gtk_widget_class_bind_template_child (wc, FlexionWindow, edit_box);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, open_button);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, inspector_button);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, undo_button);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, redo_button);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, toast_overlay);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, hpaned);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, canvas);

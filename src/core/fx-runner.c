@@ -6,7 +6,15 @@
  * publishes the frame under it again; it sleeps on `wake` when it has no
  * step to do or no room for the frame. Every command signals `wake`.
  */
+#define _GNU_SOURCE  /* syscall (SYS_gettid), for per-thread priority */
 #include "fx-runner.h"
+
+#include <errno.h>
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include <math.h>
 
@@ -109,10 +117,22 @@ publish (FxRunner *r, FxStepFrame *frame)
   r->step = frame->step;
 }
 
+void
+fx_runner_lower_thread_priority (void)
+{
+#ifdef __linux__
+  /* Linux schedules threads as tasks: this nices the calling thread only */
+  if (setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), 10) != 0)
+    g_debug ("could not lower the priority of a worker thread: %s", g_strerror (errno));
+#endif
+}
+
 static gpointer
 solver_main (gpointer data)
 {
   FxRunner *r = data;
+
+  fx_runner_lower_thread_priority ();
 
   g_mutex_lock (&r->lock);
   while (!r->quit)

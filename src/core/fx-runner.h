@@ -87,4 +87,9 @@ void           fx_runner_set_pull    (FxRunner *runner, guint link, double s,
                                       double target_x, double target_y);
 void           fx_runner_clear_pull  (FxRunner *runner);
 
+/* Lowers the calling thread's scheduling priority (nice +10 on Linux), so
+ * that a worker (the solver thread, an export) gives way to the UI thread
+ * on a busy machine. The solver thread does this itself. */
+void           fx_runner_lower_thread_priority (void);
+
 G_END_DECLS

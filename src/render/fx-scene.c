@@ -319,24 +319,50 @@ draw_links (const Scene *sc)
       cairo_stroke (cr);
     }
 
+  /* one stroke per colour level rather than per segment: a 1000-element
+   * link then costs a few dozen strokes, not a thousand */
+  enum { LEVELS = 65 };
   cairo_set_line_width (cr, width);
   cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
+  g_autofree guint8 *level = g_new (guint8, MAX (f->n_nodes, 1u));
+  gboolean used[LEVELS] = { FALSE };
   for (guint l = 0; l < f->n_links; l++)
     {
       if (!link_has_nodes (f, l))
         continue;
       for (guint i = f->node_offset[l]; i + 1 < f->node_offset[l + 1]; i++)
         {
-          double x0, y0, x1, y1, rgb[3];
-          dev (sc, f->x[i], f->y[i], &x0, &y0);
-          dev (sc, f->x[i + 1], f->y[i + 1], &x1, &y1);
-          double M = 0.5 * (f->moment[i] + f->moment[i + 1]);
-          fx_colormap_eval (st->colormap, M / range, rgb);
-          fx_set_rgb (cr, rgb);
-          cairo_move_to (cr, x0, y0);
-          cairo_line_to (cr, x1, y1);
-          cairo_stroke (cr);
+          double u = 0.5 * (f->moment[i] + f->moment[i + 1]) / range;
+          if (!isfinite (u))
+            u = 0;
+          int k = (int) lround ((CLAMP (u, -1, 1) + 1) / 2 * (LEVELS - 1));
+          level[i] = (guint8) k;
+          used[k] = TRUE;
         }
+    }
+  for (int k = 0; k < LEVELS; k++)
+    {
+      if (!used[k])
+        continue;
+      for (guint l = 0; l < f->n_links; l++)
+        {
+          if (!link_has_nodes (f, l))
+            continue;
+          for (guint i = f->node_offset[l]; i + 1 < f->node_offset[l + 1]; i++)
+            {
+              if (level[i] != k)
+                continue;
+              double x0, y0, x1, y1;
+              dev (sc, f->x[i], f->y[i], &x0, &y0);
+              dev (sc, f->x[i + 1], f->y[i + 1], &x1, &y1);
+              cairo_move_to (cr, x0, y0);
+              cairo_line_to (cr, x1, y1);
+            }
+        }
+      double rgb[3];
+      fx_colormap_eval (st->colormap, -1 + 2.0 * k / (LEVELS - 1), rgb);
+      fx_set_rgb (cr, rgb);
+      cairo_stroke (cr);
     }
 }
 
