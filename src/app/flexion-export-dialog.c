@@ -295,8 +295,10 @@ plot_chosen (FlexionExportDialog *self, GFile *file, gpointer data)
   g_autoptr (GError) error = NULL;
   guint kind = adw_combo_row_get_selected (self->plot_row);
   gboolean ok;
-  if (kind == 3)
+  if (kind == 4)
     ok = fx_series_write_csv (self->series, path, &error);
+  else if (kind == 5)
+    ok = fx_series_write_probes_csv (self->series, path, &error);
   else
     {
       FxPlotStyle st;
@@ -319,8 +321,9 @@ on_plot_clicked (FlexionExportDialog *self)
       toast (self, _("Run the simulation first: the plots show the current run"));
       return;
     }
-  static const char *const suffix[] = { "-energy.svg", "-balance.svg", "-newton.svg", "-energy.csv" };
-  guint kind = MIN (adw_combo_row_get_selected (self->plot_row), 3u);
+  static const char *const suffix[] = { "-energy.svg", "-balance.svg", "-newton.svg", "-probes.svg",
+                                         "-energy.csv", "-probes.csv" };
+  guint kind = MIN (adw_combo_row_get_selected (self->plot_row), 5u);
   g_autofree char *base = base_name (self);
   g_autofree char *name = g_strconcat (base, suffix[kind], NULL);
   choose_file (self, _("Export Plot"), name, plot_chosen, NULL);
@@ -463,7 +466,8 @@ build (FlexionExportDialog *self)
   adw_preferences_group_set_title (plots, _("Plots"));
   adw_preferences_group_set_description (plots, _("Of the current run: PNG, SVG or PDF by the file name, or the data as CSV"));
   adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), plots);
-  const char *kinds[] = { _("Energy"), _("Balance residual"), _("Newton iterations"), _("Data (CSV)"), NULL };
+  const char *kinds[] = { _("Energy"), _("Balance residual"), _("Newton iterations"),
+                          _("Probe trajectories"), _("Energy data (CSV)"), _("Probe positions (CSV)"), NULL };
   self->plot_row = ADW_COMBO_ROW (adw_combo_row_new ());
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->plot_row), _("Plot"));
   list = gtk_string_list_new (kinds);

@@ -86,7 +86,8 @@ flexion_plot_view_new (FxPlotKind kind)
   self->kind = kind;
   const char *names[] = { N_("Energy plot: total, kinetic, elastic, gravity energy and supplied work against time"),
                           N_("Energy balance residual per step, logarithmic scale"),
-                          N_("Newton iterations per time step") };
+                          N_("Newton iterations per time step"),
+                          N_("Probe trajectories, y against x") };
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _(names[kind]), -1);
   return GTK_WIDGET (self);

@@ -169,6 +169,10 @@ ensure_runner (FlexionSimulation *sim, GError **error)
   if (sim->dt > 0)
     fx_runner_set_dt (sim->runner, sim->dt);
   sim->trails = fx_trails_new (sim->model->probes->len, TRAIL_POINTS);
+  g_autofree const char **ids = g_new0 (const char *, sim->model->probes->len + 1);
+  for (guint p = 0; p < sim->model->probes->len; p++)
+    ids[p] = fx_model_probe (sim->model, p)->id;
+  fx_series_set_probes (sim->series, sim->model->probes->len, ids);
   sim->display_time = 0;
   g_object_notify_by_pspec (G_OBJECT (sim), properties[PROP_RUNNING]);
   return TRUE;

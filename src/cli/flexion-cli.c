@@ -47,8 +47,10 @@ static const char *usage_text =
   "  --animation OUT OUT.gif, OUT.webm, OUT.mp4 (GStreamer), or a new folder of PNG frames\n"
   "  --fps N         animation frames per second (default 30)\n"
   "  --size WxH      animation size in pixels (default 960x540)\n"
-  "  --plot KIND=OUT energy, balance or newton plot to OUT.png, .svg or .pdf (repeatable)\n"
+  "  --plot KIND=OUT energy, balance, newton or probes (trajectories) plot to OUT.png,\n"
+  "                  .svg or .pdf (repeatable)\n"
   "  --csv OUT       the energy series (as --energy of run)\n"
+  "  --probes-csv OUT  probe positions: t,<id>.x_m,<id>.y_m,...\n"
   "  --picture OUT   the mechanism at the end time, .png, .svg or .pdf, with the colour bar\n"
   "  --dark          dark colours; --inset adds an energy plot to the animation;\n"
   "  --no-colorbar, --no-time   leave those out of the animation\n"
@@ -333,6 +335,8 @@ parse_plot_kind (const char *s, FxPlotKind *kind)
     *kind = FX_PLOT_BALANCE;
   else if (g_str_equal (s, "newton"))
     *kind = FX_PLOT_NEWTON;
+  else if (g_str_equal (s, "probes"))
+    *kind = FX_PLOT_PROBES;
   else
     return FALSE;
   return TRUE;
@@ -343,7 +347,7 @@ cmd_export (int argc, char **argv)
 {
   FxAnimationOptions o;
   fx_animation_options_init (&o);
-  const char *model_path = NULL, *animation = NULL, *csv = NULL, *picture = NULL;
+  const char *model_path = NULL, *animation = NULL, *csv = NULL, *picture = NULL, *probes_csv = NULL;
   g_autoptr (GPtrArray) plots = g_ptr_array_new ();
   for (int i = 1; i < argc; i++)
     {
@@ -371,6 +375,8 @@ cmd_export (int argc, char **argv)
         animation = argv[++i];
       else if (g_str_equal (a, "--csv") && has_value)
         csv = argv[++i];
+      else if (g_str_equal (a, "--probes-csv") && has_value)
+        probes_csv = argv[++i];
       else if (g_str_equal (a, "--picture") && has_value)
         picture = argv[++i];
       else if (g_str_equal (a, "--plot") && has_value)
@@ -381,8 +387,8 @@ cmd_export (int argc, char **argv)
           FxPlotKind kind;
           if (!eq || !parse_plot_kind (kind_name, &kind) || eq[1] == '\0')
             {
-              g_printerr ("flexion-cli export: --plot wants KIND=FILE with KIND energy, balance or "
-                          "newton, not \"%s\"\n", v);
+              g_printerr ("flexion-cli export: --plot wants KIND=FILE with KIND energy, balance, "
+                          "newton or probes, not \"%s\"\n", v);
               return EXIT_USAGE;
             }
           g_ptr_array_add (plots, (gpointer) v);
@@ -408,10 +414,10 @@ cmd_export (int argc, char **argv)
           return EXIT_USAGE;
         }
     }
-  if (model_path == NULL || (!animation && !csv && !picture && plots->len == 0))
+  if (model_path == NULL || (!animation && !csv && !probes_csv && !picture && plots->len == 0))
     {
       g_printerr ("flexion-cli export: expected MODEL and at least one of --animation, --plot, "
-                  "--csv, --picture\n\n%s", usage_text);
+                  "--csv, --probes-csv, --picture\n\n%s", usage_text);
       return EXIT_USAGE;
     }
   g_autoptr (FxModel) model = load_model (model_path);
@@ -445,7 +451,7 @@ cmd_export (int argc, char **argv)
       printf ("%s: %u frames, %ux%u, %g fps (%s)\n", animation, n, o.width, o.height, o.fps,
               fx_animation_format_name (format));
     }
-  if (csv || picture || plots->len > 0)
+  if (csv || probes_csv || picture || plots->len > 0)
     {
       progress.what = "run";
       g_autoptr (FxStepFrame) last = NULL;
@@ -465,6 +471,14 @@ cmd_export (int argc, char **argv)
         }
       if (csv)
         printf ("%s: %u rows\n", csv, fx_series_len (series));
+      if (probes_csv && !fx_series_write_probes_csv (series, probes_csv, &error))
+        {
+          g_printerr ("flexion-cli export: %s\n", error->message);
+          return EXIT_EXPORT;
+        }
+      if (probes_csv)
+        printf ("%s: %u rows, %u probes\n", probes_csv, fx_series_len (series),
+                fx_series_n_probes (series));
       for (guint i = 0; i < plots->len; i++)
         {
           const char *v = g_ptr_array_index (plots, i);

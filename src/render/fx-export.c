@@ -193,6 +193,8 @@ cancelled (GError **error)
 typedef struct {
   GPtrArray *frames;    /* FxStepFrame*, at the output times           */
   GArray *reports;      /* FxStepReport, every step (index 0: t = 0)   */
+  GArray *probe_xy;     /* double, 2 per probe, every step             */
+  guint n_probes;
   GArray *frame_steps;  /* guint: the report index of each frame       */
 } Run;
 
@@ -201,7 +203,39 @@ run_clear (Run *r)
 {
   g_clear_pointer (&r->frames, g_ptr_array_unref);
   g_clear_pointer (&r->reports, g_array_unref);
+  g_clear_pointer (&r->probe_xy, g_array_unref);
   g_clear_pointer (&r->frame_steps, g_array_unref);
+}
+
+static void
+record_probes (Run *run, const FxSystem *system, const FxModel *model)
+{
+  for (guint p = 0; p < run->n_probes; p++)
+    {
+      const FxProbe *probe = fx_model_probe (model, p);
+      int l = fx_model_find_link (model, probe->link);
+      double xy[2] = { NAN, NAN };
+      if (l >= 0)
+        fx_system_point (system, (guint) l, probe->s, &xy[0], &xy[1]);
+      g_array_append_vals (run->probe_xy, xy, 2);
+    }
+}
+
+static const double *
+run_probes (const Run *run, guint step)
+{
+  return run->n_probes ? &g_array_index (run->probe_xy, double, (gsize) step * 2 * run->n_probes) : NULL;
+}
+
+static FxSeries *
+series_for_model (const FxModel *model)
+{
+  FxSeries *series = fx_series_new ();
+  g_autofree const char **ids = g_new0 (const char *, model->probes->len + 1);
+  for (guint p = 0; p < model->probes->len; p++)
+    ids[p] = fx_model_probe (model, p)->id;
+  fx_series_set_probes (series, model->probes->len, ids);
+  return series;
 }
 
 /* Steps the model to t_until, keeping a frame at each of t_from + k / fps
@@ -217,10 +251,13 @@ run_model (const FxModel *model, double t_until, double dt, double t_from, doubl
   run->frames = g_ptr_array_new_with_free_func ((GDestroyNotify) fx_step_frame_unref);
   run->reports = g_array_new (FALSE, FALSE, sizeof (FxStepReport));
   run->frame_steps = g_array_new (FALSE, FALSE, sizeof (guint));
+  run->probe_xy = g_array_new (FALSE, FALSE, sizeof (double));
+  run->n_probes = model->probes->len;
 
   FxStepReport report;
   fx_integrator_report (integ, &report);
   g_array_append_val (run->reports, report);
+  record_probes (run, system, model);
   guint k = 0;
   double eps = 1e-6 * dt;
   double next_t = t_from;
@@ -243,6 +280,7 @@ run_model (const FxModel *model, double t_until, double dt, double t_from, doubl
         return FALSE;
       step++;
       g_array_append_val (run->reports, report);
+      record_probes (run, system, model);
       if (progress && step % 8 == 0 && !progress (share * t / t_until, data))
         return cancelled (error);
     }
@@ -263,9 +301,9 @@ fx_export_run_series (const FxModel *model, double t_until, double dt, FxStepFra
       run_clear (&run);
       return NULL;
     }
-  FxSeries *series = fx_series_new ();
+  FxSeries *series = series_for_model (model);
   for (guint i = 0; i < run.reports->len; i++)
-    fx_series_add_report (series, &g_array_index (run.reports, FxStepReport, i), i);
+    fx_series_add_report (series, &g_array_index (run.reports, FxStepReport, i), i, run_probes (&run, i));
   if (last)
     *last = run.frames->len ? fx_step_frame_ref (g_ptr_array_index (run.frames, run.frames->len - 1)) : NULL;
   run_clear (&run);
@@ -315,7 +353,7 @@ paint_frame (Painter *p, guint i, cairo_t *cr)
   guint upto = g_array_index (p->run->frame_steps, guint, i);
   for (; p->series_upto <= upto; p->series_upto++)
     fx_series_add_report (p->series, &g_array_index (p->run->reports, FxStepReport, p->series_upto),
-                          p->series_upto);
+                          p->series_upto, run_probes (p->run, p->series_upto));
   fx_scene_draw (cr, p->model, f, p->initial, &p->view, &p->style, p->o->width, p->o->height);
   if (p->o->energy_inset)
     draw_inset (cr, p->series, p->o, p->o->t_until);
@@ -366,7 +404,7 @@ painter_init (Painter *p, const FxModel *model, const FxAnimationOptions *o, Run
   p->style.moment_range = range > 0 ? range : 1;
   p->trails = o->trails && model->probes->len ? fx_trails_new (model->probes->len, 100000) : NULL;
   p->style.trails = p->trails;
-  p->series = fx_series_new ();
+  p->series = series_for_model (model);
   return TRUE;
 }
 
@@ -485,7 +523,7 @@ write_gif (Painter *p, const char *tmp, FxExportProgress progress, gpointer data
   Painter sampler = *p;
   sampler.trails = NULL;
   sampler.style.trails = NULL;
-  sampler.series = fx_series_new ();
+  sampler.series = series_for_model (p->model);
   sampler.series_upto = 0;
   cairo_surface_t *samples[3];
   guint picks[3] = { 0, n / 2, n - 1 };

@@ -42,6 +42,7 @@ static const PlotSpec specs[] = {
     { { "|\u0394H \u2212 W + D|", get_balance, 0 } } },
   [FX_PLOT_NEWTON] = { "Newton iterations", "per step", FALSE, TRUE, 1,
     { { "Iterations", get_newton, 2 } } },
+  [FX_PLOT_PROBES] = { "Probe trajectories", "m", FALSE, FALSE, 0, { { NULL, NULL, 0 } } },
 };
 
 const char *
@@ -395,10 +396,171 @@ draw_hover (cairo_t *cr, const PlotSpec *spec, const FxSeries *s, guint i0, guin
                   FX_ALIGN_CENTER);
 }
 
+/* y against x of every probe over the visible time range, at equal scales
+ * so paths keep their shape. */
+static void
+draw_probe_paths (cairo_t *cr, const FxSeries *s, const FxPlotStyle *st, double w, double h)
+{
+  const PlotSpec *spec = &specs[FX_PLOT_PROBES];
+  const FxPalette *pal = fx_palette_get (st->dark);
+  double k = fs (st), area[4];
+  fx_plot_area (FX_PLOT_PROBES, st, w, h, area);
+  guint i0, i1;
+  double t0, t1;
+  visible_range (s, st, &i0, &i1, &t0, &t1);
+  guint np = fx_series_n_probes (s);
+
+  double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY, xy[2];
+  for (guint i = i0; i < i1; i++)
+    for (guint p = 0; p < np; p++)
+      {
+        fx_series_probe_xy (s, i, p, xy);
+        if (!isfinite (xy[0]) || !isfinite (xy[1]))
+          continue;
+        x0 = MIN (x0, xy[0]), x1 = MAX (x1, xy[0]);
+        y0 = MIN (y0, xy[1]), y1 = MAX (y1, xy[1]);
+      }
+  gboolean any = x0 <= x1;
+  if (!any)
+    x0 = y0 = 0, x1 = y1 = 1;
+  double span = MAX (MAX (x1 - x0, y1 - y0), 1e-9) * 1.1;
+  double cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+  double scale = MIN (area[2], area[3]) / span;
+  /* the data area keeps the plot's full size; the ranges grow to fill it */
+  Axes a = { area[0], area[1], area[2], area[3], cx - area[2] / scale / 2, cx + area[2] / scale / 2,
+             cy - area[3] / scale / 2, cy + area[3] / scale / 2, FALSE };
+
+  char buf[64];
+  fx_text_font (cr, 10.5 * k, FALSE);
+  cairo_set_line_width (cr, 1);
+  double step = nice_step (a.v1 - a.v0, (int) MAX (2, a.h / (28 * k)));
+  for (double v = ceil (a.v0 / step) * step; v <= a.v1 + 1e-9 * step; v += step)
+    {
+      double y = floor (ax_y (&a, v)) + 0.5;
+      fx_set_rgba (cr, pal->fg, 0.08);
+      cairo_move_to (cr, a.x, y);
+      cairo_line_to (cr, a.x + a.w, y);
+      cairo_stroke (cr);
+      fx_format_tick (buf, sizeof buf, v, 1e-9 * step);
+      fx_set_rgb (cr, pal->dim);
+      fx_text_draw (cr, a.x - 6 * k, y, buf, FX_ALIGN_END, FX_ALIGN_CENTER);
+    }
+  for (double v = ceil (a.t0 / step) * step; v <= a.t1 + 1e-9 * step; v += step)
+    {
+      double x = floor (ax_x (&a, v)) + 0.5;
+      fx_set_rgba (cr, pal->fg, 0.08);
+      cairo_move_to (cr, x, a.y);
+      cairo_line_to (cr, x, a.y + a.h);
+      cairo_stroke (cr);
+      fx_format_tick (buf, sizeof buf, v, 1e-9 * step);
+      fx_set_rgb (cr, pal->dim);
+      fx_text_draw (cr, x, a.y + a.h + 4 * k, buf, FX_ALIGN_CENTER, FX_ALIGN_START);
+    }
+  fx_set_rgb (cr, pal->dim);
+  fx_text_draw (cr, a.x + a.w, a.y + a.h + 18 * k, "x (m)", FX_ALIGN_END, FX_ALIGN_START);
+  fx_set_rgba (cr, pal->fg, 0.3);
+  cairo_rectangle (cr, floor (a.x) + 0.5, floor (a.y) + 0.5, floor (a.w), floor (a.h));
+  cairo_stroke (cr);
+  if (st->show_title)
+    {
+      fx_text_font (cr, 12 * k, TRUE);
+      fx_set_rgb (cr, pal->fg);
+      double tw = fx_text_draw (cr, a.x, 6 * k, spec->title, FX_ALIGN_START, FX_ALIGN_START);
+      fx_text_font (cr, 11 * k, FALSE);
+      fx_set_rgb (cr, pal->dim);
+      fx_text_draw (cr, a.x + tw + 6 * k, 7 * k, "(y against x, m)", FX_ALIGN_START, FX_ALIGN_START);
+    }
+
+  cairo_save (cr);
+  cairo_rectangle (cr, a.x, a.y, a.w, a.h);
+  cairo_clip (cr);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  cairo_set_line_width (cr, 1.8 * k);
+  for (guint p = 0; p < np; p++)
+    {
+      double rgb[3];
+      fx_series_color (p + 3, st->dark, rgb);
+      gboolean started = FALSE;
+      guint per = MAX (1u, (i1 - i0) / 4000);
+      for (guint i = i0; i < i1; i += per)
+        {
+          fx_series_probe_xy (s, i, p, xy);
+          if (!isfinite (xy[0]) || !isfinite (xy[1]))
+            continue;
+          if (!started)
+            cairo_move_to (cr, ax_x (&a, xy[0]), ax_y (&a, xy[1]));
+          else
+            cairo_line_to (cr, ax_x (&a, xy[0]), ax_y (&a, xy[1]));
+          started = TRUE;
+        }
+      fx_set_rgb (cr, rgb);
+      cairo_stroke (cr);
+      if (i1 > i0)
+        {
+          fx_series_probe_xy (s, i1 - 1, p, xy);
+          if (isfinite (xy[0]) && isfinite (xy[1]))
+            {
+              cairo_arc (cr, ax_x (&a, xy[0]), ax_y (&a, xy[1]), 3.5 * k, 0, 2 * G_PI);
+              cairo_fill (cr);
+            }
+        }
+    }
+  cairo_restore (cr);
+
+  if (!any)
+    {
+      fx_text_font (cr, 11 * k, FALSE);
+      fx_set_rgb (cr, pal->dim);
+      fx_text_draw (cr, a.x + a.w / 2, a.y + a.h / 2,
+                    np == 0 ? "No probes in this model" : "Press Play to run",
+                    FX_ALIGN_CENTER, FX_ALIGN_CENTER);
+      return;
+    }
+  /* legend: the probe ids */
+  fx_text_font (cr, 10 * k, FALSE);
+  double row = 14 * k, wmax = 0;
+  for (guint p = 0; p < np; p++)
+    wmax = MAX (wmax, fx_text_width (cr, fx_series_probe_id (s, p)));
+  double bw = wmax + 30 * k, bh = np * row + 8 * k;
+  double bx = a.x + a.w - bw - 6 * k, by = a.y + 6 * k;
+  if (bw > a.w - 12 * k || bh > a.h - 12 * k)
+    return;
+  fx_rounded_rect (cr, bx, by, bw, bh, 5 * k);
+  fx_set_rgba (cr, pal->card, 0.85);
+  cairo_fill (cr);
+  for (guint p = 0; p < np; p++)
+    {
+      double rgb[3], y = by + 4 * k + (p + 0.5) * row;
+      fx_series_color (p + 3, st->dark, rgb);
+      fx_set_rgb (cr, rgb);
+      cairo_set_line_width (cr, 2.5 * k);
+      cairo_move_to (cr, bx + 6 * k, y);
+      cairo_line_to (cr, bx + 20 * k, y);
+      cairo_stroke (cr);
+      fx_set_rgb (cr, pal->fg);
+      fx_text_draw (cr, bx + 24 * k, y, fx_series_probe_id (s, p), FX_ALIGN_START, FX_ALIGN_CENTER);
+    }
+}
+
 void
 fx_plot_draw (cairo_t *cr, FxPlotKind kind, const FxSeries *s, const FxPlotStyle *st,
               double w, double h)
 {
+  if (kind == FX_PLOT_PROBES)
+    {
+      cairo_save (cr);
+      cairo_rectangle (cr, 0, 0, w, h);
+      cairo_clip (cr);
+      if (!st->transparent)
+        {
+          fx_set_rgb (cr, fx_palette_get (st->dark)->bg);
+          cairo_paint (cr);
+        }
+      draw_probe_paths (cr, s, st, w, h);
+      cairo_restore (cr);
+      return;
+    }
+
   const PlotSpec *spec = &specs[kind];
   const FxPalette *pal = fx_palette_get (st->dark);
   double area[4];

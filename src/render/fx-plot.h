@@ -11,6 +11,7 @@ typedef enum {
   FX_PLOT_ENERGY,   /* H, kinetic, elastic, gravity, supplied work W vs t     */
   FX_PLOT_BALANCE,  /* |per-step balance residual| vs t, log scale            */
   FX_PLOT_NEWTON,   /* Newton iterations per step vs t                        */
+  FX_PLOT_PROBES,   /* probe trajectories, y vs x at equal scales             */
 } FxPlotKind;
 
 typedef struct {

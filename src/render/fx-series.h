@@ -28,8 +28,19 @@ void                 fx_series_free     (FxSeries *series);
 FxSeries            *fx_series_copy     (const FxSeries *series);
 void                 fx_series_clear    (FxSeries *series);
 void                 fx_series_add      (FxSeries *series, const FxStepFrame *frame);
-/* The same from a report alone (step 0: the initial state). */
-void                 fx_series_add_report (FxSeries *series, const FxStepReport *report, guint step);
+/* The same from a report alone (step 0: the initial state), with the
+ * probes' positions (2 per probe, the count set by fx_series_set_probes;
+ * NULL: not known, stored as NaN). */
+void                 fx_series_add_report (FxSeries *series, const FxStepReport *report, guint step,
+                                           const double *probe_xy);
+/* Names the probes whose paths the series records (from the first add on). */
+void                 fx_series_set_probes (FxSeries *series, guint n, const char *const *ids);
+guint                fx_series_n_probes   (const FxSeries *series);
+const char          *fx_series_probe_id   (const FxSeries *series, guint probe);
+/* Probe `probe` at point i: xy[0], xy[1] (NaN when unknown). */
+void                 fx_series_probe_xy   (const FxSeries *series, guint i, guint probe, double xy[2]);
+/* t, then <id>.x, <id>.y per probe, one row per point. */
+gboolean             fx_series_write_probes_csv (const FxSeries *series, const char *path, GError **error);
 guint                fx_series_len      (const FxSeries *series);
 const FxSeriesPoint *fx_series_get      (const FxSeries *series, guint i);
 /* The first point with t >= t0 (binary search; len when none). */

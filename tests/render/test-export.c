@@ -232,8 +232,8 @@ test_plots_and_picture (void)
   FxPlotStyle st;
   fx_plot_style_init (&st);
   st.t_window = 0;
-  const char *names[] = { "energy.svg", "balance.pdf", "newton.png" };
-  for (int k = 0; k < 3; k++)
+  const char *names[] = { "energy.svg", "balance.pdf", "newton.png", "probes.pdf" };
+  for (int k = 0; k < 4; k++)
     {
       g_autofree char *path = g_build_filename (dir, names[k], NULL);
       g_assert_true (fx_export_plot (series, k, &st, path, 640, 360, &error));
@@ -286,6 +286,41 @@ test_plots_and_picture (void)
   g_autofree char *bad = g_build_filename (dir, "plot.bmp", NULL);
   g_assert_false (fx_export_plot (series, FX_PLOT_ENERGY, &st, bad, 100, 100, &error));
   g_assert_nonnull (strstr (error->message, ".svg"));
+}
+
+static void
+test_probe_csv (void)
+{
+  /* the four-bar's probe at the coupler's midpoint, from the series and from
+   * the engine directly */
+  g_autoptr (FxModel) m = load_example ("four-bar.flexion");
+  g_assert_cmpuint (m->probes->len, ==, 1);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FxSeries) series = fx_export_run_series (m, 0.2, 0, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (fx_series_n_probes (series), ==, 1);
+  g_assert_cmpstr (fx_series_probe_id (series, 0), ==, fx_model_probe (m, 0)->id);
+  g_autofree char *dir = out_dir ();
+  g_autofree char *csv = g_build_filename (dir, "probes.csv", NULL);
+  g_assert_true (fx_series_write_probes_csv (series, csv, &error));
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
+  g_auto (GStrv) rows = g_strsplit (g_strchomp (text), "\n", -1);
+  g_assert_cmpuint (g_strv_length (rows), ==, fx_series_len (series) + 1);
+
+  g_autoptr (FxSystem) sys = fx_system_new (m, &error);
+  g_autoptr (FxIntegrator) integ = fx_integrator_new (sys, m->tolerance, m->max_iterations);
+  int l = fx_model_find_link (m, fx_model_probe (m, 0)->link);
+  for (guint k = 0; k + 1 < fx_series_len (series); k++)
+    {
+      double x, y;
+      fx_system_point (sys, l, fx_model_probe (m, 0)->s, &x, &y);
+      g_auto (GStrv) cols = g_strsplit (rows[k + 1], ",", -1);
+      g_assert_cmpfloat (g_ascii_strtod (cols[1], NULL), ==, x);
+      g_assert_cmpfloat (g_ascii_strtod (cols[2], NULL), ==, y);
+      FxStepReport r;
+      g_assert_true (fx_integrator_step (integ, m->dt, &r, &error));
+    }
 }
 
 static void
@@ -396,6 +431,7 @@ main (int argc, char **argv)
   g_test_add_func ("/export/video", test_video);
   g_test_add_func ("/export/plots-and-picture", test_plots_and_picture);
   g_test_add_func ("/export/csv-matches-run", test_csv_matches_run);
+  g_test_add_func ("/export/probe-csv", test_probe_csv);
   g_test_add_func ("/export/cancel-leaves-nothing", test_cancel_leaves_nothing);
   g_test_add_func ("/export/bad-options", test_bad_options);
   return g_test_run ();
