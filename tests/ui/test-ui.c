@@ -231,6 +231,54 @@ typedef struct {
   double t;
 } SimWait;
 
+static void
+on_failed (FlexionSimulation *sim, const char *message, char **out)
+{
+  *out = g_strdup (message);
+}
+
+static gboolean
+got_message (gpointer data)
+{
+  return *(char **) data != NULL;
+}
+
+static void
+test_diverging_solver (void)
+{
+  /* a massless noodle shoved with 1e12 N at dt = 10 s: Newton cannot converge */
+  static const char json[] =
+    "{ \"format\": \"flexion-model\", \"version\": 1, \"gravity\": [0, 0],"
+    "  \"time\": { \"dt\": 10, \"end\": 100 },"
+    "  \"joints\": [ { \"id\": \"A\", \"at\": [0, 0] }, { \"id\": \"B\", \"at\": [1, 0] } ],"
+    "  \"links\": [ { \"id\": \"noodle\", \"from\": \"A\", \"to\": \"B\", \"elements\": 4,"
+    "    \"formulation\": \"free-free\", \"section\": { \"rhoA\": 1, \"rhoI\": 1, \"EA\": 1e-12,"
+    "    \"GA\": 1e-12, \"EI\": 1e-12 } } ],"
+    "  \"loads\": [ { \"joint\": \"B\", \"force\": [1e12, 1e12], \"moment\": 1e12 } ] }";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FxModel) model = fx_model_load_data (json, -1, NULL, &error);
+  g_assert_no_error (error);
+  FlexionWindow *win = new_window ();
+  g_autoptr (FxDocument) doc = fx_document_new_for_model (model);
+  flexion_window_set_document (win, doc);
+  g_autofree char *before = fx_model_to_data (fx_document_get_model (doc), NULL);
+  FlexionSimulation *sim = flexion_window_get_simulation (win);
+  char *message = NULL;
+  g_signal_connect (sim, "failed", G_CALLBACK (on_failed), &message);
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  g_assert_true (wait_until (got_message, &message, 60));
+  g_test_message ("toast: %s", message);
+  g_assert_nonnull (strstr (message, "t = "));  /* it says when */
+  g_assert_false (flexion_simulation_get_playing (sim));
+  /* the model is untouched, and Play again says why it will not go on */
+  g_autofree char *after = fx_model_to_data (fx_document_get_model (flexion_window_get_document (win)), NULL);
+  g_assert_cmpstr (before, ==, after);
+  g_assert_false (flexion_simulation_play (sim, &error));
+  g_assert_nonnull (error);
+  g_free (message);
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
 static gboolean
 sim_advanced (gpointer data)
 {
@@ -383,6 +431,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/edits-through-actions", test_edits_through_actions);
   g_test_add_func ("/ui/responsive-while-solving", test_responsive_while_solving);
   g_test_add_func ("/ui/export-from-the-app", test_export_from_the_app);
+  g_test_add_func ("/ui/diverging-solver", test_diverging_solver);
   int status = g_test_run ();
   g_object_unref (app);
   return status;
