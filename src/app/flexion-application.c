@@ -137,6 +137,8 @@ app_about (GSimpleAction *a, GVariant *p, gpointer data)
                               "an intrinsic port-Hamiltonian beam, integrated with the implicit "
                               "midpoint rule, which conserves energy to round-off."),
                 "developers", developers,
+                /* Translators: put your names here, one per line */
+                "translator-credits", _("translator-credits"),
                 NULL);
   gtk_window_present (GTK_WINDOW (about));
 }

@@ -190,9 +190,9 @@ combo_row (AdwPreferencesGroup *group, const char *title, const char *subtitle,
 {
   GtkWidget *row = adw_combo_row_new ();
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  g_autofree char *sub = subtitle ? g_markup_escape_text (subtitle, -1) : NULL;
-  if (sub)
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), sub);
+  /* unlike action rows, combo rows show their subtitle as plain text */
+  if (subtitle)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
   GtkStringList *list = gtk_string_list_new (labels);
   adw_combo_row_set_model (ADW_COMBO_ROW (row), G_LIST_MODEL (list));
   g_object_unref (list);
@@ -591,9 +591,13 @@ show_model (FlexionInspector *self, const FxModel *m)
   number_row (self, gr, _("Gravity x"), _("m/s²"), m->gravity[0], -1e4, 1e4, F_GRAVITY_X, 0);
   number_row (self, gr, _("Gravity y"), _("m/s²"), m->gravity[1], -1e4, 1e4, F_GRAVITY_Y, 0);
   AdwPreferencesGroup *s = add_group (self, _("Model"), m->description);
-  g_autofree char *counts = g_strdup_printf (_("%u joints, %u links, %u loads, %u probes"),
-                                             m->joints->len, m->links->len, m->loads->len,
-                                             m->probes->len);
+  /* each count with its own plural form */
+  g_autofree char *joints = g_strdup_printf (g_dngettext (NULL, "%u joint", "%u joints", m->joints->len), m->joints->len);
+  g_autofree char *links = g_strdup_printf (g_dngettext (NULL, "%u link", "%u links", m->links->len), m->links->len);
+  g_autofree char *loads = g_strdup_printf (g_dngettext (NULL, "%u load", "%u loads", m->loads->len), m->loads->len);
+  g_autofree char *probes = g_strdup_printf (g_dngettext (NULL, "%u probe", "%u probes", m->probes->len), m->probes->len);
+  /* Translators: the model's contents: joints, links, loads, probes */
+  g_autofree char *counts = g_strdup_printf (_("%s, %s, %s, %s"), joints, links, loads, probes);
   info_row (s, _("Contents"), counts);
   if (m->links->len == 0)
     {

@@ -9,6 +9,7 @@
  * depth-first search with propagation settles.
  */
 #include "fx-causality.h"
+#include <glib/gi18n-lib.h>
 
 #include <string.h>
 
@@ -257,15 +258,15 @@ search (Problem *p)
 static const char *
 channel_name (FxChannel c)
 {
-  return c == FX_CHANNEL_TRANSLATION ? "translation" : "rotation";
+  return c == FX_CHANNEL_TRANSLATION ? _("translation") : _("rotation");
 }
 
 static const char *
 causal_word (FxChannel c, int bit)
 {
   if (c == FX_CHANNEL_TRANSLATION)
-    return bit == FX_CAUSAL_F ? "force-causal" : "velocity-causal";
-  return bit == FX_CAUSAL_F ? "moment-causal" : "angular-velocity-causal";
+    return bit == FX_CAUSAL_F ? _("force-causal") : _("velocity-causal");
+  return bit == FX_CAUSAL_F ? _("moment-causal") : _("angular-velocity-causal");
 }
 
 /* Explain, junction by junction, what the user's fixed choices break. */
@@ -294,28 +295,28 @@ explain_fixed_conflicts (Problem *p, GPtrArray *conflicts)
         }
       if (j->ground && n_f > 0)
         g_ptr_array_add (conflicts, g_strdup_printf (
-          "joint \"%s\" (%s): its support fixes the %s, so no member may be %s, "
+          _("joint \"%s\" (%s): its support fixes the %s, so no member may be %s, "
           "but %s is. Fix: make %s %s (for example pinned or clamped-clamped), "
-          "or remove the support.",
+          "or remove the support."),
           joint->id, channel_name (p->channel), channel_name (p->channel),
           causal_word (p->channel, FX_CAUSAL_F), f_links->str, f_links->str,
           causal_word (p->channel, FX_CAUSAL_V)));
       else if (!j->ground && n_f > 1)
         g_ptr_array_add (conflicts, g_strdup_printf (
-          "joint \"%s\" (%s): a free joint takes its force from exactly one link, "
+          _("joint \"%s\" (%s): a free joint takes its force from exactly one link, "
           "but %s are all %s. Fix: keep one of them and set the others to a "
-          "%s formulation, or add an inertia (mass) at joint \"%s\".",
+          "%s formulation, or add an inertia (mass) at joint \"%s\"."),
           joint->id, channel_name (p->channel), f_links->str,
           causal_word (p->channel, FX_CAUSAL_F), causal_word (p->channel, FX_CAUSAL_V),
           joint->id));
       else if (!j->ground && n_fixed == j->members->len && n_f == 0)
         g_ptr_array_add (conflicts, g_strdup_printf (
-          "joint \"%s\" (%s): it is free, but every link there is %s, so nothing "
+          _("joint \"%s\" (%s): it is free, but every link there is %s, so nothing "
           "takes the joint's force. Fix: set one link at joint \"%s\" to %s, "
-          "support the joint, or add an inertia (mass) there.",
+          "support the joint, or add an inertia (mass) there."),
           joint->id, channel_name (p->channel), causal_word (p->channel, FX_CAUSAL_V),
-          joint->id, p->channel == FX_CHANNEL_TRANSLATION ? "free-free or guided"
-                                                          : "free-free or pinned"));
+          joint->id, p->channel == FX_CHANNEL_TRANSLATION ? _("free-free or guided")
+                                                          : _("free-free or pinned")));
     }
 }
 
@@ -348,10 +349,10 @@ explain_infeasible (Problem *p, GPtrArray *conflicts)
         {
           guint fs = want[0] == FX_CAUSAL_F ? 0 : 1;
           g_ptr_array_add (conflicts, g_strdup_printf (
-            "link \"%s\" (%s): its end at joint \"%s\" is free and needs a %s link, "
+            _("link \"%s\" (%s): its end at joint \"%s\" is free and needs a %s link, "
             "its end at joint \"%s\" is supported and needs a %s link, and one link "
             "has one causality. Fix: split link \"%s\" into two links at an interior "
-            "welded joint, add an inertia (mass) at joint \"%s\", or support joint \"%s\".",
+            "welded joint, add an inertia (mass) at joint \"%s\", or support joint \"%s\"."),
             link->id, channel_name (p->channel), joint_id[fs],
             causal_word (p->channel, FX_CAUSAL_F), joint_id[1 - fs],
             causal_word (p->channel, FX_CAUSAL_V), link->id, joint_id[fs], joint_id[fs]));
@@ -359,9 +360,9 @@ explain_infeasible (Problem *p, GPtrArray *conflicts)
     }
   if (conflicts->len == before)
     g_ptr_array_add (conflicts, g_strdup_printf (
-      "%s: no causality assignment exists: every free joint needs exactly one %s "
+      _("%s: no causality assignment exists: every free joint needs exactly one %s "
       "link and every supported joint none. Fix: split a link at an interior welded "
-      "joint, or add an inertia (mass) at a free joint.",
+      "joint, or add an inertia (mass) at a free joint."),
       channel_name (p->channel), causal_word (p->channel, FX_CAUSAL_F)));
 }
 

@@ -1,5 +1,6 @@
 /* fx-document.c: the edited model, its file and its snapshot history. */
 #include "fx-document.h"
+#include <glib/gi18n-lib.h>
 #include "fx-model-io.h"
 
 #include <math.h>
@@ -185,7 +186,7 @@ fx_document_dup_title (FxDocument *doc)
     }
   if (doc->model->name != NULL && doc->model->name[0] != '\0')
     return g_strdup (doc->model->name);
-  return g_strdup ("Untitled");
+  return g_strdup (_("Untitled"));
 }
 
 gboolean
@@ -361,7 +362,7 @@ fx_document_add_joint (FxDocument *doc, double x, double y)
   g_autofree char *id = fx_document_fresh_id (doc, "J");
   FxModel *m = fx_document_begin_edit (doc);
   fx_model_add_joint (m, id, x, y);
-  fx_document_end_edit (doc, "Add Joint", NULL);
+  fx_document_end_edit (doc, _("Add Joint"), NULL);
   return m->joints->len - 1;
 }
 
@@ -393,7 +394,7 @@ fx_document_add_link (FxDocument *doc, guint from, guint to, guint elements,
   FxModel *em = fx_document_begin_edit (doc);
   FxLink *link = fx_model_add_link (em, id, from_id, to_id, MAX (elements, 1u));
   link->section = *section;
-  fx_document_end_edit (doc, "Add Link", NULL);
+  fx_document_end_edit (doc, _("Add Link"), NULL);
   return (int) em->links->len - 1;
 }
 
@@ -441,7 +442,7 @@ fx_document_add_link_at (FxDocument *doc, double x0, double y0, double x1, doubl
   g_autofree char *id = fx_document_fresh_id (doc, "L");
   FxLink *link = fx_model_add_link (em, id, from, to, MAX (elements, 1u));
   link->section = *section;
-  fx_document_end_edit (doc, "Add Link", NULL);
+  fx_document_end_edit (doc, _("Add Link"), NULL);
   return (int) em->links->len - 1;
 }
 
@@ -454,7 +455,7 @@ fx_document_move_joint (FxDocument *doc, guint joint, double x, double y)
   j->at[0] = x;
   j->at[1] = y;
   g_autofree char *key = g_strdup_printf ("move-joint:%s", j->id);
-  fx_document_end_edit (doc, "Move Joint", key);
+  fx_document_end_edit (doc, _("Move Joint"), key);
 }
 
 void
@@ -463,7 +464,7 @@ fx_document_set_formulation (FxDocument *doc, guint link, FxFormulation f)
   g_return_if_fail (link < doc->model->links->len);
   FxModel *m = fx_document_begin_edit (doc);
   fx_model_link (m, link)->formulation = f;
-  fx_document_end_edit (doc, "Set Formulation", NULL);
+  fx_document_end_edit (doc, _("Set Formulation"), NULL);
 }
 
 /* ---- deletion: rebuild the model without the removed items ---- */
@@ -554,7 +555,7 @@ fx_document_delete_joint (FxDocument *doc, guint joint)
   g_autoptr (GHashTable) dj = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) dl = g_hash_table_new (g_str_hash, g_str_equal);
   g_hash_table_add (dj, fx_model_joint (doc->model, joint)->id);
-  replace_model (doc, model_without (doc->model, dj, dl), "Delete Joint");
+  replace_model (doc, model_without (doc->model, dj, dl), _("Delete Joint"));
 }
 
 void
@@ -564,5 +565,5 @@ fx_document_delete_link (FxDocument *doc, guint link)
   g_autoptr (GHashTable) dj = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) dl = g_hash_table_new (g_str_hash, g_str_equal);
   g_hash_table_add (dl, fx_model_link (doc->model, link)->id);
-  replace_model (doc, model_without (doc->model, dj, dl), "Delete Link");
+  replace_model (doc, model_without (doc->model, dj, dl), _("Delete Link"));
 }

@@ -7,6 +7,7 @@
  * field that is zero by symmetry does not chase round-off).
  */
 #include "fx-integrator.h"
+#include <glib/gi18n-lib.h>
 #include "fx-system-private.h"
 
 #include <math.h>
@@ -298,10 +299,10 @@ status_reason (StepStatus st)
 {
   switch (st)
     {
-    case STEP_NO_CONVERGENCE: return "Newton did not converge";
-    case STEP_SINGULAR:       return "the Newton matrix is singular (is part of the mechanism "
-                                     "free to move without inertia?)";
-    case STEP_NOT_FINITE:     return "the state stopped being finite";
+    case STEP_NO_CONVERGENCE: return _("Newton did not converge");
+    case STEP_SINGULAR:       return _("the Newton matrix is singular (is part of the mechanism "
+                                       "free to move without inertia?)");
+    case STEP_NOT_FINITE:     return _("the state stopped being finite");
     case STEP_OK: default:    return "";
     }
 }
@@ -332,8 +333,8 @@ fx_integrator_step (FxIntegrator *it, double dt, FxStepReport *rep, GError **err
   if (st != STEP_OK)
     {
       g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_DIVERGED,
-                   "solver failed at t = %.6g s (step %.3g s, also halved twice): %s; "
-                   "scaled residual %.3g after %u iterations",
+                   _("solver failed at t = %.6g s (step %.3g s, also halved twice): %s; "
+                     "scaled residual %.3g after %u iterations"),
                    t0, dt, status_reason (st), rep->residual, rep->newton_iters);
       fx_system_snapshot_free (snap);
       return FALSE;

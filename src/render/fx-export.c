@@ -4,6 +4,8 @@
 #include "fx-render-private.h"
 #include "fx-system.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <errno.h>
@@ -34,7 +36,7 @@ fx_animation_format_name (FxAnimationFormat f)
   switch (f)
     {
     case FX_ANIMATION_GIF: return "GIF";
-    case FX_ANIMATION_PNG_SEQUENCE: return "PNG sequence";
+    case FX_ANIMATION_PNG_SEQUENCE: return _("PNG sequence");
     case FX_ANIMATION_WEBM: return "WebM";
     case FX_ANIMATION_MP4: return "MP4";
     }
@@ -72,8 +74,8 @@ fx_animation_format_available (FxAnimationFormat f, char **why)
   if (launch == NULL || inspect == NULL)
     {
       if (why)
-        *why = g_strdup_printf ("%s needs GStreamer (gst-launch-1.0 and gst-inspect-1.0, Debian "
-                                "package gstreamer1.0-tools), which is not installed",
+        *why = g_strdup_printf (_("%s needs GStreamer (gst-launch-1.0 and gst-inspect-1.0, Debian "
+                                  "package gstreamer1.0-tools), which is not installed"),
                                 fx_animation_format_name (f));
       return FALSE;
     }
@@ -82,8 +84,8 @@ fx_animation_format_available (FxAnimationFormat f, char **why)
     if (!gst_has_element (elements[i]))
       {
         if (why)
-          *why = g_strdup_printf ("%s needs the GStreamer element %s (Debian package %s), which "
-                                  "is not installed", fx_animation_format_name (f), elements[i],
+          *why = g_strdup_printf (_("%s needs the GStreamer element %s (Debian package %s), which "
+                                    "is not installed"), fx_animation_format_name (f), elements[i],
                                   f == FX_ANIMATION_WEBM ? "gstreamer1.0-plugins-good"
                                                          : "gstreamer1.0-plugins-ugly");
         return FALSE;
@@ -144,7 +146,7 @@ temp_path_beside (const char *path, gboolean dir, GError **error)
     }
   return g_steal_pointer (&tmpl);
 fail:
-  g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, "cannot write beside %s: %s",
+  g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, _("cannot write beside %s: %s"),
                path, g_strerror (errno));
   return NULL;
 }
@@ -173,7 +175,7 @@ move_into_place (const char *tmp, const char *path, GError **error)
 {
   if (g_rename (tmp, path) != 0)
     {
-      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, "cannot write %s: %s", path,
+      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, _("cannot write %s: %s"), path,
                    g_strerror (errno));
       remove_tree (tmp);
       return FALSE;
@@ -184,7 +186,7 @@ move_into_place (const char *tmp, const char *path, GError **error)
 static gboolean
 cancelled (GError **error)
 {
-  g_set_error_literal (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_CANCELLED, "the export was cancelled");
+  g_set_error_literal (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_CANCELLED, _("the export was cancelled"));
   return FALSE;
 }
 
@@ -538,7 +540,7 @@ write_gif (Painter *p, const char *tmp, FxExportProgress progress, gpointer data
   FILE *f = g_fopen (tmp, "wb");
   if (f == NULL)
     {
-      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, "cannot write %s: %s", tmp,
+      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, _("cannot write %s: %s"), tmp,
                    g_strerror (errno));
       return FALSE;
     }
@@ -562,7 +564,7 @@ write_gif (Painter *p, const char *tmp, FxExportProgress progress, gpointer data
     written = FALSE;
   if (ok && !written)
     {
-      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, "writing %s failed: %s", tmp,
+      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, _("writing %s failed: %s"), tmp,
                    g_strerror (errno));
       ok = FALSE;
     }
@@ -583,7 +585,7 @@ write_png_frames (Painter *p, const char *dir, FxExportProgress progress, gpoint
       cairo_surface_destroy (s);
       if (st != CAIRO_STATUS_SUCCESS)
         {
-          g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, "cannot write %s: %s", path,
+          g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, _("cannot write %s: %s"), path,
                        cairo_status_to_string (st));
           return FALSE;
         }
@@ -614,7 +616,7 @@ encode_video (FxAnimationFormat format, const char *frames_dir, double fps, cons
     return FALSE;
   if (!g_spawn_check_wait_status (status, NULL))
     {
-      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, "GStreamer could not encode %s: %s",
+      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, _("GStreamer could not encode %s: %s"),
                    fx_animation_format_name (format), err_out ? g_strstrip (err_out) : "");
       return FALSE;
     }
@@ -635,8 +637,8 @@ fx_export_animation (const FxModel *model, const char *path, FxAnimationFormat f
       || o.fps > 240 || !(o.t_from >= 0) || !(o.t_from <= o.t_until))
     {
       g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED,
-                   "bad animation options: size %ux%u (16 to 8192), %g fps (up to 240), from %g s "
-                   "to %g s", o.width, o.height, o.fps, o.t_from, o.t_until);
+                   _("bad animation options: size %ux%u (16 to 8192), %g fps (up to 240), from %g s "
+                     "to %g s"), o.width, o.height, o.fps, o.t_from, o.t_until);
       return FALSE;
     }
   g_autofree char *why = NULL;
@@ -648,7 +650,7 @@ fx_export_animation (const FxModel *model, const char *path, FxAnimationFormat f
   if (format == FX_ANIMATION_PNG_SEQUENCE && g_file_test (path, G_FILE_TEST_EXISTS))
     {
       g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED,
-                   "%s already exists: a PNG sequence goes into a new folder", path);
+                   _("%s already exists: a PNG sequence goes into a new folder"), path);
       return FALSE;
     }
 
@@ -661,7 +663,7 @@ fx_export_animation (const FxModel *model, const char *path, FxAnimationFormat f
   Painter painter = { 0 };
   if (run.frames->len == 0 || !painter_init (&painter, model, &o, &run))
     {
-      g_set_error_literal (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, "nothing to draw");
+      g_set_error_literal (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, _("nothing to draw"));
       painter_clear (&painter);
       run_clear (&run);
       return FALSE;
@@ -710,7 +712,7 @@ write_picture (const char *path, guint w, guint h, DrawFunc draw, gpointer data,
   if (!fx_image_format_for_path (path, &format))
     {
       g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED,
-                   "%s: use a .png, .svg or .pdf file name", path);
+                   _("%s: use a .png, .svg or .pdf file name"), path);
       return FALSE;
     }
   g_autofree char *tmp = temp_path_beside (path, FALSE, error);
@@ -731,7 +733,7 @@ write_picture (const char *path, guint w, guint h, DrawFunc draw, gpointer data,
   cairo_surface_destroy (s);
   if (st != CAIRO_STATUS_SUCCESS)
     {
-      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, "cannot write %s: %s", path,
+      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, _("cannot write %s: %s"), path,
                    cairo_status_to_string (st));
       g_unlink (tmp);
       return FALSE;

@@ -2,6 +2,8 @@
 #include "fx-plot.h"
 #include "fx-render-private.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -35,20 +37,20 @@ typedef struct {
 } PlotSpec;
 
 static const PlotSpec specs[] = {
-  [FX_PLOT_ENERGY] = { "Energy", "J", FALSE, FALSE, 5,
-    { { "Total H", get_H, 0 }, { "Kinetic", get_kinetic, 1 }, { "Elastic", get_elastic, 2 },
-      { "Gravity", get_gravity, 3 }, { "Supplied work", get_supplied, 4 } } },
-  [FX_PLOT_BALANCE] = { "Balance residual", "J per step", TRUE, FALSE, 1,
+  [FX_PLOT_ENERGY] = { N_("Energy"), "J", FALSE, FALSE, 5,
+    { { N_("Total H"), get_H, 0 }, { N_("Kinetic"), get_kinetic, 1 }, { N_("Elastic"), get_elastic, 2 },
+      { N_("Gravity"), get_gravity, 3 }, { N_("Supplied work"), get_supplied, 4 } } },
+  [FX_PLOT_BALANCE] = { N_("Balance residual"), N_("J per step"), TRUE, FALSE, 1,
     { { "|\u0394H \u2212 W + D|", get_balance, 0 } } },
-  [FX_PLOT_NEWTON] = { "Newton iterations", "per step", FALSE, TRUE, 1,
-    { { "Iterations", get_newton, 2 } } },
-  [FX_PLOT_PROBES] = { "Probe trajectories", "m", FALSE, FALSE, 0, { { NULL, NULL, 0 } } },
+  [FX_PLOT_NEWTON] = { N_("Newton iterations"), N_("per step"), FALSE, TRUE, 1,
+    { { N_("Iterations"), get_newton, 2 } } },
+  [FX_PLOT_PROBES] = { N_("Probe trajectories"), "m", FALSE, FALSE, 0, { { NULL, NULL, 0 } } },
 };
 
 const char *
 fx_plot_title (FxPlotKind kind)
 {
-  return specs[kind].title;
+  return _(specs[kind].title);
 }
 
 void
@@ -240,7 +242,7 @@ draw_axes (cairo_t *cr, const PlotSpec *spec, const Axes *a, const FxPlotStyle *
       fx_text_draw (cr, x, a->y + a->h + 4 * k, buf, FX_ALIGN_CENTER, FX_ALIGN_START);
     }
   fx_set_rgb (cr, pal->dim);
-  fx_text_draw (cr, a->x + a->w, a->y + a->h + 18 * k, "Time (s)", FX_ALIGN_END, FX_ALIGN_START);
+  fx_text_draw (cr, a->x + a->w, a->y + a->h + 18 * k, _("Time (s)"), FX_ALIGN_END, FX_ALIGN_START);
 
   /* frame */
   fx_set_rgba (cr, pal->fg, 0.3);
@@ -251,12 +253,12 @@ draw_axes (cairo_t *cr, const PlotSpec *spec, const Axes *a, const FxPlotStyle *
     {
       fx_text_font (cr, 12 * k, TRUE);
       fx_set_rgb (cr, pal->fg);
-      double tw = fx_text_draw (cr, a->x, 6 * k, spec->title, FX_ALIGN_START, FX_ALIGN_START);
+      double tw = fx_text_draw (cr, a->x, 6 * k, _(spec->title), FX_ALIGN_START, FX_ALIGN_START);
       if (spec->y_label[0])
         {
           fx_text_font (cr, 11 * k, FALSE);
           fx_set_rgb (cr, pal->dim);
-          snprintf (buf, sizeof buf, "(%s)", spec->y_label);
+          snprintf (buf, sizeof buf, "(%s)", _(spec->y_label));
           fx_text_draw (cr, a->x + tw + 6 * k, 7 * k, buf, FX_ALIGN_START, FX_ALIGN_START);
         }
     }
@@ -313,7 +315,7 @@ draw_legend (cairo_t *cr, const PlotSpec *spec, const Axes *a, const FxPlotStyle
   fx_text_font (cr, 10 * k, FALSE);
   double row = 14 * k, wmax = 0;
   for (guint c = 0; c < spec->n_curves; c++)
-    wmax = MAX (wmax, fx_text_width (cr, spec->curves[c].name));
+    wmax = MAX (wmax, fx_text_width (cr, _(spec->curves[c].name)));
   double bw = wmax + 30 * k, bh = spec->n_curves * row + 8 * k;
   double bx = a->x + a->w - bw - 6 * k, by = a->y + 6 * k;
   if (bw > a->w - 12 * k || bh > a->h - 12 * k)
@@ -331,7 +333,7 @@ draw_legend (cairo_t *cr, const PlotSpec *spec, const Axes *a, const FxPlotStyle
       cairo_line_to (cr, bx + 20 * k, y);
       cairo_stroke (cr);
       fx_set_rgb (cr, pal->fg);
-      fx_text_draw (cr, bx + 24 * k, y, spec->curves[c].name, FX_ALIGN_START, FX_ALIGN_CENTER);
+      fx_text_draw (cr, bx + 24 * k, y, _(spec->curves[c].name), FX_ALIGN_START, FX_ALIGN_CENTER);
     }
 }
 
@@ -368,7 +370,7 @@ draw_hover (cairo_t *cr, const PlotSpec *spec, const FxSeries *s, guint i0, guin
       else
         fx_format_value (v, sizeof v, val);
       const char *unit = spec->steps ? "" : "J";
-      snprintf (lines[n++], sizeof lines[0], "%s: %s%s%s", spec->curves[c].name, v,
+      snprintf (lines[n++], sizeof lines[0], "%s: %s%s%s", _(spec->curves[c].name), v,
                 unit[0] ? " " : "", unit);
       double rgb[3];
       fx_series_color (spec->curves[c].color, st->dark, rgb);
@@ -457,7 +459,7 @@ draw_probe_paths (cairo_t *cr, const FxSeries *s, const FxPlotStyle *st, double 
       fx_text_draw (cr, x, a.y + a.h + 4 * k, buf, FX_ALIGN_CENTER, FX_ALIGN_START);
     }
   fx_set_rgb (cr, pal->dim);
-  fx_text_draw (cr, a.x + a.w, a.y + a.h + 18 * k, "x (m)", FX_ALIGN_END, FX_ALIGN_START);
+  fx_text_draw (cr, a.x + a.w, a.y + a.h + 18 * k, _("x (m)"), FX_ALIGN_END, FX_ALIGN_START);
   fx_set_rgba (cr, pal->fg, 0.3);
   cairo_rectangle (cr, floor (a.x) + 0.5, floor (a.y) + 0.5, floor (a.w), floor (a.h));
   cairo_stroke (cr);
@@ -465,10 +467,10 @@ draw_probe_paths (cairo_t *cr, const FxSeries *s, const FxPlotStyle *st, double 
     {
       fx_text_font (cr, 12 * k, TRUE);
       fx_set_rgb (cr, pal->fg);
-      double tw = fx_text_draw (cr, a.x, 6 * k, spec->title, FX_ALIGN_START, FX_ALIGN_START);
+      double tw = fx_text_draw (cr, a.x, 6 * k, _(spec->title), FX_ALIGN_START, FX_ALIGN_START);
       fx_text_font (cr, 11 * k, FALSE);
       fx_set_rgb (cr, pal->dim);
-      fx_text_draw (cr, a.x + tw + 6 * k, 7 * k, "(y against x, m)", FX_ALIGN_START, FX_ALIGN_START);
+      fx_text_draw (cr, a.x + tw + 6 * k, 7 * k, _("(y against x, m)"), FX_ALIGN_START, FX_ALIGN_START);
     }
 
   cairo_save (cr);
@@ -512,7 +514,7 @@ draw_probe_paths (cairo_t *cr, const FxSeries *s, const FxPlotStyle *st, double 
       fx_text_font (cr, 11 * k, FALSE);
       fx_set_rgb (cr, pal->dim);
       fx_text_draw (cr, a.x + a.w / 2, a.y + a.h / 2,
-                    np == 0 ? "No probes in this model" : "Press Play to run",
+                    np == 0 ? "No probes in this model" : _("Press Play to run"),
                     FX_ALIGN_CENTER, FX_ALIGN_CENTER);
       return;
     }
@@ -602,7 +604,7 @@ fx_plot_draw (cairo_t *cr, FxPlotKind kind, const FxSeries *s, const FxPlotStyle
     {
       fx_text_font (cr, 11 * fs (st), FALSE);
       fx_set_rgb (cr, pal->dim);
-      fx_text_draw (cr, a.x + a.w / 2, a.y + a.h / 2, "Press Play to run", FX_ALIGN_CENTER,
+      fx_text_draw (cr, a.x + a.w / 2, a.y + a.h / 2, _("Press Play to run"), FX_ALIGN_CENTER,
                     FX_ALIGN_CENTER);
     }
   if (i1 > i0)

@@ -6,6 +6,8 @@
 #include "fx-scene.h"
 #include "fx-render-private.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -875,7 +877,7 @@ fx_scene_draw_colorbar (cairo_t *cr, const FxSceneStyle *style, double range,
   double th = fx_text_height (cr);
   double by = y + pad + th + 3 * ls, bh = MAX (h - 2 * pad - 2 * th - 8 * ls, 4);
   fx_set_rgb (cr, pal->fg);
-  fx_text_draw (cr, bx, y + pad, "Bending moment (N\u00a0m)", FX_ALIGN_START, FX_ALIGN_START);
+  fx_text_draw (cr, bx, y + pad, _("Bending moment (N\u00a0m)"), FX_ALIGN_START, FX_ALIGN_START);
 
   cairo_pattern_t *grad = cairo_pattern_create_linear (bx, 0, bx + bw, 0);
   for (int k = 0; k <= 16; k++)

@@ -157,6 +157,23 @@ test_four_bar_runs (void)
 }
 
 static void
+test_fits_small_screens (void)
+{
+  /* a 1280 x 720 laptop or projector: the window must fit, inspector open */
+  FlexionWindow *win = new_window ();
+  g_autoptr (GFile) file = example ("four-bar.flexion");
+  g_assert_true (flexion_window_load_file (win, file));
+  spin (0.2);
+  int min_w, min_h;
+  gtk_widget_measure (GTK_WIDGET (win), GTK_ORIENTATION_HORIZONTAL, -1, &min_w, NULL, NULL, NULL);
+  gtk_widget_measure (GTK_WIDGET (win), GTK_ORIENTATION_VERTICAL, min_w, &min_h, NULL, NULL, NULL);
+  g_test_message ("minimum window size %d x %d", min_w, min_h);
+  g_assert_cmpint (min_w, <=, 1280);
+  g_assert_cmpint (min_h, <=, 720);
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
+static void
 test_edits_through_actions (void)
 {
   FlexionWindow *win = new_window ();
@@ -429,6 +446,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/ui/four-bar-runs", test_four_bar_runs);
   g_test_add_func ("/ui/edits-through-actions", test_edits_through_actions);
+  g_test_add_func ("/ui/fits-small-screens", test_fits_small_screens);
   g_test_add_func ("/ui/responsive-while-solving", test_responsive_while_solving);
   g_test_add_func ("/ui/export-from-the-app", test_export_from_the_app);
   g_test_add_func ("/ui/diverging-solver", test_diverging_solver);
