@@ -16,6 +16,7 @@ struct _FlexionInspector {
   gulong changed_id;
   int joint, link;
   gboolean applying;    /* our own edit: do not rebuild */
+  guint rebuild_id;     /* one pending rebuild, however many edits came */
   GtkWidget *box;       /* the groups */
 };
 
@@ -635,8 +636,8 @@ static gboolean
 rebuild_idle (gpointer data)
 {
   FlexionInspector *self = data;
+  self->rebuild_id = 0;
   rebuild (self);
-  g_object_unref (self);
   return G_SOURCE_REMOVE;
 }
 
@@ -645,8 +646,10 @@ on_doc_changed (FlexionInspector *self)
 {
   if (self->applying)
     return;
-  /* not from inside a row's own signal handler: that row is about to go */
-  g_idle_add (rebuild_idle, g_object_ref (self));
+  /* not from inside a row's own signal handler: that row is about to go;
+   * and once per burst of edits (a drag sends one per pointer motion) */
+  if (self->rebuild_id == 0)
+    self->rebuild_id = g_idle_add (rebuild_idle, self);
 }
 
 static void
@@ -655,6 +658,7 @@ flexion_inspector_dispose (GObject *object)
   FlexionInspector *self = FLEXION_INSPECTOR (object);
   if (self->doc)
     g_clear_signal_handler (&self->changed_id, self->doc);
+  g_clear_handle_id (&self->rebuild_id, g_source_remove);
   g_clear_object (&self->doc);
   G_OBJECT_CLASS (flexion_inspector_parent_class)->dispose (object);
 }
