@@ -202,7 +202,7 @@ on_pointer_moved (FlexionWindow *self, double x, double y)
 {
   char buf[80];
   /* Translators: the pointer position in metres */
-  g_snprintf (buf, sizeof buf, _("x %.3f m   y %.3f m"), x, y);
+  g_snprintf (buf, sizeof buf, _("x %.3f m, y %.3f m"), x, y);
   gtk_inscription_set_text (self->pointer_label, buf);
 }
 
