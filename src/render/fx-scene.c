@@ -231,15 +231,22 @@ draw_grid (const Scene *sc, double w, double h)
 static void
 link_path (const Scene *sc, const FxStepFrame *f, guint l)
 {
+  /* points under half a pixel from the last drawn one are skipped; the
+   * last node always is drawn */
   cairo_t *cr = sc->cr;
-  for (guint i = f->node_offset[l]; i < f->node_offset[l + 1]; i++)
+  double lx = 0, ly = 0;
+  guint a = f->node_offset[l], b = f->node_offset[l + 1];
+  for (guint i = a; i < b; i++)
     {
       double dx, dy;
       dev (sc, f->x[i], f->y[i], &dx, &dy);
-      if (i == f->node_offset[l])
+      if (i == a)
         cairo_move_to (cr, dx, dy);
-      else
+      else if (i + 1 == b || fabs (dx - lx) + fabs (dy - ly) >= 0.5)
         cairo_line_to (cr, dx, dy);
+      else
+        continue;
+      lx = dx, ly = dy;
     }
 }
 
@@ -350,16 +357,47 @@ draw_links (const Scene *sc)
         {
           if (!link_has_nodes (f, l))
             continue;
+          /* runs of the same level become one polyline, and points less
+           * than half a pixel from the last one drawn are skipped (the
+           * run's end is always drawn): a 10000-element link then costs
+           * about its length in pixels */
+          gboolean open = FALSE, pending = FALSE;
+          double lx = 0, ly = 0, px = 0, py = 0;
           for (guint i = f->node_offset[l]; i + 1 < f->node_offset[l + 1]; i++)
             {
               if (level[i] != k)
-                continue;
-              double x0, y0, x1, y1;
-              dev (sc, f->x[i], f->y[i], &x0, &y0);
+                {
+                  if (pending)
+                    cairo_line_to (cr, px, py);
+                  open = pending = FALSE;
+                  continue;
+                }
+              double x1, y1;
               dev (sc, f->x[i + 1], f->y[i + 1], &x1, &y1);
-              cairo_move_to (cr, x0, y0);
-              cairo_line_to (cr, x1, y1);
+              if (!open)
+                {
+                  double x0, y0;
+                  dev (sc, f->x[i], f->y[i], &x0, &y0);
+                  cairo_move_to (cr, x0, y0);
+                  cairo_line_to (cr, x1, y1);
+                  lx = x1, ly = y1;
+                  open = TRUE;
+                  pending = FALSE;
+                }
+              else if (fabs (x1 - lx) + fabs (y1 - ly) >= 0.5)
+                {
+                  cairo_line_to (cr, x1, y1);
+                  lx = x1, ly = y1;
+                  pending = FALSE;
+                }
+              else
+                {
+                  px = x1, py = y1;
+                  pending = TRUE;
+                }
             }
+          if (pending)
+            cairo_line_to (cr, px, py);
         }
       double rgb[3];
       fx_colormap_eval (st->colormap, -1 + 2.0 * k / (LEVELS - 1), rgb);
