@@ -156,6 +156,73 @@ test_four_bar_runs (void)
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
+typedef struct {
+  FlexionSimulation *sim;
+  double t;
+  gboolean failed;
+} RunWait;
+
+static void
+on_run_failed (FlexionSimulation *sim, const char *message, RunWait *w)
+{
+  g_test_message ("failed: %s", message);
+  w->failed = TRUE;
+}
+
+static gboolean
+run_done (gpointer data)
+{
+  RunWait *w = data;
+  return w->failed || flexion_simulation_get_time (w->sim) >= w->t - 1e-9;
+}
+
+static void
+test_every_example_runs (void)
+{
+  /* each example of the gallery opens in the window and plays its first
+   * half second (or its whole run), energy balanced at every step */
+  FlexionWindow *win = new_window ();
+  g_autoptr (GDir) dir = g_dir_open (g_getenv ("FLEXION_EXAMPLES"), 0, NULL);
+  g_assert_nonnull (dir);
+  const char *name;
+  guint n = 0;
+  while ((name = g_dir_read_name (dir)))
+    {
+      if (!g_str_has_suffix (name, ".flexion"))
+        continue;
+      g_autoptr (GFile) file = example (name);
+      g_assert_true (flexion_window_load_example (win, file));
+      FxDocument *doc = flexion_window_get_document (win);
+      g_assert_null (fx_document_get_file (doc));  /* an untitled copy */
+      FlexionSimulation *sim = flexion_window_get_simulation (win);
+      const FxModel *m = fx_document_get_model (doc);
+      RunWait w = { sim, MIN (0.5, m->t_end), FALSE };
+      gulong id = g_signal_connect (sim, "failed", G_CALLBACK (on_run_failed), &w);
+      flexion_simulation_set_speed (sim, 10);
+      g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+      g_assert_true (flexion_simulation_get_playing (sim));
+      g_assert_true (wait_until (run_done, &w, 120));
+      g_assert_false (w.failed);
+      g_signal_handler_disconnect (sim, id);
+      flexion_simulation_pause (sim);
+      const FxSeries *series = flexion_simulation_get_series (sim);
+      double scale = 1e-300, worst = 0;
+      for (guint i = 0; i < fx_series_len (series); i++)
+        {
+          const FxSeriesPoint *p = fx_series_get (series, i);
+          scale = MAX (scale, MAX (MAX (fabs (p->kinetic), fabs (p->elastic)),
+                                   MAX (fabs (p->gravity), fabs (p->supplied))));
+          worst = MAX (worst, fabs (p->balance));
+        }
+      g_test_message ("%s: %u frames to t = %.3f s, max |balance| %.2e of %.3g J", name,
+                      fx_series_len (series), flexion_simulation_get_time (sim), worst, scale);
+      g_assert_cmpfloat (worst, <, 1e-9 * scale);
+      n++;
+    }
+  g_assert_cmpuint (n, >=, 10);
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
 static void
 test_fits_small_screens (void)
 {
@@ -447,6 +514,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/four-bar-runs", test_four_bar_runs);
   g_test_add_func ("/ui/edits-through-actions", test_edits_through_actions);
   g_test_add_func ("/ui/fits-small-screens", test_fits_small_screens);
+  g_test_add_func ("/ui/every-example-runs", test_every_example_runs);
   g_test_add_func ("/ui/responsive-while-solving", test_responsive_while_solving);
   g_test_add_func ("/ui/export-from-the-app", test_export_from_the_app);
   g_test_add_func ("/ui/diverging-solver", test_diverging_solver);
