@@ -34,6 +34,7 @@ struct _FlexionCanvas {
   gboolean snap;
   double grid_step;           /* 0: follows the zoom */
   gboolean presentation;
+  gboolean follow;            /* keep a running mechanism in view */
   FlexionTool tool;
 
   int selected_joint, selected_link;
@@ -154,10 +155,49 @@ ensure_ticking (FlexionCanvas *self)
     self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), on_tick, NULL, NULL);
 }
 
+/* During a run, keep the mechanism on screen: follow it with the least
+ * pan that brings it back inside a margin, and zoom out only when it has
+ * grown bigger than the canvas (a thrown beam then stays its size). Not
+ * during a pan or a pull, where the view must stay under the pointer. */
+static void
+keep_in_view (FlexionCanvas *self, const FxStepFrame *f)
+{
+  if (!self->follow || self->drag == DRAG_PAN || self->drag == DRAG_PULL)
+    return;
+  int w = gtk_widget_get_width (GTK_WIDGET (self)), h = gtk_widget_get_height (GTK_WIDGET (self));
+  double box[4], m = 40;
+  if (w < 4 * m || h < 4 * m || !fx_scene_bounds (f, box))
+    return;
+  double x0, y0, x1, y1;
+  fx_view_to_device (&self->view, box[0], box[3], &x0, &y0);
+  fx_view_to_device (&self->view, box[1], box[2], &x1, &y1);
+  double room_w = w - 2 * m, room_h = h - 2 * m;
+  if (x1 - x0 > room_w || y1 - y0 > room_h)
+    {
+      double factor = 0.8 * MIN (room_w / MAX (x1 - x0, 1), room_h / MAX (y1 - y0, 1));
+      fx_view_zoom_at (&self->view, (x0 + x1) / 2, (y0 + y1) / 2, factor);
+      fx_view_to_device (&self->view, box[0], box[3], &x0, &y0);
+      fx_view_to_device (&self->view, box[1], box[2], &x1, &y1);
+    }
+  double dx = x0 < m ? m - x0 : x1 > w - m ? (w - m) - x1 : 0;
+  double dy = y0 < m ? m - y0 : y1 > h - m ? (h - m) - y1 : 0;
+  self->view.ox += dx;
+  self->view.oy += dy;
+}
+
 static void
 on_sim_frame (FlexionCanvas *self)
 {
+  FxStepFrame *f = self->sim ? flexion_simulation_get_frame (self->sim) : NULL;
+  if (f && playing (self))
+    keep_in_view (self, f);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+flexion_canvas_set_follow (FlexionCanvas *self, gboolean follow)
+{
+  self->follow = follow;
 }
 
 static void
@@ -740,6 +780,7 @@ flexion_canvas_init (FlexionCanvas *self)
   GtkWidget *w = GTK_WIDGET (self);
   fx_scene_style_init (&self->style);
   self->snap = TRUE;
+  self->follow = TRUE;
   self->selected_joint = self->selected_link = -1;
   self->hover_joint = self->hover_link = -1;
   self->context_link = -1;

@@ -41,6 +41,8 @@ void         flexion_canvas_set_dark        (FlexionCanvas *canvas, gboolean dar
 void         flexion_canvas_set_colormap    (FlexionCanvas *canvas, const char *name);
 void         flexion_canvas_set_show        (FlexionCanvas *canvas, const char *what, gboolean show);
 void         flexion_canvas_set_snap        (FlexionCanvas *canvas, gboolean snap, double grid_step);
+/* Whether the view follows a running mechanism that leaves it (default on). */
+void         flexion_canvas_set_follow      (FlexionCanvas *canvas, gboolean follow);
 /* Presentation: thicker strokes and larger text, no editing. */
 void         flexion_canvas_set_presentation (FlexionCanvas *canvas, gboolean on);
 

@@ -1090,6 +1090,8 @@ on_setting_changed (GSettings *settings, const char *key, FlexionWindow *self)
   if (key == NULL || g_str_equal (key, "snap-to-grid") || g_str_equal (key, "grid-step"))
     flexion_canvas_set_snap (self->canvas, g_settings_get_boolean (settings, "snap-to-grid"),
                              g_settings_get_double (settings, "grid-step"));
+  if (key == NULL || g_str_equal (key, "keep-in-view"))
+    flexion_canvas_set_follow (self->canvas, g_settings_get_boolean (settings, "keep-in-view"));
   static const char *shows[][2] = {
     { "show-grid", "grid" }, { "show-initial", "initial" }, { "show-trails", "trails" },
     { "show-joint-gaps", "joint-gaps" }, { "show-causality", "causality" },
@@ -1358,6 +1360,9 @@ flexion_window_new (AdwApplication *app)
   if (settings)
     {
       self->settings = g_object_ref (settings);
+      GAction *follow = g_settings_create_action (settings, "keep-in-view");
+      g_action_map_add_action (G_ACTION_MAP (self), follow);
+      g_object_unref (follow);
       g_signal_connect (settings, "changed", G_CALLBACK (on_setting_changed), self);
       on_setting_changed (settings, NULL, self);
       gtk_window_set_default_size (GTK_WINDOW (self), g_settings_get_int (settings, "window-width"),

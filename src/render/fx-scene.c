@@ -639,6 +639,14 @@ draw_motors_springs (const Scene *sc)
     }
 }
 
+/* A frame of the drawn model (step 0) shows loads as defined, not as
+ * their profile is at t = 0 (a ramp would hide them). */
+static gboolean
+frame_has_time (const FxStepFrame *f)
+{
+  return f->step > 0;
+}
+
 static void
 draw_loads (const Scene *sc)
 {
@@ -667,11 +675,15 @@ draw_loads (const Scene *sc)
         }
       double x, y;
       dev (sc, px, py, &x, &y);
+      /* a load whose profile is off now is drawn faint, and a negative
+       * profile turns the arrow around */
+      double amp = frame_has_time (f) ? fx_profile_eval (&load->profile, f->t) : 1;
+      double sign = amp < 0 ? -1 : 1;
+      fx_set_rgba (cr, sc->pal->load, fabs (amp) > 1e-9 ? 1.0 : 0.25);
       double F = hypot (load->force[0], load->force[1]);
-      fx_set_rgb (cr, sc->pal->load);
       if (F > 0)
         {
-          double ux = load->force[0] / F, uy = -load->force[1] / F;
+          double ux = sign * load->force[0] / F, uy = -sign * load->force[1] / F;
           cairo_set_line_width (cr, 2.5 * ls);
           cairo_move_to (cr, x - 42 * ls * ux, y - 42 * ls * uy);
           cairo_line_to (cr, x - 9 * ls * ux, y - 9 * ls * uy);
@@ -679,7 +691,13 @@ draw_loads (const Scene *sc)
           arrow_head (cr, x - 3 * ls * ux, y - 3 * ls * uy, ux, uy, 9 * ls);
         }
       if (load->moment != 0)
-        draw_arc_arrow (sc, x, y, 20 * ls, load->moment > 0 ? 1 : -1, sc->pal->load);
+        {
+          double rgb[3] = { sc->pal->load[0], sc->pal->load[1], sc->pal->load[2] };
+          if (fabs (amp) <= 1e-9)  /* faint: blended with the background */
+            for (int c = 0; c < 3; c++)
+              rgb[c] = 0.25 * rgb[c] + 0.75 * sc->pal->bg[c];
+          draw_arc_arrow (sc, x, y, 20 * ls, sign * load->moment > 0 ? 1 : -1, rgb);
+        }
     }
 }
 
