@@ -647,6 +647,18 @@ on_key (GtkEventControllerKey *controller, guint keyval, guint keycode,
       flexion_canvas_select (self, -1, -1);
       return TRUE;
     }
+  /* arrow keys move the selected joint by a grid step (Shift: a tenth),
+   * so a drawing can be finished without a pointer */
+  double ux = keyval == GDK_KEY_Left ? -1 : keyval == GDK_KEY_Right ? 1 : 0;
+  double uy = keyval == GDK_KEY_Down ? -1 : keyval == GDK_KEY_Up ? 1 : 0;
+  if ((ux != 0 || uy != 0) && self->selected_joint >= 0 && !self->presentation && !playing (self))
+    {
+      double step = snap_step (self) * ((state & GDK_SHIFT_MASK) ? 0.1 : 1);
+      const FxJoint *j = fx_model_joint (canvas_model (self), self->selected_joint);
+      fx_document_move_joint (self->doc, self->selected_joint, j->at[0] + ux * step,
+                              j->at[1] + uy * step);
+      return TRUE;
+    }
   return FALSE;
 }
 

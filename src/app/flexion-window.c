@@ -374,6 +374,8 @@ static void save_then (FlexionWindow *self, Pending *p);
 static void
 on_discard_response (AdwMessageDialog *dialog, const char *response, Pending *p)
 {
+  /* one answer per question: `p` is gone after this */
+  g_signal_handlers_disconnect_by_func (dialog, on_discard_response, p);
   if (g_str_equal (response, "discard"))
     p->then (p->self, p->data);
   else if (g_str_equal (response, "save"))

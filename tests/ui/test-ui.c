@@ -223,6 +223,52 @@ test_every_example_runs (void)
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
+static gboolean
+has_dialog (gpointer data)
+{
+  GList *tops = gtk_window_list_toplevels ();
+  gboolean found = FALSE;
+  for (GList *l = tops; l; l = l->next)
+    if (ADW_IS_MESSAGE_DIALOG (l->data) && gtk_window_get_transient_for (l->data) == data
+        && gtk_widget_get_visible (l->data))
+      found = TRUE;
+  g_list_free (tops);
+  return found;
+}
+
+static void
+test_unsaved_changes_prompt (void)
+{
+  FlexionWindow *win = new_window ();
+  g_action_group_activate_action (G_ACTION_GROUP (win), "add-link",
+                                  g_variant_new ("(dddd)", 0.0, 0.0, 1.0, 0.0));
+  g_assert_true (fx_document_get_modified (flexion_window_get_document (win)));
+  /* closing asks first and keeps the window and its drawing */
+  gtk_window_close (GTK_WINDOW (win));
+  g_assert_true (wait_until (has_dialog, win, 5));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (win)));
+  g_assert_cmpuint (fx_document_get_model (flexion_window_get_document (win))->links->len, ==, 1);
+  GList *tops = gtk_window_list_toplevels ();
+  for (GList *l = tops; l; l = l->next)
+    if (ADW_IS_MESSAGE_DIALOG (l->data) && gtk_widget_get_visible (l->data))
+      adw_message_dialog_response (l->data, "cancel");
+  g_list_free (tops);
+  spin (0.2);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (win)));
+  /* "New" asks too; Discard gives an empty document */
+  g_action_group_activate_action (G_ACTION_GROUP (win), "new", NULL);
+  g_assert_true (wait_until (has_dialog, win, 5));
+  tops = gtk_window_list_toplevels ();
+  for (GList *l = tops; l; l = l->next)
+    if (ADW_IS_MESSAGE_DIALOG (l->data) && gtk_widget_get_visible (l->data))
+      adw_message_dialog_response (l->data, "discard");
+  g_list_free (tops);
+  spin (0.2);
+  g_assert_cmpuint (fx_document_get_model (flexion_window_get_document (win))->links->len, ==, 0);
+  g_assert_false (fx_document_get_modified (flexion_window_get_document (win)));
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
 static void
 test_fits_small_screens (void)
 {
@@ -514,6 +560,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/four-bar-runs", test_four_bar_runs);
   g_test_add_func ("/ui/edits-through-actions", test_edits_through_actions);
   g_test_add_func ("/ui/fits-small-screens", test_fits_small_screens);
+  g_test_add_func ("/ui/unsaved-changes-prompt", test_unsaved_changes_prompt);
   g_test_add_func ("/ui/every-example-runs", test_every_example_runs);
   g_test_add_func ("/ui/responsive-while-solving", test_responsive_while_solving);
   g_test_add_func ("/ui/export-from-the-app", test_export_from_the_app);
