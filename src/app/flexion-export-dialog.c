@@ -43,6 +43,27 @@ static const char *const extensions[] = { ".gif", ".webm", ".mp4", "-frames" };
 /* ---- helpers ---- */
 
 static void
+on_toast_open (AdwToast *t, gpointer data)
+{
+  const char *uri = g_object_get_data (G_OBJECT (t), "uri");
+  GtkWindow *parent = GTK_WINDOW (data);
+  gtk_show_uri (parent, uri, GDK_CURRENT_TIME);
+}
+
+/* A toast with an Open button for the file just written. */
+static void
+toast_with_open (FlexionExportDialog *self, const char *message, const char *path)
+{
+  g_autofree char *escaped = g_markup_escape_text (message, -1);
+  AdwToast *t = adw_toast_new (escaped);
+  adw_toast_set_timeout (t, 10);
+  adw_toast_set_button_label (t, _("_Open"));
+  g_object_set_data_full (G_OBJECT (t), "uri", g_filename_to_uri (path, NULL, NULL), g_free);
+  g_signal_connect (t, "button-clicked", G_CALLBACK (on_toast_open), self);
+  adw_toast_overlay_add_toast (self->toasts, t);
+}
+
+static void
 toast (FlexionExportDialog *self, const char *message)
 {
   g_autofree char *escaped = g_markup_escape_text (message, -1);  /* titles are markup */
@@ -193,7 +214,10 @@ on_animation_done (GObject *source, GAsyncResult *result, gpointer data)
   else
     message = g_strdup_printf (_("Could not export “%s”: %s"), name, error->message);
   set_busy (self, FALSE);
-  toast (self, message);
+  if (ok)
+    toast_with_open (self, message, job->path);
+  else
+    toast (self, message);
   g_signal_emit (self, signals[FINISHED], 0, ok, message);
 }
 
@@ -310,7 +334,10 @@ plot_chosen (FlexionExportDialog *self, GFile *file, gpointer data)
   g_autofree char *name = g_path_get_basename (path);
   g_autofree char *msg = ok ? g_strdup_printf (_("Exported “%s”"), name)
                             : g_strdup_printf (_("Could not export “%s”: %s"), name, error->message);
-  toast (self, msg);
+  if (ok)
+    toast_with_open (self, msg, path);
+  else
+    toast (self, msg);
 }
 
 static void
@@ -349,7 +376,10 @@ picture_chosen (FlexionExportDialog *self, GFile *file, gpointer data)
   g_autofree char *name = g_path_get_basename (path);
   g_autofree char *msg = ok ? g_strdup_printf (_("Exported “%s”"), name)
                             : g_strdup_printf (_("Could not export “%s”: %s"), name, error->message);
-  toast (self, msg);
+  if (ok)
+    toast_with_open (self, msg, path);
+  else
+    toast (self, msg);
 }
 
 static void
