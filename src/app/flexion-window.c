@@ -45,6 +45,7 @@ struct _FlexionWindow {
   gboolean presentation;
   gboolean close_confirmed;
   gboolean updating_controls;
+  double model_dt;  /* the document's time step, to notice when it is edited */
 };
 
 G_DEFINE_FINAL_TYPE (FlexionWindow, flexion_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -165,11 +166,26 @@ update_play_button (FlexionWindow *self)
                                   playing ? _("Pause") : _("Play"), -1);
 }
 
+/* The bar's Δt is the run's step, starting from the model's; an edit of
+ * the model's step (inspector, undo) resets it to the new value. */
+static void
+follow_model_dt (FlexionWindow *self)
+{
+  if (model (self)->dt == self->model_dt)
+    return;
+  self->model_dt = model (self)->dt;
+  flexion_simulation_set_dt (self->sim, self->model_dt);
+  self->updating_controls = TRUE;
+  gtk_adjustment_set_value (self->dt_adjustment, self->model_dt);
+  self->updating_controls = FALSE;
+}
+
 static void
 on_doc_changed (FlexionWindow *self)
 {
   /* an edit returns to the drawn model: the old run belongs to another model */
   flexion_simulation_set_model (self->sim, model (self));
+  follow_model_dt (self);
   update_title (self);
   update_history (self);
   update_selection_actions (self);
@@ -216,10 +232,8 @@ flexion_window_set_document (FlexionWindow *self, FxDocument *doc)
   g_signal_connect_swapped (doc, "notify::modified", G_CALLBACK (update_title), self);
   g_signal_connect_swapped (doc, "notify::file", G_CALLBACK (update_title), self);
   flexion_simulation_set_model (self->sim, model (self));
-  flexion_simulation_set_dt (self->sim, model (self)->dt);
-  self->updating_controls = TRUE;
-  gtk_adjustment_set_value (self->dt_adjustment, model (self)->dt);
-  self->updating_controls = FALSE;
+  self->model_dt = -1;
+  follow_model_dt (self);
   flexion_canvas_set_document (self->canvas, doc);
   flexion_inspector_set_document (self->inspector, doc);
   update_title (self);

@@ -323,6 +323,14 @@ test_edits_through_actions (void)
   m = fx_document_get_model (doc);
   g_assert_cmpfloat (fx_model_joint (m, 2)->at[0], ==, 1.5);
 
+  /* the model's time step, edited, becomes the run's */
+  FxModel *em = fx_document_begin_edit (doc);
+  em->dt = 0.005;
+  fx_document_end_edit (doc, "Set Time Step", NULL);
+  g_assert_cmpfloat (flexion_simulation_get_dt (flexion_window_get_simulation (win)), ==, 0.005);
+  fx_document_undo (doc);
+  m = fx_document_get_model (doc);
+
   /* the canvas selection drives delete, also an action */
   FlexionCanvas *canvas = FLEXION_CANVAS (flexion_window_get_canvas (win));
   flexion_canvas_select (canvas, -1, 1);
