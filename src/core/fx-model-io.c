@@ -10,6 +10,7 @@
  * whichever pass saw it first.
  */
 #include "fx-model-io.h"
+#include <glib/gi18n-lib.h>
 
 #include <float.h>
 #include <json-glib/json-glib.h>
@@ -143,7 +144,7 @@ report_error (Report *r, const char *prefix, const char *key, const char *format
   if (report_is_bad (r, path))
     return;
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  message = g_strdup_vprintf (_(format), args);  /* formats are marked by xgettext keywords */
   va_end (args);
   report_add (r->errors, &r->n_errors, path, message);
   /* Past the cap nothing more is shown, so stop growing the table. */
@@ -162,16 +163,22 @@ report_warning (Report *r, const char *prefix, const char *key, const char *form
   va_list args;
 
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  message = g_strdup_vprintf (_(format), args);  /* formats are marked by xgettext keywords */
   va_end (args);
   report_add (r->warnings, &r->n_warnings, path, message);
 }
 
 static void
-append_more (GPtrArray *list, guint count, const char *what)
+append_more (GPtrArray *list, guint count, gboolean errors)
 {
-  if (count > MAX_MESSAGES)
-    g_ptr_array_add (list, g_strdup_printf ("(and %u more %s)", count - MAX_MESSAGES, what));
+  if (count <= MAX_MESSAGES)
+    return;
+  guint more = count - MAX_MESSAGES;
+  g_ptr_array_add (list, g_strdup_printf (errors ? g_dngettext (NULL, "(and %u more error)",
+                                                                 "(and %u more errors)", more)
+                                                 : g_dngettext (NULL, "(and %u more warning)",
+                                                                 "(and %u more warnings)", more),
+                                          more));
 }
 
 /* Hands the warnings out (if wanted) and turns the errors into a GError. */
@@ -182,14 +189,14 @@ report_finish (Report *r, GPtrArray **warnings, GError **error)
 
   if (warnings != NULL)
     {
-      append_more (r->warnings, r->n_warnings, "warnings");
+      append_more (r->warnings, r->n_warnings, FALSE);
       *warnings = g_steal_pointer (&r->warnings);
     }
   if (!ok)
     {
       g_autofree char *message = NULL;
 
-      append_more (r->errors, r->n_errors, "errors");
+      append_more (r->errors, r->n_errors, TRUE);
       g_ptr_array_add (r->errors, NULL);
       message = g_strjoinv ("\n", (char **) r->errors->pdata);
       g_set_error_literal (error, FX_MODEL_ERROR, r->code, message);
@@ -329,7 +336,7 @@ text_error (const Text *t, gsize offset, const char *format, ...)
         column++;
     }
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  message = g_strdup_vprintf (_(format), args);  /* formats are marked by xgettext keywords */
   va_end (args);
   t->report->code = FX_MODEL_ERROR_PARSE;
   report_error (t->report, NULL, NULL, "not valid JSON: line %u, column %u: %s",
@@ -2628,7 +2635,7 @@ fx_model_save_file (const FxModel *model, const char *filename, GError **error)
    * renames it over, so a failed save leaves the old file whole. */
   if (!g_file_set_contents (filename, data, (gssize) length, &local))
     {
-      g_set_error (error, FX_MODEL_ERROR, FX_MODEL_ERROR_IO, "Cannot save “%s”: %s",
+      g_set_error (error, FX_MODEL_ERROR, FX_MODEL_ERROR_IO, _("Cannot save “%s”: %s"),
                    filename, local->message);
       return FALSE;
     }

@@ -14,6 +14,7 @@
  * so they are substituted (and differentiated) wherever a rotation appears.
  */
 #include "fx-system-private.h"
+#include <glib/gi18n-lib.h>
 #include "fx-model-io.h"
 
 #include <math.h>
@@ -1874,7 +1875,7 @@ build_joint_drives (FxSystem *sys, guint jt, guint first_r, GError **error)
       if (ja == NULL || (mo->link_b && jb == NULL))
         {
           g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
-                       "motors[%u]: its links must end at joint \"%s\"", i, joint->id);
+                       _("motors[%u]: its links must end at joint \"%s\""), i, joint->id);
           return FALSE;
         }
       if (mo->type == FX_MOTOR_TORQUE)
@@ -1892,9 +1893,9 @@ build_joint_drives (FxSystem *sys, guint jt, guint first_r, GError **error)
           if (ja != jb || ja->ground || ja->inertia_dof >= 0)
             {
               g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
-                           "motors[%u]: a speed motor between links \"%s\" and \"%s\" needs "
+                           _("motors[%u]: a speed motor between links \"%s\" and \"%s\" needs "
                            "them to turn on their own at pin joint \"%s\" (no clamp, no "
-                           "rotary inertia there)", i, mo->link, mo->link_b, joint->id);
+                           "rotary inertia there)"), i, mo->link, mo->link_b, joint->id);
               return FALSE;
             }
           continue;
@@ -1916,8 +1917,8 @@ build_joint_drives (FxSystem *sys, guint jt, guint first_r, GError **error)
       if (ja == NULL || (sp->link_b && jb == NULL) || ja == jb)
         {
           g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
-                       "springs[%u]: it needs the ends of two links turning on their own at "
-                       "pin joint \"%s\" (or one, and a pin support)", i, joint->id);
+                       _("springs[%u]: it needs the ends of two links turning on their own at "
+                       "pin joint \"%s\" (or one, and a pin support)"), i, joint->id);
           return FALSE;
         }
       const FxPort *qa = &g_array_index (ja->ports, FxPort, pa);
@@ -1925,8 +1926,8 @@ build_joint_drives (FxSystem *sys, guint jt, guint first_r, GError **error)
       if (sys->links[qa->link].R != FX_CAUSAL_F || (qb && sys->links[qb->link].R != FX_CAUSAL_F))
         {
           g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
-                       "springs[%u]: the links at joint \"%s\" must take moments there "
-                       "(free-free or pinned formulation)", i, joint->id);
+                       _("springs[%u]: the links at joint \"%s\" must take moments there "
+                       "(free-free or pinned formulation)"), i, joint->id);
           return FALSE;
         }
       FxSpringSys ss = { (int) qa->dof, qb ? (int) qb->dof : -1, sp->stiffness, sp->damping,
@@ -1959,8 +1960,8 @@ build_joint (FxSystem *sys, guint jt, GError **error)
   if (rinertia && joint->kind == FX_JOINT_PIN && n_members > 1)
     {
       g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
-                   "joint \"%s\": a rotary inertia at a pin between several links would "
-                   "not know which link it turns with; make the joint a weld", joint->id);
+                   _("joint \"%s\": a rotary inertia at a pin between several links would "
+                   "not know which link it turns with; make the joint a weld"), joint->id);
       return FALSE;
     }
   /* a welded attachment of a rigid body turns with it */
@@ -1979,8 +1980,8 @@ build_joint (FxSystem *sys, guint jt, GError **error)
           if (g_strcmp0 (ld->joint, joint->id) == 0 && ld->frame == FX_FRAME_MATERIAL)
             {
               g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
-                           "loads[%u]: a load in a link's frame at joint \"%s\" of body \"%s\" "
-                           "is not supported; give it in the spatial frame", i, joint->id,
+                           _("loads[%u]: a load in a link's frame at joint \"%s\" of body \"%s\" "
+                           "is not supported; give it in the spatial frame"), i, joint->id,
                            fx_model_body (model, (guint) body)->id);
               return FALSE;
             }
@@ -2108,7 +2109,7 @@ build_joint (FxSystem *sys, guint jt, GError **error)
           if (jl.frame_member < 0)
             {
               g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
-                           "loads[%u].frame_link: link \"%s\" does not end at joint \"%s\"",
+                           _("loads[%u].frame_link: link \"%s\" does not end at joint \"%s\""),
                            i, ld->frame_link ? ld->frame_link : "", joint->id);
               return FALSE;
             }
@@ -2201,7 +2202,7 @@ check_single_link_limits (FxSystem *sys, GError **error)
       if (!j->ground && j->f < 0 && j->inertia_dof < 0 && j->body < 0)
         {
           g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_CAUSALITY,
-                       "joint \"%s\": no force-causal link takes its force",
+                       _("joint \"%s\": no force-causal link takes its force"),
                        fx_model_joint (sys->built, j->joint)->id);
           return FALSE;
         }
@@ -2212,7 +2213,7 @@ check_single_link_limits (FxSystem *sys, GError **error)
       if (!j->ground && j->f < 0 && j->inertia_dof < 0)
         {
           g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_CAUSALITY,
-                       "joint \"%s\": no moment-causal link takes its moment",
+                       _("joint \"%s\": no moment-causal link takes its moment"),
                        fx_model_joint (sys->built, j->joint)->id);
           return FALSE;
         }
@@ -2242,7 +2243,7 @@ fx_system_new (const FxModel *model, GError **error)
   sys->assignment = fx_assignment_compute (sys->model);
   if (!fx_assignment_ok (sys->assignment))
     {
-      g_autoptr (GString) msg = g_string_new ("no valid formulation for this mechanism:");
+      g_autoptr (GString) msg = g_string_new (_("no valid formulation for this mechanism:"));
       for (guint i = 0; i < sys->assignment->conflicts->len; i++)
         g_string_append_printf (msg, "\n  %s", (char *) g_ptr_array_index (sys->assignment->conflicts, i));
       g_set_error_literal (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_CAUSALITY, msg->str);
