@@ -58,6 +58,9 @@ struct _FlexionCanvas {
   guint tick_id;
   gint64 last_tick, max_gap, last_tick_end;
 
+  double pointer_x, pointer_y;  /* last pointer position, -1: outside */
+  double zoom_last;             /* pinch scale at the last update     */
+
   GtkWidget *context_menu;
 };
 
@@ -558,15 +561,13 @@ on_pan_update (GtkGestureDrag *gesture, double ox, double oy, FlexionCanvas *sel
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-static double pointer_x = -1, pointer_y = -1;
-
 static gboolean
 on_scroll (GtkEventControllerScroll *controller, double dx, double dy, FlexionCanvas *self)
 {
   GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
   GdkScrollUnit unit = gtk_event_controller_scroll_get_unit (controller);
-  double px = pointer_x >= 0 ? pointer_x : gtk_widget_get_width (GTK_WIDGET (self)) / 2.0;
-  double py = pointer_y >= 0 ? pointer_y : gtk_widget_get_height (GTK_WIDGET (self)) / 2.0;
+  double px = self->pointer_x >= 0 ? self->pointer_x : gtk_widget_get_width (GTK_WIDGET (self)) / 2.0;
+  double py = self->pointer_y >= 0 ? self->pointer_y : gtk_widget_get_height (GTK_WIDGET (self)) / 2.0;
   if (unit == GDK_SCROLL_UNIT_WHEEL || (mods & GDK_CONTROL_MASK))
     /* a wheel (or Ctrl + two fingers) zooms about the pointer */
     fx_view_zoom_at (&self->view, px, py, pow (1.15, -dy));
@@ -580,12 +581,10 @@ on_scroll (GtkEventControllerScroll *controller, double dx, double dy, FlexionCa
   return TRUE;
 }
 
-static double zoom_last;
-
 static void
 on_zoom_begin (GtkGesture *gesture, GdkEventSequence *seq, FlexionCanvas *self)
 {
-  zoom_last = 1;
+  self->zoom_last = 1;
 }
 
 static void
@@ -594,16 +593,16 @@ on_zoom_changed (GtkGestureZoom *gesture, double scale, FlexionCanvas *self)
   double cx, cy;
   if (!gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &cx, &cy))
     return;
-  fx_view_zoom_at (&self->view, cx, cy, scale / zoom_last);
-  zoom_last = scale;
+  fx_view_zoom_at (&self->view, cx, cy, scale / self->zoom_last);
+  self->zoom_last = scale;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 static void
 on_motion (GtkEventControllerMotion *controller, double x, double y, FlexionCanvas *self)
 {
-  pointer_x = x;
-  pointer_y = y;
+  self->pointer_x = x;
+  self->pointer_y = y;
   if (self->drag != DRAG_NONE)
     return;
   int joint, link;
@@ -625,7 +624,7 @@ on_motion (GtkEventControllerMotion *controller, double x, double y, FlexionCanv
 static void
 on_leave (GtkEventControllerMotion *controller, FlexionCanvas *self)
 {
-  pointer_x = pointer_y = -1;
+  self->pointer_x = self->pointer_y = -1;
   self->hover_joint = self->hover_link = -1;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -796,6 +795,8 @@ flexion_canvas_init (FlexionCanvas *self)
   self->selected_joint = self->selected_link = -1;
   self->hover_joint = self->hover_link = -1;
   self->context_link = -1;
+  self->pointer_x = self->pointer_y = -1;
+  self->zoom_last = 1;
   gtk_widget_set_focusable (w, TRUE);
   gtk_widget_set_hexpand (w, TRUE);
   gtk_widget_set_vexpand (w, TRUE);
