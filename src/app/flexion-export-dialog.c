@@ -311,6 +311,19 @@ on_animation_clicked (FlexionExportDialog *self)
   choose_file (self, _("Export Animation"), name, animation_chosen, NULL);
 }
 
+/* The toast after a plot or picture: Open on success, the reason if not. */
+static void
+report_quick_export (FlexionExportDialog *self, gboolean ok, const char *path, const GError *error)
+{
+  g_autofree char *name = g_path_get_basename (path);
+  g_autofree char *msg = ok ? g_strdup_printf (_("Exported “%s”"), name)
+                            : g_strdup_printf (_("Could not export “%s”: %s"), name, error->message);
+  if (ok)
+    toast_with_open (self, msg, path);
+  else
+    toast (self, msg);
+}
+
 /* Plots and pictures are quick: drawn here, the file named by its extension. */
 static void
 plot_chosen (FlexionExportDialog *self, GFile *file, gpointer data)
@@ -331,13 +344,7 @@ plot_chosen (FlexionExportDialog *self, GFile *file, gpointer data)
       st.t_window = 0;
       ok = fx_export_plot (self->series, kind, &st, path, 800, 450, &error);
     }
-  g_autofree char *name = g_path_get_basename (path);
-  g_autofree char *msg = ok ? g_strdup_printf (_("Exported “%s”"), name)
-                            : g_strdup_printf (_("Could not export “%s”: %s"), name, error->message);
-  if (ok)
-    toast_with_open (self, msg, path);
-  else
-    toast (self, msg);
+  report_quick_export (self, ok, path, error);
 }
 
 static void
@@ -373,13 +380,7 @@ picture_chosen (FlexionExportDialog *self, GFile *file, gpointer data)
     st.moment_range = frame->moment_max_abs;
   gboolean ok = fx_export_scene (self->model, frame, self->frame ? model_frame : NULL, &st, path,
                                  1280, 720, &error);
-  g_autofree char *name = g_path_get_basename (path);
-  g_autofree char *msg = ok ? g_strdup_printf (_("Exported “%s”"), name)
-                            : g_strdup_printf (_("Could not export “%s”: %s"), name, error->message);
-  if (ok)
-    toast_with_open (self, msg, path);
-  else
-    toast (self, msg);
+  report_quick_export (self, ok, path, error);
 }
 
 static void

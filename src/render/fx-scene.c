@@ -424,6 +424,17 @@ hatch_ground (const Scene *sc, double x, double y, double half)
   cairo_stroke (cr);
 }
 
+/* The current path filled with the ground colour at `alpha`, then outlined. */
+static void
+fill_and_outline (const Scene *sc, double alpha)
+{
+  fx_set_rgba (sc->cr, sc->pal->ground, alpha);
+  cairo_fill_preserve (sc->cr);
+  fx_set_rgb (sc->cr, sc->pal->ground);
+  cairo_set_line_width (sc->cr, 1.5 * sc->ls);
+  cairo_stroke (sc->cr);
+}
+
 static void
 draw_support (const Scene *sc, const FxJoint *joint, double x, double y)
 {
@@ -437,29 +448,17 @@ draw_support (const Scene *sc, const FxJoint *joint, double x, double y)
       cairo_line_to (cr, x - 8 * ls, y + 13 * ls);
       cairo_line_to (cr, x + 8 * ls, y + 13 * ls);
       cairo_close_path (cr);
-      fx_set_rgba (cr, sc->pal->ground, 0.25);
-      cairo_fill_preserve (cr);
-      fx_set_rgb (cr, sc->pal->ground);
-      cairo_set_line_width (cr, 1.5 * ls);
-      cairo_stroke (cr);
+      fill_and_outline (sc, 0.25);
       hatch_ground (sc, x, y + 13 * ls, 12 * ls);
       break;
     case FX_SUPPORT_CLAMP:
       cairo_rectangle (cr, x - 10 * ls, y - 10 * ls, 20 * ls, 20 * ls);
-      fx_set_rgba (cr, sc->pal->ground, 0.35);
-      cairo_fill_preserve (cr);
-      fx_set_rgb (cr, sc->pal->ground);
-      cairo_set_line_width (cr, 1.5 * ls);
-      cairo_stroke (cr);
+      fill_and_outline (sc, 0.35);
       hatch_ground (sc, x, y + 10 * ls, 13 * ls);
       break;
     case FX_SUPPORT_GUIDED:
       cairo_rectangle (cr, x - 9 * ls, y - 6 * ls, 18 * ls, 12 * ls);
-      fx_set_rgba (cr, sc->pal->ground, 0.35);
-      cairo_fill_preserve (cr);
-      fx_set_rgb (cr, sc->pal->ground);
-      cairo_set_line_width (cr, 1.5 * ls);
-      cairo_stroke (cr);
+      fill_and_outline (sc, 0.35);
       for (int k = -1; k <= 1; k += 2)
         {
           cairo_arc (cr, x + k * 5 * ls, y + 9 * ls, 3 * ls, 0, 2 * G_PI);
@@ -507,11 +506,7 @@ draw_support (const Scene *sc, const FxJoint *joint, double x, double y)
           cairo_translate (cr, x, y);
           cairo_rotate (cr, atan2 (dyn, dxn));
           cairo_rectangle (cr, -11 * ls, -7 * ls, 22 * ls, 14 * ls);
-          fx_set_rgba (cr, sc->pal->ground, 0.45);
-          cairo_fill_preserve (cr);
-          fx_set_rgb (cr, sc->pal->ground);
-          cairo_set_line_width (cr, 1.5 * ls);
-          cairo_stroke (cr);
+          fill_and_outline (sc, 0.45);
           cairo_restore (cr);
         }
     }
