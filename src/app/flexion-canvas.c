@@ -313,6 +313,31 @@ draw_link_preview (FlexionCanvas *self, cairo_t *cr)
   cairo_show_text (cr, buf);
 }
 
+/* An empty canvas says how to begin. */
+static void
+draw_empty_hint (FlexionCanvas *self, cairo_t *cr, int w, int h)
+{
+  const char *lines[] = { _("Drag to draw a link"),
+                          _("Right-click a joint or a link for more, or open an example with Ctrl+E") };
+  double sizes[] = { 20, 13 };
+  cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+  double alpha = 0.55;
+  double y = h / 2.0 - 12;
+  for (int i = 0; i < 2; i++)
+    {
+      cairo_set_font_size (cr, sizes[i]);
+      if (i == 1)
+        cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+      cairo_text_extents_t e;
+      cairo_text_extents (cr, lines[i], &e);
+      double v = self->style.dark ? 1.0 : 0.18;
+      cairo_set_source_rgba (cr, v, v, v, alpha);
+      cairo_move_to (cr, (w - e.x_advance) / 2, y);
+      cairo_show_text (cr, lines[i]);
+      y += 30;
+    }
+}
+
 static void
 flexion_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -356,6 +381,8 @@ flexion_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
                  &self->view, &style, w, h);
   if (self->drag == DRAG_DRAW_LINK && self->moved)
     draw_link_preview (self, cr);
+  else if (canvas_model (self)->joints->len == 0 && !self->presentation)
+    draw_empty_hint (self, cr, w, h);
   cairo_destroy (cr);
   if (g_get_monotonic_time () - t_draw > 10000)
     g_debug ("slow canvas draw: %.1f ms", (g_get_monotonic_time () - t_draw) / 1e3);
