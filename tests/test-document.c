@@ -231,6 +231,28 @@ test_save_and_title (void)
 }
 
 static void
+test_support_ends_slider (void)
+{
+  g_autoptr (FxDocument) doc = fx_document_new ();
+  guint a = fx_document_add_joint (doc, 0, 0);
+  FxModel *m = fx_document_begin_edit (doc);
+  fx_model_joint (m, a)->slider = TRUE;
+  fx_model_joint (m, a)->slider_mass = 1;
+  fx_document_end_edit (doc, "Set Slider", NULL);
+  fx_document_set_support (doc, a, FX_SUPPORT_PIN);
+  const FxJoint *j = fx_model_joint (fx_document_get_model (doc), a);
+  g_assert_cmpint (j->support, ==, FX_SUPPORT_PIN);
+  g_assert_false (j->slider);
+  g_assert_cmpstr (fx_document_undo_label (doc), ==, "Set Support");
+  fx_document_undo (doc);
+  j = fx_model_joint (fx_document_get_model (doc), a);
+  g_assert_cmpint (j->support, ==, FX_SUPPORT_NONE);
+  g_assert_true (j->slider);
+  fx_document_set_joint_kind (doc, a, FX_JOINT_WELD);
+  g_assert_cmpint (fx_model_joint (fx_document_get_model (doc), a)->kind, ==, FX_JOINT_WELD);
+}
+
+static void
 test_history_cap (void)
 {
   g_autoptr (FxDocument) doc = fx_document_new ();
@@ -253,6 +275,7 @@ main (int argc, char **argv)
   g_test_add_func ("/document/delete-cascades", test_delete_cascades);
   g_test_add_func ("/document/body-attachment-deleted", test_body_attachment_deleted);
   g_test_add_func ("/document/save-and-title", test_save_and_title);
+  g_test_add_func ("/document/support-ends-slider", test_support_ends_slider);
   g_test_add_func ("/document/history-cap", test_history_cap);
   return g_test_run ();
 }

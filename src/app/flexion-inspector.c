@@ -249,17 +249,14 @@ structural_edit (FlexionInspector *self, FxModel *m, const char *label)
 static void
 on_joint_kind (AdwComboRow *row, GParamSpec *p, FlexionInspector *self)
 {
-  FxModel *m = fx_document_begin_edit (self->doc);
-  fx_model_joint (m, self->joint)->kind = adw_combo_row_get_selected (row) == 1 ? FX_JOINT_WELD : FX_JOINT_PIN;
-  structural_edit (self, m, _("Set Joint Kind"));
+  fx_document_set_joint_kind (self->doc, self->joint,
+                              adw_combo_row_get_selected (row) == 1 ? FX_JOINT_WELD : FX_JOINT_PIN);
 }
 
 static void
 on_joint_support (AdwComboRow *row, GParamSpec *p, FlexionInspector *self)
 {
-  FxModel *m = fx_document_begin_edit (self->doc);
-  fx_model_joint (m, self->joint)->support = (FxSupport) adw_combo_row_get_selected (row);
-  structural_edit (self, m, _("Set Support"));
+  fx_document_set_support (self->doc, self->joint, (FxSupport) adw_combo_row_get_selected (row));
 }
 
 static void

@@ -741,11 +741,8 @@ win_joint_kind (GSimpleAction *a, GVariant *p, gpointer data)
   FlexionWindow *self = data;
   int j = selected_joint (self);
   FxJointKind kind;
-  if (j < 0 || !fx_joint_kind_from_string (g_variant_get_string (p, NULL), &kind))
-    return;
-  FxModel *m = fx_document_begin_edit (self->doc);
-  fx_model_joint (m, j)->kind = kind;
-  fx_document_end_edit (self->doc, _("Set Joint Kind"), NULL);
+  if (j >= 0 && fx_joint_kind_from_string (g_variant_get_string (p, NULL), &kind))
+    fx_document_set_joint_kind (self->doc, j, kind);
 }
 
 static void
@@ -754,14 +751,8 @@ win_support (GSimpleAction *a, GVariant *p, gpointer data)
   FlexionWindow *self = data;
   int j = selected_joint (self);
   FxSupport support;
-  if (j < 0 || !fx_support_from_string (g_variant_get_string (p, NULL), &support))
-    return;
-  FxModel *m = fx_document_begin_edit (self->doc);
-  FxJoint *joint = fx_model_joint (m, j);
-  joint->support = support;
-  if (support != FX_SUPPORT_NONE)
-    joint->slider = FALSE;
-  fx_document_end_edit (self->doc, _("Set Support"), NULL);
+  if (j >= 0 && fx_support_from_string (g_variant_get_string (p, NULL), &support))
+    fx_document_set_support (self->doc, j, support);
 }
 
 static void
@@ -852,20 +843,31 @@ win_add_spring (GSimpleAction *a, GVariant *p, gpointer data)
   add_joint_device (data, FALSE);
 }
 
+/* The link and fraction a link item of the context menu is about: where
+ * the menu was opened, or the selected link's midpoint. -1: none. */
+static int
+link_point (FlexionWindow *self, double *s)
+{
+  double xy[2];
+  int l = flexion_canvas_get_context_point (self->canvas, s, xy);
+  if (l != selected_link (self))
+    l = selected_link (self), *s = 0.5;
+  *s = CLAMP (*s, 0, 1);
+  return l;
+}
+
 static void
 win_add_probe (GSimpleAction *a, GVariant *p, gpointer data)
 {
   FlexionWindow *self = data;
-  double s, xy[2];
-  int l = flexion_canvas_get_context_point (self->canvas, &s, xy);
-  if (l != selected_link (self))
-    l = selected_link (self), s = 0.5;
+  double s;
+  int l = link_point (self, &s);
   if (l < 0)
     return;
   g_autofree char *lid = g_strdup (fx_model_link (model (self), l)->id);
   g_autofree char *id = fx_document_fresh_id (self->doc, "P");
   FxModel *m = fx_document_begin_edit (self->doc);
-  fx_model_add_probe (m, id, lid, CLAMP (s, 0, 1));
+  fx_model_add_probe (m, id, lid, s);
   fx_document_end_edit (self->doc, _("Add Probe"), NULL);
 }
 
@@ -873,15 +875,13 @@ static void
 win_add_link_load (GSimpleAction *a, GVariant *p, gpointer data)
 {
   FlexionWindow *self = data;
-  double s, xy[2];
-  int l = flexion_canvas_get_context_point (self->canvas, &s, xy);
-  if (l != selected_link (self))
-    l = selected_link (self), s = 0.5;
+  double s;
+  int l = link_point (self, &s);
   if (l < 0)
     return;
   g_autofree char *lid = g_strdup (fx_model_link (model (self), l)->id);
   FxModel *m = fx_document_begin_edit (self->doc);
-  FxLoad *load = fx_model_add_link_load (m, lid, CLAMP (s, 0, 1));
+  FxLoad *load = fx_model_add_link_load (m, lid, s);
   load->force[1] = -10;
   fx_document_end_edit (self->doc, _("Add Load"), NULL);
 }

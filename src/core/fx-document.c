@@ -467,6 +467,27 @@ fx_document_set_formulation (FxDocument *doc, guint link, FxFormulation f)
   fx_document_end_edit (doc, _("Set Formulation"), NULL);
 }
 
+void
+fx_document_set_joint_kind (FxDocument *doc, guint joint, FxJointKind kind)
+{
+  g_return_if_fail (joint < doc->model->joints->len);
+  FxModel *m = fx_document_begin_edit (doc);
+  fx_model_joint (m, joint)->kind = kind;
+  fx_document_end_edit (doc, _("Set Joint Kind"), NULL);
+}
+
+void
+fx_document_set_support (FxDocument *doc, guint joint, FxSupport support)
+{
+  g_return_if_fail (joint < doc->model->joints->len);
+  FxModel *m = fx_document_begin_edit (doc);
+  FxJoint *j = fx_model_joint (m, joint);
+  j->support = support;
+  if (support != FX_SUPPORT_NONE)
+    j->slider = FALSE;
+  fx_document_end_edit (doc, _("Set Support"), NULL);
+}
+
 /* ---- deletion: rebuild the model without the removed items ---- */
 
 static gboolean

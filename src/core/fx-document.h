@@ -94,6 +94,9 @@ void           fx_document_delete_joint   (FxDocument *doc, guint joint);
 /* Deletes a link with its loads, probes, motors and springs; joints stay. */
 void           fx_document_delete_link    (FxDocument *doc, guint link);
 void           fx_document_set_formulation (FxDocument *doc, guint link, FxFormulation f);
+void           fx_document_set_joint_kind (FxDocument *doc, guint joint, FxJointKind kind);
+/* A support also ends a slider block there (a supported joint has none). */
+void           fx_document_set_support    (FxDocument *doc, guint joint, FxSupport support);
 
 /* Fresh ids with `prefix` ("J", "L", "P", "M", ...) not used by any item of
  * the model. */
