@@ -8,6 +8,17 @@
 
 #include <math.h>
 
+/* An example model from data/examples ($FLEXION_EXAMPLES), loaded or the test fails. */
+static inline FxModel *
+test_load_example (const char *name)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("FLEXION_EXAMPLES"), name, NULL);
+  g_autoptr (GError) error = NULL;
+  FxModel *m = fx_model_load_file (path, NULL, &error);
+  g_assert_no_error (error);
+  return m;
+}
+
 static inline FxLink *
 test_add_link (FxModel *m, const char *id, const char *from, const char *to, guint n,
                double rhoA, double rhoI, double EA, double GA, double EI)

@@ -1,6 +1,7 @@
 /* flexion-export-dialog.c */
 #include "flexion-export-dialog.h"
 #include "fx-export.h"
+#include "flexion-rows.h"
 #include "fx-runner.h"
 
 #include <glib/gi18n.h>
@@ -54,9 +55,7 @@ on_toast_open (AdwToast *t, gpointer data)
 static void
 toast_with_open (FlexionExportDialog *self, const char *message, const char *path)
 {
-  g_autofree char *escaped = g_markup_escape_text (message, -1);
-  AdwToast *t = adw_toast_new (escaped);
-  adw_toast_set_timeout (t, 10);
+  AdwToast *t = flexion_toast_new (message, 10);
   adw_toast_set_button_label (t, _("_Open"));
   g_object_set_data_full (G_OBJECT (t), "uri", g_filename_to_uri (path, NULL, NULL), g_free);
   g_signal_connect (t, "button-clicked", G_CALLBACK (on_toast_open), self);
@@ -66,9 +65,7 @@ toast_with_open (FlexionExportDialog *self, const char *message, const char *pat
 static void
 toast (FlexionExportDialog *self, const char *message)
 {
-  g_autofree char *escaped = g_markup_escape_text (message, -1);  /* titles are markup */
-  AdwToast *t = adw_toast_new (escaped);
-  adw_toast_set_timeout (t, 8);
+  AdwToast *t = flexion_toast_new (message, 8);
   adw_toast_overlay_add_toast (self->toasts, t);
 }
 
@@ -76,34 +73,11 @@ static GtkSpinButton *
 spin_row (AdwPreferencesGroup *group, const char *title, const char *unit, double value,
           double lo, double hi, double step, guint digits)
 {
-  GtkWidget *row = adw_action_row_new ();
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  if (unit)
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), unit);
   GtkWidget *spin = gtk_spin_button_new_with_range (lo, hi, step);
   gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), digits);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), value);
-  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), spin);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), spin);
-  adw_preferences_group_add (group, row);
+  flexion_control_row (group, title, unit, spin);
   return GTK_SPIN_BUTTON (spin);
-}
-
-static GtkSwitch *
-switch_row (AdwPreferencesGroup *group, const char *title, gboolean active)
-{
-  GtkWidget *row = adw_action_row_new ();
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  GtkWidget *sw = gtk_switch_new ();
-  gtk_switch_set_active (GTK_SWITCH (sw), active);
-  gtk_widget_set_valign (sw, GTK_ALIGN_CENTER);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (sw), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), sw);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), sw);
-  adw_preferences_group_add (group, row);
-  return GTK_SWITCH (sw);
 }
 
 static char *
@@ -469,9 +443,9 @@ build (FlexionExportDialog *self)
   self->fps_spin = spin_row (anim, _("Frame rate"), _("frames per second"), 30, 1, 120, 1, 0);
   self->from_spin = spin_row (anim, _("From"), _("s"), 0, 0, 1e6, 0.1, 3);
   self->until_spin = spin_row (anim, _("Until"), _("s"), self->model->t_end, 0.001, 1e6, 0.1, 3);
-  self->colorbar_switch = switch_row (anim, _("Colour bar"), TRUE);
-  self->time_switch = switch_row (anim, _("Time stamp"), TRUE);
-  self->inset_switch = switch_row (anim, _("Energy plot inset"), FALSE);
+  self->colorbar_switch = flexion_switch_row (anim, _("Colour bar"), NULL, TRUE);
+  self->time_switch = flexion_switch_row (anim, _("Time stamp"), NULL, TRUE);
+  self->inset_switch = flexion_switch_row (anim, _("Energy plot inset"), NULL, FALSE);
   self->animation_button = button (_("Export _Animation…"), _("Choose a file and export the animation"),
                                    G_CALLBACK (on_animation_clicked), self);
   gtk_widget_add_css_class (self->animation_button, "suggested-action");

@@ -6,6 +6,7 @@
  */
 #include "flexion-inspector.h"
 #include "fx-causality.h"
+#include "flexion-rows.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -129,29 +130,20 @@ static GtkWidget *
 number_row (FlexionInspector *self, AdwPreferencesGroup *group, const char *title,
             const char *unit, double value, double lo, double hi, Field field, guint index)
 {
-  GtkWidget *row = adw_action_row_new ();
-  g_autofree char *escaped = g_markup_escape_text (title, -1);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), escaped);
-  if (unit && unit[0])
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), unit);
   double step = value != 0 ? pow (10, floor (log10 (fabs (value)))) / 10 : 0.1;
   if (field == F_LINK_ELEMENTS)
     step = 1;
   GtkAdjustment *adj = gtk_adjustment_new (value, lo, hi, step, step * 10, 0);
   GtkWidget *spin = gtk_spin_button_new (adj, step, field == F_LINK_ELEMENTS ? 0 : 6);
-  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
   gtk_editable_set_width_chars (GTK_EDITABLE (spin), 9);
   g_signal_connect (spin, "output", G_CALLBACK (spin_output), NULL);
   g_signal_connect (spin, "input", G_CALLBACK (spin_input), NULL);
   gtk_widget_set_tooltip_text (spin, title);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
   FieldRef *ref = g_new (FieldRef, 1);
   *ref = (FieldRef) { self, field, index };
   g_signal_connect_data (spin, "value-changed", G_CALLBACK (on_number_changed), ref,
                          (GClosureNotify) (void (*) (void)) g_free, 0);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), spin);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), spin);
-  adw_preferences_group_add (group, row);
+  flexion_control_row (group, title, unit, spin);
   return spin;
 }
 
@@ -207,19 +199,9 @@ static GtkWidget *
 switch_row (AdwPreferencesGroup *group, const char *title, const char *subtitle,
             gboolean active, GCallback on_toggled, gpointer data)
 {
-  GtkWidget *row = adw_action_row_new ();
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  if (subtitle)
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
-  GtkWidget *sw = gtk_switch_new ();
-  gtk_switch_set_active (GTK_SWITCH (sw), active);
-  gtk_widget_set_valign (sw, GTK_ALIGN_CENTER);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (sw), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+  GtkSwitch *sw = flexion_switch_row (group, title, subtitle, active);
   g_signal_connect (sw, "notify::active", on_toggled, data);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), sw);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), sw);
-  adw_preferences_group_add (group, row);
-  return sw;
+  return GTK_WIDGET (sw);
 }
 
 static GtkWidget *

@@ -6,6 +6,7 @@
 #include "flexion-plot-view.h"
 #include "flexion-gallery.h"
 #include "flexion-export-dialog.h"
+#include "flexion-rows.h"
 #include "fx-model-io.h"
 
 #include <glib/gi18n.h>
@@ -55,11 +56,7 @@ G_DEFINE_FINAL_TYPE (FlexionWindow, flexion_window, ADW_TYPE_APPLICATION_WINDOW)
 void
 flexion_window_toast (FlexionWindow *self, const char *message)
 {
-  /* toast titles are Pango markup in libadwaita 1.2: messages quote file
-   * names and model text, so escape them */
-  g_autofree char *escaped = g_markup_escape_text (message, -1);
-  AdwToast *toast = adw_toast_new (escaped);
-  adw_toast_set_timeout (toast, 6);
+  AdwToast *toast = flexion_toast_new (message, 6);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 

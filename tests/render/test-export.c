@@ -2,6 +2,7 @@
  * read back with independent readers. */
 #include "fx-export.h"
 #include "fx-model-io.h"
+#include "../test-models.h"
 #include "fx-system.h"
 
 #include <gdk-pixbuf/gdk-pixbuf.h>
@@ -9,15 +10,6 @@
 #include <math.h>
 #include <string.h>
 
-static FxModel *
-load_example (const char *name)
-{
-  g_autofree char *path = g_build_filename (g_getenv ("FLEXION_EXAMPLES"), name, NULL);
-  g_autoptr (GError) error = NULL;
-  FxModel *m = fx_model_load_file (path, NULL, &error);
-  g_assert_no_error (error);
-  return m;
-}
 
 static char *
 out_dir (void)
@@ -90,7 +82,7 @@ count_distinct (GdkPixbuf *pb)
 static void
 test_gif (void)
 {
-  g_autoptr (FxModel) m = load_example ("four-bar.flexion");
+  g_autoptr (FxModel) m = test_load_example ("four-bar.flexion");
   g_autofree char *dir = out_dir ();
   g_autofree char *path = g_build_filename (dir, "four-bar.gif", NULL);
   g_unlink (path);
@@ -143,7 +135,7 @@ test_gif (void)
 static void
 test_png_sequence (void)
 {
-  g_autoptr (FxModel) m = load_example ("flying-spaghetti.flexion");
+  g_autoptr (FxModel) m = test_load_example ("flying-spaghetti.flexion");
   g_autofree char *dir = out_dir ();
   g_autofree char *path = g_build_filename (dir, "spaghetti-frames", NULL);
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
@@ -188,7 +180,7 @@ test_video (void)
       g_test_skip (why);
       return;
     }
-  g_autoptr (FxModel) m = load_example ("four-bar.flexion");
+  g_autoptr (FxModel) m = test_load_example ("four-bar.flexion");
   g_autofree char *dir = out_dir ();
   g_autofree char *path = g_build_filename (dir, "four-bar.webm", NULL);
   FxAnimationOptions o;
@@ -223,7 +215,7 @@ test_video (void)
 static void
 test_plots_and_picture (void)
 {
-  g_autoptr (FxModel) m = load_example ("four-bar.flexion");
+  g_autoptr (FxModel) m = test_load_example ("four-bar.flexion");
   g_autoptr (GError) error = NULL;
   g_autoptr (FxStepFrame) last = NULL;
   g_autoptr (FxSeries) series = fx_export_run_series (m, 0.5, 0, &last, NULL, NULL, &error);
@@ -293,7 +285,7 @@ test_probe_csv (void)
 {
   /* the four-bar's probe at the coupler's midpoint, from the series and from
    * the engine directly */
-  g_autoptr (FxModel) m = load_example ("four-bar.flexion");
+  g_autoptr (FxModel) m = test_load_example ("four-bar.flexion");
   g_assert_cmpuint (m->probes->len, ==, 1);
   g_autoptr (GError) error = NULL;
   g_autoptr (FxSeries) series = fx_export_run_series (m, 0.2, 0, NULL, NULL, NULL, &error);
@@ -326,7 +318,7 @@ test_probe_csv (void)
 static void
 test_csv_matches_run (void)
 {
-  g_autoptr (FxModel) m = load_example ("four-bar.flexion");
+  g_autoptr (FxModel) m = test_load_example ("four-bar.flexion");
   g_autoptr (GError) error = NULL;
   g_autoptr (FxSeries) series = fx_export_run_series (m, 0.4, 0, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
@@ -382,7 +374,7 @@ dir_has_part_files (const char *dir)
 static void
 test_cancel_leaves_nothing (void)
 {
-  g_autoptr (FxModel) m = load_example ("four-bar.flexion");
+  g_autoptr (FxModel) m = test_load_example ("four-bar.flexion");
   g_autofree char *dir = out_dir ();
   FxAnimationOptions o;
   fx_animation_options_init (&o);
@@ -410,7 +402,7 @@ test_cancel_leaves_nothing (void)
 static void
 test_bad_options (void)
 {
-  g_autoptr (FxModel) m = load_example ("four-bar.flexion");
+  g_autoptr (FxModel) m = test_load_example ("four-bar.flexion");
   g_autofree char *dir = out_dir ();
   g_autofree char *path = g_build_filename (dir, "bad.gif", NULL);
   FxAnimationOptions o;

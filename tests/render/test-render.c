@@ -3,20 +3,12 @@
 #include "fx-plot.h"
 #include "fx-runner.h"
 #include "fx-model-io.h"
+#include "../test-models.h"
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <math.h>
 
-static FxModel *
-load_example (const char *name)
-{
-  g_autofree char *path = g_build_filename (g_getenv ("FLEXION_EXAMPLES"), name, NULL);
-  g_autoptr (GError) error = NULL;
-  FxModel *m = fx_model_load_file (path, NULL, &error);
-  g_assert_no_error (error);
-  return m;
-}
 
 /* How many pixels differ from the top-left (background) pixel. */
 static guint
@@ -125,7 +117,7 @@ draw_four_bar (cairo_t *cr, const FxModel *m, const FxStepFrame *frame, double w
 static void
 test_scene_image (void)
 {
-  g_autoptr (FxModel) m = load_example ("four-bar.flexion");
+  g_autoptr (FxModel) m = test_load_example ("four-bar.flexion");
   g_autoptr (GError) error = NULL;
   g_autoptr (FxRunner) r = fx_runner_new (m, &error);
   g_assert_no_error (error);
@@ -167,7 +159,7 @@ test_scene_image (void)
 static void
 test_vector_outputs (void)
 {
-  g_autoptr (FxModel) m = load_example ("four-bar.flexion");
+  g_autoptr (FxModel) m = test_load_example ("four-bar.flexion");
   g_autoptr (FxStepFrame) frame = fx_step_frame_new_from_model (m);
   const char *dir = g_getenv ("G_TEST_BUILDDIR");
   g_autofree char *svg = g_build_filename (dir, "four-bar-scene.svg", NULL);
@@ -200,7 +192,7 @@ test_vector_outputs (void)
 static void
 test_plots (void)
 {
-  g_autoptr (FxModel) m = load_example ("four-bar.flexion");
+  g_autoptr (FxModel) m = test_load_example ("four-bar.flexion");
   g_autoptr (FxRunner) r = fx_runner_new (m, NULL);
   fx_runner_set_horizon (r, 1.0);
   while (fx_runner_is_busy (r))
