@@ -501,21 +501,20 @@ save_then (FlexionWindow *self, Pending *p)
   pending_free (p);
 }
 
+/* An empty, unmodified document with the preferred time step. */
+static FxDocument *
+empty_document (FlexionWindow *self)
+{
+  g_autoptr (FxModel) fresh = fx_model_new ();
+  if (self->settings)
+    fresh->dt = g_settings_get_double (self->settings, "default-dt");
+  return fx_document_new_for_model (fresh);
+}
+
 static void
 new_document (FlexionWindow *self, gpointer data)
 {
-  g_autoptr (FxDocument) doc = fx_document_new ();
-  if (self->settings)
-    {
-      FxModel *m = fx_document_begin_edit (doc);
-      m->dt = g_settings_get_double (self->settings, "default-dt");
-      fx_document_end_edit (doc, _("Set Time Step"), NULL);
-      /* the default is not a user edit: start clean */
-      g_clear_object (&doc);
-      g_autoptr (FxModel) fresh = fx_model_new ();
-      fresh->dt = g_settings_get_double (self->settings, "default-dt");
-      doc = fx_document_new_for_model (fresh);
-    }
+  g_autoptr (FxDocument) doc = empty_document (self);
   flexion_window_set_document (self, doc);
 }
 
@@ -1384,9 +1383,7 @@ flexion_window_new (AdwApplication *app)
         gtk_window_maximize (GTK_WINDOW (self));
       gtk_adjustment_set_value (self->speed_adjustment,
                                 log10 (g_settings_get_double (settings, "speed")));
-      g_autoptr (FxModel) fresh = fx_model_new ();
-      fresh->dt = g_settings_get_double (settings, "default-dt");
-      g_autoptr (FxDocument) doc = fx_document_new_for_model (fresh);
+      g_autoptr (FxDocument) doc = empty_document (self);
       flexion_window_set_document (self, doc);
     }
   return self;
