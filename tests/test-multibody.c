@@ -1129,9 +1129,9 @@ check_jacobian (FxModel *m, const char *what)
 
   randomize (sys, rng, x);
   JacobianCheck c = test_jacobian_check (sys, x, 0.1);
-  g_test_message ("%s: max |J - J_fd| = %.3g (max |J| = %.3g), outside the band %.3g, "
-                  "%u unknowns, band %u, %u segments",
-                  what, c.worst, c.jmax, c.outside, sys->n, sys->band, sys->n_links);
+  g_test_message ("%s: max |J - J_fd| = %.3g (max |J| = %.3g), outside the pattern %.3g, "
+                  "%u unknowns, %u segments",
+                  what, c.worst, c.jmax, c.outside, sys->n, sys->n_links);
   g_assert_cmpfloat (c.outside, <, 1e-9);
   g_assert_cmpfloat (c.worst, <, 1e-7 * MAX (1.0, c.jmax));
 }

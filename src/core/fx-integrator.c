@@ -21,7 +21,11 @@ struct _FxIntegrator {
   guint *block_of;
   guint *block_kind;     /* 0 velocity, 1 angular velocity, 2 stress, 3 moment */
   double *block_length;  /* omega and m are compared across blocks as omega L, m / L */
-  FxBand *J;
+  FxMatrixKind matrix_kind;  /* the solver path asked for (AUTO by default) */
+  FxMatrix *J;               /* created at the first step                  */
+  gboolean factors_valid;    /* J holds a factorisation usable for this dt */
+  double factors_dt;
+  gboolean stale_ok;         /* may reuse factorisations (simplified Newton) */
   double *x, *R, *mag, *x_prev, *scale, *delta, *x_base;
   double dt_prev;
   gboolean *flips;  /* per block: predict with x_{n-1} (see choose_predictor) */
@@ -40,7 +44,8 @@ fx_integrator_new (FxSystem *sys, double tolerance, guint max_iterations)
   it->n = n;
   it->block_of = g_new0 (guint, MAX (n, 1));
   it->n_blocks = fx_system_blocks (sys, it->block_of, &it->block_kind, &it->block_length);
-  it->J = fx_system_new_jacobian (sys);
+  it->matrix_kind = FX_MATRIX_AUTO;
+  it->stale_ok = TRUE;
   it->x = g_new0 (double, MAX (n, 1));
   it->R = g_new0 (double, MAX (n, 1));
   it->mag = g_new0 (double, MAX (n, 1));
@@ -57,7 +62,7 @@ fx_integrator_free (FxIntegrator *it)
 {
   if (it == NULL)
     return;
-  fx_band_free (it->J);
+  fx_matrix_free (it->J);
   g_free (it->block_of);
   g_free (it->block_kind);
   g_free (it->block_length);
@@ -178,17 +183,42 @@ choose_predictor (FxIntegrator *it, const double *xn, const double *x_new)
     it->flips[b] = e_flip[b] < e_lin[b];
 }
 
-typedef enum { STEP_OK, STEP_NO_CONVERGENCE, STEP_SINGULAR, STEP_NOT_FINITE } StepStatus;
+typedef enum {
+  STEP_OK, STEP_NO_CONVERGENCE, STEP_SINGULAR, STEP_NOT_FINITE, STEP_TOO_LARGE
+} StepStatus;
 
-/* One midpoint step of size dt from the system's state; on success the
- * converged x_{n+1} is in it->x. */
+/* The Newton matrix at x for step dt, factorised. A pattern that grew (a new
+ * coupling, e.g. a drag on another link) is analysed again and assembled
+ * again. */
 static StepStatus
-newton (FxIntegrator *it, double dt, gboolean extrapolate, guint *iters, double *residual)
+refresh_factors (FxIntegrator *it, double dt, gboolean assembled, GError **error)
 {
-  FxSystem *sys = it->sys;
-  const double *xn = fx_system_state (sys);
-  double upd = INFINITY;
+  for (guint attempt = 0; attempt < 3; attempt++)
+    {
+      if (!assembled)
+        fx_system_residual (it->sys, it->x, dt, it->R, it->mag, it->J);
+      assembled = FALSE;
+      FxMatrixStatus ms = fx_matrix_factorize (it->J);
+      if (ms == FX_MATRIX_OK)
+        {
+          it->factors_valid = TRUE;
+          it->factors_dt = dt;
+          return STEP_OK;
+        }
+      it->factors_valid = FALSE;
+      if (ms == FX_MATRIX_SINGULAR)
+        return STEP_SINGULAR;
+      if (!fx_matrix_analyze (it->J, error))
+        return STEP_TOO_LARGE;
+    }
+  return STEP_SINGULAR;
+}
 
+/* Newton's starting point: x_n, or extrapolated from the last two steps. */
+static void
+predict (FxIntegrator *it, gboolean extrapolate)
+{
+  const double *xn = fx_system_state (it->sys);
   for (guint i = 0; i < it->n; i++)
     {
       if (!extrapolate)
@@ -198,9 +228,34 @@ newton (FxIntegrator *it, double dt, gboolean extrapolate, guint *iters, double 
       else
         it->x[i] = 2.0 * xn[i] - it->x_prev[i];
     }
+}
 
+/* One midpoint step of size dt from the system's state; on success the
+ * converged x_{n+1} is in it->x.
+ *
+ * Simplified Newton: a factorisation is reused across iterations and steps
+ * (same dt) while it still more than halves the residual per iteration;
+ * when it does not, the matrix is assembled and factorised at the current
+ * iterate. The converged step solves the same equations to the same
+ * tolerance either way: only the path to it changes. */
+static StepStatus
+newton (FxIntegrator *it, double dt, gboolean extrapolate, gboolean full,
+        guint *iters, double *residual, GError **error)
+{
+  FxSystem *sys = it->sys;
+  const double *xn = fx_system_state (sys);
+  double upd = INFINITY;
+
+  /* with full Newton every evaluation also assembles the matrix */
+  gboolean always_fresh = full || !it->stale_ok;
+  gboolean assembled;
+
+  predict (it, extrapolate);
   *iters = 0;
-  fx_system_residual (sys, it->x, dt, it->R, it->mag, it->J);
+  if (always_fresh || it->factors_dt != dt)
+    it->factors_valid = FALSE;
+  assembled = !it->factors_valid;
+  fx_system_residual (sys, it->x, dt, it->R, it->mag, assembled ? it->J : NULL);
   for (;;)
     {
       if (!all_finite (it->R, it->n))
@@ -210,26 +265,46 @@ newton (FxIntegrator *it, double dt, gboolean extrapolate, guint *iters, double 
         return STEP_OK;
       if (*iters >= it->max_iterations)
         return STEP_NO_CONVERGENCE;
-      if (!fx_band_factorize (it->J))
-        return STEP_SINGULAR;
-      fx_band_solve (it->J, it->R);  /* R becomes the Newton update */
+
+      gboolean fresh = !it->factors_valid;
+      if (fresh)
+        {
+          StepStatus st = refresh_factors (it, dt, assembled, error);
+          if (st != STEP_OK)
+            return st;
+        }
       memcpy (it->delta, it->R, sizeof (double) * it->n);
+      fx_matrix_solve (it->J, it->delta);  /* the Newton update */
       memcpy (it->x_base, it->x, sizeof (double) * it->n);
       (*iters)++;
 
       /* Damped step: where the rotations make Newton overshoot (fast,
        * stiff mechanisms near toggle), halve the step until the residual
-       * falls; a full step is taken whenever it already does. */
-      double lambda = 1.0, res_old = *residual;
+       * falls; a full step is taken whenever it already does. A reused
+       * factorisation that does not contract well is replaced instead. */
+      double lambda = 1.0, res_old = *residual, res_new;
       for (;;)
         {
           for (guint i = 0; i < it->n; i++)
             it->x[i] = it->x_base[i] - lambda * it->delta[i];
-          fx_system_residual (sys, it->x, dt, it->R, it->mag, it->J);
-          double res_new = all_finite (it->R, it->n) ? scaled_residual (it) : INFINITY;
-          if (res_new < res_old || lambda < 0.1)
+          assembled = always_fresh;
+          fx_system_residual (sys, it->x, dt, it->R, it->mag, assembled ? it->J : NULL);
+          res_new = all_finite (it->R, it->n) ? scaled_residual (it) : INFINITY;
+          if (!fresh || res_new < res_old || lambda < 0.1)
             break;
           lambda *= 0.5;
+        }
+      if (!fresh && !(res_new < 0.5 * res_old))
+        {
+          it->factors_valid = FALSE;
+          if (!(res_new < res_old))
+            {
+              /* back to the iterate before this update, with a fresh matrix */
+              memcpy (it->x, it->x_base, sizeof (double) * it->n);
+              assembled = TRUE;
+              fx_system_residual (sys, it->x, dt, it->R, it->mag, it->J);
+              continue;
+            }
         }
       for (guint i = 0; i < it->n; i++)
         it->delta[i] *= lambda;
@@ -259,9 +334,10 @@ fx_integrator_report (FxIntegrator *it, FxStepReport *rep)
   fill_energy (it, rep);
 }
 
-/* Advance by dt in `pieces` equal sub-steps; FALSE leaves the system restored. */
+/* Advance by dt in `pieces` equal sub-steps; on failure the caller restores. */
 static StepStatus
-advance (FxIntegrator *it, double dt, guint pieces, FxStepReport *rep)
+advance (FxIntegrator *it, double dt, guint pieces, gboolean full, FxStepReport *rep,
+         GError **error)
 {
   FxSystem *sys = it->sys;
   double h = dt / pieces;
@@ -271,7 +347,7 @@ advance (FxIntegrator *it, double dt, guint pieces, FxStepReport *rep)
       guint iters = 0;
       double res = 0.0;
       gboolean extrapolate = it->have_prev && it->dt_prev == h;
-      StepStatus st = newton (it, h, extrapolate, &iters, &res);
+      StepStatus st = newton (it, h, extrapolate, full, &iters, &res, error);
 
       rep->newton_iters += iters;
       rep->residual = MAX (rep->residual, res);
@@ -280,6 +356,8 @@ advance (FxIntegrator *it, double dt, guint pieces, FxStepReport *rep)
 
       double supplied, dissipated;
       fx_system_flows (sys, it->x, h, &supplied, &dissipated);
+      if (!isfinite (supplied) || !isfinite (dissipated))
+        return STEP_NOT_FINITE;
       rep->supplied += supplied;
       rep->dissipated += dissipated;
       if (extrapolate)
@@ -303,46 +381,123 @@ status_reason (StepStatus st)
     case STEP_SINGULAR:       return _("the Newton matrix is singular (is part of the mechanism "
                                        "free to move without inertia?)");
     case STEP_NOT_FINITE:     return _("the state stopped being finite");
+    case STEP_TOO_LARGE:      return _("the Newton matrix is too large");
     case STEP_OK: default:    return "";
     }
 }
+
+static gboolean
+report_finite (const FxStepReport *rep)
+{
+  return isfinite (rep->H) && isfinite (rep->kinetic) && isfinite (rep->elastic)
+         && isfinite (rep->gravity) && isfinite (rep->supplied) && isfinite (rep->dissipated)
+         && isfinite (rep->joint_gap) && isfinite (rep->t);
+}
+
+/* The largest number of substeps one step may be split into (physics.md 5). */
+#define MAX_PIECES 64
 
 gboolean
 fx_integrator_step (FxIntegrator *it, double dt, FxStepReport *rep, GError **error)
 {
   FxSystem *sys = it->sys;
+  g_autoptr (GError) local = NULL;
+  double t0 = fx_system_time (sys);
+
+  if (!(dt > 0.0) || !isfinite (dt))
+    {
+      g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_DIVERGED,
+                   _("the time step %g s is not a positive number"), dt);
+      return FALSE;
+    }
+  if (it->J == NULL)
+    {
+      it->J = fx_system_new_jacobian (sys, it->matrix_kind, error);
+      if (it->J == NULL)
+        return FALSE;
+    }
+
   FxSystemSnapshot *snap = fx_system_snapshot (sys);
   double H0 = fx_system_hamiltonian (sys);
   StepStatus st = STEP_OK;
-  double t0 = fx_system_time (sys);
+  guint pieces = 1;
+  double worst_residual = 0.0;
 
-  /* full step, then two halves, then four quarters (physics.md section 5) */
-  for (guint pieces = 1; pieces <= 4; pieces *= 2)
+  /* the whole step, then (a reused factorisation being the likely culprit)
+   * the whole step with full Newton, then 2, 4 ... 64 equal substeps */
+  for (guint attempt = 0; pieces <= MAX_PIECES; attempt++)
     {
+      gboolean full = attempt > 0;
       memset (rep, 0, sizeof *rep);
-      st = advance (it, dt, pieces, rep);
+      g_clear_error (&local);
+      st = advance (it, dt, pieces, full, rep, &local);
       if (st == STEP_OK)
         {
-          rep->substeps = pieces;
-          break;
+          fill_energy (it, rep);
+          if (report_finite (rep))
+            break;
+          st = STEP_NOT_FINITE;
         }
+      worst_residual = MAX (worst_residual, rep->residual);
       fx_system_restore (sys, snap);
       it->have_prev = FALSE;
-    }
-
-  if (st != STEP_OK)
-    {
-      g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_DIVERGED,
-                   _("solver failed at t = %.6g s (step %.3g s, also halved twice): %s; "
-                     "scaled residual %.3g after %u iterations"),
-                   t0, dt, status_reason (st), rep->residual, rep->newton_iters);
-      fx_system_snapshot_free (snap);
-      return FALSE;
+      it->factors_valid = FALSE;
+      fx_matrix_refresh_pivots (it->J);
+      if (st == STEP_TOO_LARGE)
+        break;
+      if (attempt > 0)
+        pieces *= 2;
     }
   fx_system_snapshot_free (snap);
 
-  fill_energy (it, rep);
+  if (st != STEP_OK)
+    {
+      if (st == STEP_TOO_LARGE && local != NULL)
+        g_propagate_error (error, g_steal_pointer (&local));
+      else
+        g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_DIVERGED,
+                     _("solver failed at t = %.6g s: %s, even in %u substeps of %.3g s "
+                       "(scaled residual %.3g)"),
+                     t0, status_reason (st), MAX_PIECES, dt / MAX_PIECES, rep->residual);
+      (void) worst_residual;
+      return FALSE;
+    }
+
+  rep->substeps = pieces;
   rep->dt = dt;
   rep->balance = rep->H - H0 - rep->supplied + rep->dissipated;
+  if (!isfinite (rep->balance))
+    {
+      g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_DIVERGED,
+                   _("solver failed at t = %.6g s: the energy balance is not finite"), t0);
+      return FALSE;
+    }
   return TRUE;
+}
+
+void
+fx_integrator_set_matrix_kind (FxIntegrator *it, FxMatrixKind kind)
+{
+  it->matrix_kind = kind;
+  g_clear_pointer (&it->J, fx_matrix_free);
+  it->factors_valid = FALSE;
+}
+
+void
+fx_integrator_set_simplified_newton (FxIntegrator *it, gboolean enabled)
+{
+  it->stale_ok = enabled;
+  it->factors_valid = FALSE;
+}
+
+const char *
+fx_integrator_describe_solver (FxIntegrator *it)
+{
+  if (it->J == NULL)
+    {
+      it->J = fx_system_new_jacobian (it->sys, it->matrix_kind, NULL);
+      if (it->J == NULL)
+        return _("no solver (the model is too large)");
+    }
+  return fx_matrix_describe (it->J);
 }

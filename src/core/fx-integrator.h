@@ -16,7 +16,7 @@ typedef struct {
   guint newton_iters;  /* linear solves, summed over sub-steps                  */
   double residual;     /* final scaled residual (largest over sub-steps)        */
   double joint_gap;    /* largest distance between member ends at a junction   */
-  guint substeps;      /* 1, 2 or 4                                             */
+  guint substeps;      /* 1, 2, 4 ... 64: equal pieces the step was split into  */
 } FxStepReport;
 
 typedef struct _FxIntegrator FxIntegrator;
@@ -29,10 +29,21 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxIntegrator, fx_integrator_free)
 /* The report of the current state (no step: supplied = balance = 0). */
 void          fx_integrator_report (FxIntegrator *integrator, FxStepReport *report);
 
-/* Advance by dt. On failure (Newton fails even at dt/4, or the state stops
- * being finite) the system is left at the last good state and the error
- * names the time and the residual. */
+/* Advance by dt. A step Newton cannot solve (or whose state stops being
+ * finite) is recomputed in 2, 4 ... 64 equal substeps (physics.md 5). On
+ * failure even at dt/64 the system is left at the last good state and the
+ * error names the time, the residual and the smallest substep; no
+ * non-finite number is ever reported. */
 gboolean      fx_integrator_step   (FxIntegrator *integrator, double dt,
                                     FxStepReport *report, GError **error);
+
+/* The linear solver path (AUTO by default: the cheaper of GSL's banded LU
+ * and SuiteSparse's KLU for this model's topology), and a sentence naming the
+ * one in use ("sparse LU (KLU), ..."). */
+void          fx_integrator_set_matrix_kind (FxIntegrator *integrator, FxMatrixKind kind);
+const char   *fx_integrator_describe_solver (FxIntegrator *integrator);
+
+/* Reuse a factorisation while it still converges fast (on by default). */
+void          fx_integrator_set_simplified_newton (FxIntegrator *integrator, gboolean enabled);
 
 G_END_DECLS

@@ -131,7 +131,6 @@ struct _FxSystem {
   guint *joint_tdof, *joint_rdof; /* per built joint: its inertia unknowns   */
   FxAssignment *assignment;
   guint n;               /* unknowns */
-  guint band;            /* half bandwidth of the Jacobian */
   double t;
   double *x;             /* e-variables at t */
   double *x_mid;         /* scratch */

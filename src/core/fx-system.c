@@ -66,7 +66,7 @@ srot (const double a[2], double out[2])
 typedef struct {
   const double *x, *xn, *xm;
   double *R, *mag;
-  FxBand *J;
+  FxMatrix *J;
   double dt;
   double loss;  /* dissipated power at the midpoint */
 } Acc;
@@ -84,8 +84,9 @@ acc_G (Acc *a, guint row, double value, double magnitude)
 static inline void
 acc_K (Acc *a, guint row, guint col, double value)
 {
-  if (a->J && value != 0.0)
-    fx_band_add (a->J, row, col, -0.5 * value);
+  /* zeros too: the sparse assembly relies on the same sequence of calls */
+  if (a->J)
+    fx_matrix_add (a->J, row, col, -0.5 * value);
 }
 
 /* E-term: R += coef (x - x_n), dR/dx += coef. */
@@ -96,7 +97,7 @@ acc_E (Acc *a, guint row, guint col, double coef)
   if (a->mag)
     a->mag[row] += fabs (coef * a->x[col]) + fabs (coef * a->xn[col]);
   if (a->J)
-    fx_band_add (a->J, row, col, coef);
+    fx_matrix_add (a->J, row, col, coef);
 }
 
 /* ------------------------------------------------------- link bookkeeping */
@@ -1051,7 +1052,7 @@ point_load (FxSystem *sys, const FxPointLoad *pl, Acc *a)
 /* ------------------------------------------------------------- residual */
 
 static double
-evaluate (FxSystem *sys, const double *x, double dt, double *R, double *mag, FxBand *J,
+evaluate (FxSystem *sys, const double *x, double dt, double *R, double *mag, FxMatrix *J,
           double *loss)
 {
   Acc a = { x, sys->x, sys->x_mid, R, mag, J, dt, 0.0 };
@@ -1080,7 +1081,7 @@ evaluate (FxSystem *sys, const double *x, double dt, double *R, double *mag, FxB
   if (mag)
     memset (mag, 0, sizeof (double) * sys->n);
   if (J)
-    fx_band_zero (J);
+    fx_matrix_zero (J);
 
   for (guint li = 0; li < sys->n_links; li++)
     {
@@ -1133,7 +1134,7 @@ evaluate (FxSystem *sys, const double *x, double dt, double *R, double *mag, FxB
 
 void
 fx_system_residual (FxSystem *sys, const double *x, double dt,
-                    double *residual, double *mag, FxBand *jacobian)
+                    double *residual, double *mag, FxMatrix *jacobian)
 {
   evaluate (sys, x, dt, residual, mag, jacobian, NULL);
 }
@@ -1147,10 +1148,17 @@ fx_system_flows (FxSystem *sys, const double *x, double dt, double *supplied, do
   *dissipated = dt * loss;
 }
 
-FxBand *
-fx_system_new_jacobian (const FxSystem *sys)
+/* The Newton matrix: its pattern is whatever one assembly pass touches. */
+FxMatrix *
+fx_system_new_jacobian (FxSystem *sys, FxMatrixKind kind, GError **error)
 {
-  return fx_band_new (sys->n, sys->band, sys->band);
+  g_autoptr (FxMatrix) J = fx_matrix_new (sys->n, kind);
+  g_autofree double *R = g_new (double, MAX (sys->n, 1));
+
+  evaluate (sys, sys->x, 1.0, R, NULL, J, NULL);
+  if (!fx_matrix_analyze (J, error))
+    return NULL;
+  return g_steal_pointer (&J);
 }
 
 /* ------------------------------------------------------------ energies */
@@ -2149,50 +2157,6 @@ build_point_loads (FxSystem *sys)
     }
 }
 
-/* Half bandwidth: 8 inside a link; across links, the spread of the unknowns a
- * junction couples (ports and the angle sources of their members). */
-static guint
-compute_band (const FxSystem *sys)
-{
-  guint band = 8;
-  GArray *arrs[2] = { sys->tjunctions, sys->rjunctions };
-
-  for (guint c = 0; c < 2; c++)
-    for (guint i = 0; i < arrs[c]->len; i++)
-      {
-        const FxJunction *j = &g_array_index (arrs[c], FxJunction, i);
-        guint lo = G_MAXUINT, hi = 0;
-        for (guint k = 0; k < j->ports->len; k++)
-          {
-            const FxPort *p = &g_array_index (j->ports, FxPort, k);
-            const FxLinkSys *l = &sys->links[p->link];
-            guint d[3] = { p->dof, p->dof + (c == 0 ? 1 : 0), p->dof };
-            ThetaRef t = end_theta (l, p->side, 1.0);
-            if (t.dof >= 0)
-              d[2] = (guint) t.dof;
-            for (guint q = 0; q < 3; q++)
-              {
-                lo = MIN (lo, d[q]);
-                hi = MAX (hi, d[q]);
-              }
-          }
-        if (j->inertia_dof >= 0)
-          {
-            lo = MIN (lo, (guint) j->inertia_dof);
-            hi = MAX (hi, (guint) j->inertia_dof + (c == 0 ? 1 : 0));
-          }
-        if (c == 0 && j->body >= 0)
-          {
-            guint bd = g_array_index (sys->bodies, FxBodySys, j->body).dof;
-            lo = MIN (lo, bd);
-            hi = MAX (hi, bd + 2);
-          }
-        if (j->ports->len > 0)
-          band = MAX (band, hi - lo);
-      }
-  return band;
-}
-
 static gboolean
 check_single_link_limits (FxSystem *sys, GError **error)
 {
@@ -2363,7 +2327,6 @@ fx_system_new (const FxModel *model, GError **error)
   if (!check_single_link_limits (sys, error))
     return NULL;
   build_point_loads (sys);
-  sys->band = compute_band (sys);
 
   for (guint l = 0; l < sys->n_links; l++)
     link_initial_motion (sys, &sys->links[l], fx_model_link (sys->built, l));

@@ -10,7 +10,7 @@
 
 #include "fx-model.h"
 #include "fx-causality.h"
-#include "fx-band.h"
+#include "fx-matrix.h"
 
 G_BEGIN_DECLS
 
@@ -79,9 +79,13 @@ void       fx_system_fields_at    (const FxSystem *system, guint link, double s_
 /* The implicit-midpoint residual R(x) = E (x - x_n) - dt F((x_n + x)/2, t_n + dt/2)
  * at the current state x_n and a trial x. `mag` (may be NULL) receives, row by
  * row, the sum of the magnitudes of the terms (for scaling); `jacobian`
- * (an FxBand from fx_system_new_jacobian, may be NULL) receives dR/dx. */
+ * (an FxMatrix from fx_system_new_jacobian, may be NULL) receives dR/dx. */
 void       fx_system_residual     (FxSystem *system, const double *x, double dt,
-                                   double *residual, double *mag, FxBand *jacobian);
-FxBand    *fx_system_new_jacobian (const FxSystem *system);
+                                   double *residual, double *mag, FxMatrix *jacobian);
+
+/* A Newton matrix with this system's pattern, on the path `kind` (AUTO:
+ * the cheaper of banded and sparse). NULL with a message when it would not
+ * fit in fx_memory_limit_get(). */
+FxMatrix  *fx_system_new_jacobian (FxSystem *system, FxMatrixKind kind, GError **error);
 
 G_END_DECLS

@@ -1,0 +1,655 @@
+/* fx-matrix.c: the Newton matrix and its three solvers (see fx-matrix.h).
+ *
+ * The banded path is GSL's LU (gsl_linalg_LU_band_decomp, LAPACK's dgbtf2
+ * scheme) after a reverse Cuthill-McKee ordering; neither GSL nor SuiteSparse
+ * ships RCM, so it is written here (a breadth-first search, forty lines).
+ * The sparse path is SuiteSparse's KLU: symbolic analysis (block triangular
+ * form and AMD ordering) once per pattern, a numeric factorisation with
+ * partial pivoting the first time and a refactorisation with the same pivots
+ * afterwards (the Newton matrix changes slowly from one iteration to the
+ * next); fx_matrix_refresh_pivots asks for a fresh choice of pivots.
+ */
+#include "fx-matrix.h"
+
+#include <glib/gi18n-lib.h>
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_matrix.h>
+#include <klu.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+G_DEFINE_QUARK (fx-matrix-error-quark, fx_matrix_error)
+
+typedef struct { guint i, j; } Entry;
+
+struct _FxMatrix {
+  guint n;
+  FxMatrixKind requested, kind;
+  gboolean analyzed;
+  GArray *recorded;          /* Entry: the pattern being discovered, or entries outside it */
+  gboolean pattern_changed;
+
+  /* the pattern, compressed by column (rows sorted); the diagonal always in */
+  int *Ap, *Ai;
+  guint nnz;
+
+  /* banded: A(i, j) at row p[j], column kl + ku + p[i] - p[j] of AB */
+  guint kl, ku;
+  guint *perm;               /* perm[i]: position of unknown i in the band */
+  gsl_matrix *AB;
+  gsl_vector_uint *piv;
+  double *work;
+
+  /* sparse: values in pattern order; an assembly pass calls fx_matrix_add in
+   * the same order every time, so the slot of the k-th call is remembered
+   * and only checked (a binary search when it does not match) */
+  double *Ax;
+  guint *seq_i, *seq_j, *seq_slot;
+  guint seq_len, seq_cap, cursor;
+  klu_common common;
+  klu_symbolic *symbolic;
+  klu_numeric *numeric;
+
+  /* dense */
+  gsl_matrix *D;
+  gsl_permutation *dense_perm;
+
+  guint n_factorizations;
+  char *description;
+};
+
+/* ------------------------------------------------------------ memory limit */
+
+static guint64 memory_limit;
+
+void
+fx_memory_limit_set (guint64 bytes)
+{
+  memory_limit = bytes;
+}
+
+guint64
+fx_memory_limit_get (void)
+{
+  if (memory_limit > 0)
+    return memory_limit;
+  long pages = sysconf (_SC_PHYS_PAGES), size = sysconf (_SC_PAGESIZE);
+  if (pages <= 0 || size <= 0)
+    return G_GUINT64_CONSTANT (4) << 30;
+  return (guint64) pages * (guint64) size / 2;
+}
+
+char *
+fx_format_bytes (guint64 bytes)
+{
+  return g_format_size_full (bytes, G_FORMAT_SIZE_DEFAULT);
+}
+
+/* ------------------------------------------------------------- life cycle */
+
+FxMatrix *
+fx_matrix_new (guint n, FxMatrixKind kind)
+{
+  FxMatrix *m = g_new0 (FxMatrix, 1);
+
+  m->n = n;
+  m->requested = kind;
+  m->kind = kind;
+  m->recorded = g_array_new (FALSE, FALSE, sizeof (Entry));
+  klu_defaults (&m->common);
+  return m;
+}
+
+static void
+release_solver (FxMatrix *m)
+{
+  g_clear_pointer (&m->Ap, g_free);
+  g_clear_pointer (&m->Ai, g_free);
+  g_clear_pointer (&m->perm, g_free);
+  g_clear_pointer (&m->AB, gsl_matrix_free);
+  g_clear_pointer (&m->piv, gsl_vector_uint_free);
+  g_clear_pointer (&m->work, g_free);
+  g_clear_pointer (&m->Ax, g_free);
+  g_clear_pointer (&m->seq_i, g_free);
+  g_clear_pointer (&m->seq_j, g_free);
+  g_clear_pointer (&m->seq_slot, g_free);
+  m->seq_len = m->seq_cap = m->cursor = 0;
+  if (m->numeric)
+    klu_free_numeric (&m->numeric, &m->common);
+  if (m->symbolic)
+    klu_free_symbolic (&m->symbolic, &m->common);
+  g_clear_pointer (&m->D, gsl_matrix_free);
+  g_clear_pointer (&m->dense_perm, gsl_permutation_free);
+  g_clear_pointer (&m->description, g_free);
+  m->analyzed = FALSE;
+}
+
+void
+fx_matrix_free (FxMatrix *m)
+{
+  if (m == NULL)
+    return;
+  release_solver (m);
+  g_array_unref (m->recorded);
+  g_free (m);
+}
+
+guint fx_matrix_size (const FxMatrix *m) { return m->n; }
+FxMatrixKind fx_matrix_kind (const FxMatrix *m) { return m->kind; }
+guint fx_matrix_n_factorizations (const FxMatrix *m) { return m->n_factorizations; }
+
+const char *
+fx_matrix_describe (const FxMatrix *m)
+{
+  return m->description ? m->description : "not analysed";
+}
+
+/* ---------------------------------------------------------------- pattern */
+
+static int
+entry_by_column (gconstpointer a, gconstpointer b)
+{
+  const Entry *x = a, *y = b;
+  if (x->j != y->j)
+    return x->j < y->j ? -1 : 1;
+  return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The recorded entries (and the diagonal) as a column-compressed pattern. */
+static void
+build_pattern (FxMatrix *m)
+{
+  const guint n = m->n;
+
+  for (guint i = 0; i < n; i++)
+    g_array_append_val (m->recorded, ((Entry) { i, i }));
+  g_array_sort (m->recorded, entry_by_column);
+
+  m->Ap = g_new0 (int, n + 1);
+  m->Ai = g_new (int, MAX (m->recorded->len, 1));
+  guint nnz = 0;
+  for (guint k = 0; k < m->recorded->len; k++)
+    {
+      const Entry *e = &g_array_index (m->recorded, Entry, k);
+      if (nnz > 0 && k > 0)
+        {
+          const Entry *prev = &g_array_index (m->recorded, Entry, k - 1);
+          if (prev->i == e->i && prev->j == e->j)
+            continue;
+        }
+      m->Ai[nnz++] = (int) e->i;
+      m->Ap[e->j + 1]++;
+    }
+  for (guint j = 0; j < n; j++)
+    m->Ap[j + 1] += m->Ap[j];
+  m->nnz = nnz;
+  g_array_set_size (m->recorded, 0);
+}
+
+/* Slot of (i, j) in the column-compressed pattern, or -1. */
+static gssize
+find_slot (const FxMatrix *m, guint i, guint j)
+{
+  int lo = m->Ap[j], hi = m->Ap[j + 1] - 1;
+  while (lo <= hi)
+    {
+      int mid = (lo + hi) / 2;
+      if (m->Ai[mid] == (int) i)
+        return mid;
+      if (m->Ai[mid] < (int) i)
+        lo = mid + 1;
+      else
+        hi = mid - 1;
+    }
+  return -1;
+}
+
+/* ------------------------------------------------ reverse Cuthill-McKee */
+
+/* A bandwidth-reducing order of the symmetric pattern A + A^T: breadth-first
+ * from a low-degree node of each component, neighbours by rising degree,
+ * the whole order reversed. perm[i] is the new position of unknown i. */
+static void
+rcm_order (const FxMatrix *m, guint *perm)
+{
+  const guint n = m->n;
+  g_autofree guint *deg = g_new0 (guint, n + 1);
+  g_autofree guint *start = g_new0 (guint, n + 1);
+
+  for (guint j = 0; j < n; j++)
+    for (int k = m->Ap[j]; k < m->Ap[j + 1]; k++)
+      if ((guint) m->Ai[k] != j)
+        deg[m->Ai[k]]++, deg[j]++;
+  for (guint i = 0; i < n; i++)
+    start[i + 1] = start[i] + deg[i];
+  g_autofree guint *adj = g_new (guint, MAX (start[n], 1));
+  g_autofree guint *fill = g_new0 (guint, n + 1);
+  for (guint j = 0; j < n; j++)
+    for (int k = m->Ap[j]; k < m->Ap[j + 1]; k++)
+      {
+        guint i = (guint) m->Ai[k];
+        if (i == j)
+          continue;
+        adj[start[i] + fill[i]++] = j;
+        adj[start[j] + fill[j]++] = i;
+      }
+
+  g_autofree guint *order = g_new (guint, MAX (n, 1));
+  g_autofree gboolean *seen = g_new0 (gboolean, MAX (n, 1));
+  guint head = 0, tail = 0;
+  for (;;)
+    {
+      /* the unvisited node of least degree starts the next component */
+      guint root = G_MAXUINT;
+      for (guint i = 0; i < n; i++)
+        if (!seen[i] && (root == G_MAXUINT || deg[i] < deg[root]))
+          root = i;
+      if (root == G_MAXUINT)
+        break;
+      seen[root] = TRUE;
+      order[tail++] = root;
+      while (head < tail)
+        {
+          guint v = order[head++], first = tail;
+          for (guint k = start[v]; k < start[v + 1]; k++)
+            if (!seen[adj[k]])
+              {
+                seen[adj[k]] = TRUE;
+                order[tail++] = adj[k];
+              }
+          /* insertion sort of the new neighbours by degree (few of them) */
+          for (guint a = first + 1; a < tail; a++)
+            for (guint b = a; b > first && deg[order[b]] < deg[order[b - 1]]; b--)
+              {
+                guint t = order[b];
+                order[b] = order[b - 1];
+                order[b - 1] = t;
+              }
+        }
+    }
+  for (guint k = 0; k < n; k++)
+    perm[order[k]] = n - 1 - k;
+}
+
+/* Lower and upper bandwidth of the pattern under `perm` (NULL: identity). */
+static void
+bandwidths (const FxMatrix *m, const guint *perm, guint *kl, guint *ku)
+{
+  *kl = *ku = 0;
+  for (guint j = 0; j < m->n; j++)
+    for (int k = m->Ap[j]; k < m->Ap[j + 1]; k++)
+      {
+        guint pi = perm ? perm[m->Ai[k]] : (guint) m->Ai[k], pj = perm ? perm[j] : j;
+        if (pi > pj)
+          *kl = MAX (*kl, pi - pj);
+        else
+          *ku = MAX (*ku, pj - pi);
+      }
+}
+
+/* ---------------------------------------------------------------- analyse */
+
+static gboolean
+setup_band (FxMatrix *m)
+{
+  m->AB = gsl_matrix_calloc (MAX (m->n, 1), 2 * m->kl + m->ku + 1);
+  m->piv = gsl_vector_uint_alloc (MAX (m->n, 1));
+  m->work = g_new0 (double, MAX (m->n, 1));
+  m->kind = FX_MATRIX_BANDED;
+  m->description = g_strdup_printf (_("banded LU (GSL), %u unknowns, bandwidth %u + %u"),
+                                    m->n, m->kl, m->ku);
+  return TRUE;
+}
+
+static void
+setup_sparse (FxMatrix *m)
+{
+  m->Ax = g_new0 (double, MAX (m->nnz, 1));
+  m->kind = FX_MATRIX_SPARSE;
+  m->description = g_strdup_printf (_("sparse LU (KLU), %u unknowns, %u non-zeros, "
+                                      "%.0f in the factors"),
+                                    m->n, m->nnz, m->symbolic->lnz + m->symbolic->unz);
+}
+
+static gboolean
+too_large (guint64 bytes, const char *what, GError **error)
+{
+  guint64 limit = fx_memory_limit_get ();
+  if (bytes <= limit)
+    return FALSE;
+  g_autofree char *need = fx_format_bytes (bytes), *have = fx_format_bytes (limit);
+  g_set_error (error, FX_MATRIX_ERROR, FX_MATRIX_ERROR_TOO_LARGE,
+               _("the Newton matrix would need %s (%s), more than the limit of %s: "
+                 "use fewer elements per link or fewer links"), need, what, have);
+  return TRUE;
+}
+
+gboolean
+fx_matrix_analyze (FxMatrix *m, GError **error)
+{
+  const guint n = m->n;
+
+  /* keep the entries of the old pattern when it grows */
+  if (m->Ap != NULL)
+    for (guint j = 0; j < n; j++)
+      for (int k = m->Ap[j]; k < m->Ap[j + 1]; k++)
+        g_array_append_val (m->recorded, ((Entry) { (guint) m->Ai[k], j }));
+  release_solver (m);
+  m->pattern_changed = FALSE;
+  m->n_factorizations = 0;
+
+  if (m->requested == FX_MATRIX_DENSE)
+    {
+      g_array_set_size (m->recorded, 0);
+      if (too_large ((guint64) n * n * 16, _("dense"), error))
+        return FALSE;
+      m->D = gsl_matrix_calloc (MAX (n, 1), MAX (n, 1));
+      m->dense_perm = gsl_permutation_alloc (MAX (n, 1));
+      m->kind = FX_MATRIX_DENSE;
+      m->description = g_strdup_printf (_("dense LU (GSL), %u unknowns"), n);
+      m->analyzed = TRUE;
+      return TRUE;
+    }
+
+  build_pattern (m);
+
+  /* banded: the better of the natural order and reverse Cuthill-McKee */
+  guint kl0, ku0, kl1, ku1;
+  g_autofree guint *rcm = g_new (guint, MAX (n, 1));
+  bandwidths (m, NULL, &kl0, &ku0);
+  rcm_order (m, rcm);
+  bandwidths (m, rcm, &kl1, &ku1);
+  gboolean use_rcm = kl1 + ku1 < kl0 + ku0;
+  guint kl = use_rcm ? kl1 : kl0, ku = use_rcm ? ku1 : ku0;
+  kl = MIN (kl, n > 0 ? n - 1 : 0);
+  ku = MIN (ku, n > 0 ? n - 1 : 0);
+  guint64 band_bytes = (guint64) MAX (n, 1) * (2 * kl + ku + 1) * sizeof (double);
+  /* dgbtf2 does about kl (kl + ku) multiply-adds per column */
+  double band_cost = (double) n * kl * (kl + ku + 1.0);
+
+  /* sparse: KLU's symbolic analysis predicts the fill */
+  double sparse_cost = INFINITY;
+  guint64 sparse_bytes = G_MAXUINT64;
+  if (m->requested != FX_MATRIX_BANDED && n > 0)
+    {
+      m->symbolic = klu_analyze ((int) n, m->Ap, m->Ai, &m->common);
+      if (m->symbolic != NULL)
+        {
+          double fill = m->symbolic->lnz + m->symbolic->unz;
+          sparse_bytes = (guint64) ((fill + m->nnz) * (sizeof (double) + sizeof (int)) * 1.5);
+          /* indirect addressing costs several flops a flop: measured by
+           * bench-topology, KLU beats the band when it does about 4x fewer */
+          sparse_cost = 4.0 * (m->symbolic->est_flops + fill);
+        }
+    }
+
+  gboolean band = m->requested == FX_MATRIX_BANDED
+                  || (m->requested == FX_MATRIX_AUTO && band_cost <= sparse_cost)
+                  || m->symbolic == NULL;
+  if (band && band_bytes > fx_memory_limit_get () && m->requested == FX_MATRIX_AUTO
+      && m->symbolic != NULL)
+    band = FALSE;
+  if (!band && sparse_bytes > fx_memory_limit_get () && m->requested == FX_MATRIX_AUTO)
+    band = TRUE;
+
+  if (band)
+    {
+      if (too_large (band_bytes, _("banded"), error))
+        return FALSE;
+      if (m->symbolic)
+        klu_free_symbolic (&m->symbolic, &m->common);
+      m->kl = kl;
+      m->ku = ku;
+      m->perm = g_new (guint, MAX (n, 1));
+      for (guint i = 0; i < n; i++)
+        m->perm[i] = use_rcm ? rcm[i] : i;
+      setup_band (m);
+    }
+  else
+    {
+      if (too_large (sparse_bytes, _("sparse"), error))
+        return FALSE;
+      setup_sparse (m);
+    }
+  m->analyzed = TRUE;
+  return TRUE;
+}
+
+/* --------------------------------------------------------------- assembly */
+
+void
+fx_matrix_zero (FxMatrix *m)
+{
+  m->cursor = 0;
+  switch (m->analyzed ? m->kind : FX_MATRIX_AUTO)
+    {
+    case FX_MATRIX_BANDED: gsl_matrix_set_zero (m->AB); break;
+    case FX_MATRIX_SPARSE: memset (m->Ax, 0, sizeof (double) * m->nnz); break;
+    case FX_MATRIX_DENSE:  gsl_matrix_set_zero (m->D); break;
+    case FX_MATRIX_AUTO: default: break;
+    }
+}
+
+static void
+record (FxMatrix *m, guint i, guint j)
+{
+  g_array_append_val (m->recorded, ((Entry) { i, j }));
+  if (m->analyzed)
+    m->pattern_changed = TRUE;
+}
+
+static void
+sparse_add (FxMatrix *m, guint i, guint j, double value)
+{
+  guint k = m->cursor++;
+  if (k < m->seq_len && m->seq_i[k] == i && m->seq_j[k] == j)
+    {
+      m->Ax[m->seq_slot[k]] += value;
+      return;
+    }
+  gssize slot = find_slot (m, i, j);
+  if (slot < 0)
+    {
+      record (m, i, j);
+      return;
+    }
+  m->Ax[slot] += value;
+  if (k >= m->seq_cap)
+    {
+      m->seq_cap = MAX (64, 2 * m->seq_cap);
+      m->seq_i = g_renew (guint, m->seq_i, m->seq_cap);
+      m->seq_j = g_renew (guint, m->seq_j, m->seq_cap);
+      m->seq_slot = g_renew (guint, m->seq_slot, m->seq_cap);
+    }
+  /* remember the k-th call; a pass that calls in another order rewrites it */
+  if (k >= m->seq_len)
+    m->seq_len = k + 1;
+  m->seq_i[k] = i;
+  m->seq_j[k] = j;
+  m->seq_slot[k] = (guint) slot;
+}
+
+void
+fx_matrix_add (FxMatrix *m, guint i, guint j, double value)
+{
+  g_assert (i < m->n && j < m->n);
+  if (!m->analyzed)
+    {
+      record (m, i, j);
+      return;
+    }
+  switch (m->kind)
+    {
+    case FX_MATRIX_BANDED:
+      {
+        guint pi = m->perm[i], pj = m->perm[j];
+        if (pi > pj + m->kl || pj > pi + m->ku)
+          record (m, i, j);
+        else
+          m->AB->data[(gsize) pj * m->AB->tda + m->kl + m->ku + pi - pj] += value;
+        break;
+      }
+    case FX_MATRIX_SPARSE:
+      sparse_add (m, i, j, value);
+      break;
+    case FX_MATRIX_DENSE:
+      m->D->data[(gsize) i * m->D->tda + j] += value;
+      break;
+    case FX_MATRIX_AUTO:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+double
+fx_matrix_get (const FxMatrix *m, guint i, guint j)
+{
+  g_return_val_if_fail (i < m->n && j < m->n, 0.0);
+  if (!m->analyzed)
+    return 0.0;
+  switch (m->kind)
+    {
+    case FX_MATRIX_BANDED:
+      {
+        guint pi = m->perm[i], pj = m->perm[j];
+        if (pi > pj + m->kl || pj > pi + m->ku)
+          return 0.0;
+        return gsl_matrix_get (m->AB, pj, m->kl + m->ku + pi - pj);
+      }
+    case FX_MATRIX_SPARSE:
+      {
+        gssize slot = find_slot (m, i, j);
+        return slot < 0 ? 0.0 : m->Ax[slot];
+      }
+    case FX_MATRIX_DENSE:
+      return gsl_matrix_get (m->D, i, j);
+    case FX_MATRIX_AUTO:
+    default:
+      return 0.0;
+    }
+}
+
+gboolean
+fx_matrix_in_pattern (const FxMatrix *m, guint i, guint j)
+{
+  if (!m->analyzed || i >= m->n || j >= m->n)
+    return FALSE;
+  if (m->kind == FX_MATRIX_DENSE)
+    return TRUE;
+  return find_slot (m, i, j) >= 0;
+}
+
+/* ---------------------------------------------------------- factorisation */
+
+static FxMatrixStatus
+factorize_band (FxMatrix *m)
+{
+  const guint kv = m->kl + m->ku;
+
+  for (guint j = 0; j < m->n; j++)
+    for (guint c = 0; c < m->AB->size2; c++)
+      if (!isfinite (m->AB->data[(gsize) j * m->AB->tda + c]))
+        return FX_MATRIX_SINGULAR;
+  gsl_linalg_LU_band_decomp (m->n, m->kl, m->ku, m->AB, m->piv);
+  /* GSL divides by a zero pivot without saying so: look at U's diagonal */
+  for (guint j = 0; j < m->n; j++)
+    {
+      double u = gsl_matrix_get (m->AB, j, kv);
+      if (u == 0.0 || !isfinite (u))
+        return FX_MATRIX_SINGULAR;
+    }
+  return FX_MATRIX_OK;
+}
+
+static FxMatrixStatus
+factorize_sparse (FxMatrix *m)
+{
+  for (guint k = 0; k < m->nnz; k++)
+    if (!isfinite (m->Ax[k]))
+      return FX_MATRIX_SINGULAR;
+  if (m->numeric != NULL && !klu_refactor (m->Ap, m->Ai, m->Ax, m->symbolic, m->numeric, &m->common))
+    klu_free_numeric (&m->numeric, &m->common);
+  if (m->numeric == NULL)
+    m->numeric = klu_factor (m->Ap, m->Ai, m->Ax, m->symbolic, &m->common);
+  if (m->numeric == NULL || m->common.status != KLU_OK)
+    {
+      if (m->numeric)
+        klu_free_numeric (&m->numeric, &m->common);
+      return FX_MATRIX_SINGULAR;
+    }
+  return FX_MATRIX_OK;
+}
+
+static FxMatrixStatus
+factorize_dense (FxMatrix *m)
+{
+  int sign;
+  for (guint i = 0; i < m->n; i++)
+    for (guint j = 0; j < m->n; j++)
+      if (!isfinite (gsl_matrix_get (m->D, i, j)))
+        return FX_MATRIX_SINGULAR;
+  gsl_linalg_LU_decomp (m->D, m->dense_perm, &sign);
+  for (guint i = 0; i < m->n; i++)
+    if (gsl_matrix_get (m->D, i, i) == 0.0)
+      return FX_MATRIX_SINGULAR;
+  return FX_MATRIX_OK;
+}
+
+FxMatrixStatus
+fx_matrix_factorize (FxMatrix *m)
+{
+  g_return_val_if_fail (m->analyzed, FX_MATRIX_SINGULAR);
+  if (m->pattern_changed)
+    return FX_MATRIX_PATTERN_CHANGED;
+  m->n_factorizations++;
+  if (m->n == 0)
+    return FX_MATRIX_OK;
+  switch (m->kind)
+    {
+    case FX_MATRIX_BANDED: return factorize_band (m);
+    case FX_MATRIX_SPARSE: return factorize_sparse (m);
+    case FX_MATRIX_DENSE:  return factorize_dense (m);
+    case FX_MATRIX_AUTO:
+    default:               return FX_MATRIX_SINGULAR;
+    }
+}
+
+void
+fx_matrix_refresh_pivots (FxMatrix *m)
+{
+  if (m->numeric)
+    klu_free_numeric (&m->numeric, &m->common);
+}
+
+void
+fx_matrix_solve (FxMatrix *m, double *b)
+{
+  if (m->n == 0)
+    return;
+  switch (m->kind)
+    {
+    case FX_MATRIX_BANDED:
+      {
+        gsl_vector_view w = gsl_vector_view_array (m->work, m->n);
+        for (guint i = 0; i < m->n; i++)
+          m->work[m->perm[i]] = b[i];
+        gsl_linalg_LU_band_svx (m->kl, m->ku, m->AB, m->piv, &w.vector);
+        for (guint i = 0; i < m->n; i++)
+          b[i] = m->work[m->perm[i]];
+        break;
+      }
+    case FX_MATRIX_SPARSE:
+      klu_solve (m->symbolic, m->numeric, (int) m->n, 1, b, &m->common);
+      break;
+    case FX_MATRIX_DENSE:
+      {
+        gsl_vector_view v = gsl_vector_view_array (b, m->n);
+        gsl_linalg_LU_svx (m->D, m->dense_perm, &v.vector);
+        break;
+      }
+    case FX_MATRIX_AUTO:
+    default:
+      break;
+    }
+}

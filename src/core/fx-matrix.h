@@ -1,0 +1,82 @@
+/* fx-matrix.h: the Newton matrix, assembled entry by entry and factorised by
+ * whichever solver suits the model's topology.
+ *
+ * A chain of links couples each unknown only to its neighbours, so its matrix
+ * is banded and GSL's banded LU is the cheapest solver. A truss, a lattice or
+ * a hub joins distant links: numbered link after link, the band would span
+ * most of the matrix. There a sparse LU with a fill-reducing ordering
+ * (SuiteSparse's KLU) costs what the fill costs, not what the band costs.
+ *
+ * Life of a matrix: create it, record its pattern with one assembly pass
+ * (every fx_matrix_add is remembered, zero or not), fx_matrix_analyze picks
+ * the solver from the predicted cost and memory (a bandwidth-reducing
+ * reverse Cuthill-McKee ordering for the band, KLU's own ordering for the
+ * sparse path); then per Newton iteration: fx_matrix_zero, fx_matrix_add ...,
+ * fx_matrix_factorize, fx_matrix_solve. An entry outside the recorded pattern
+ * is kept aside and fx_matrix_factorize answers FX_MATRIX_PATTERN_CHANGED:
+ * analyse again and assemble again (rare: a drag that grabs a new link).
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+  FX_MATRIX_AUTO,     /* choose from the predicted cost (the default)    */
+  FX_MATRIX_BANDED,   /* GSL banded LU after a bandwidth-reducing order  */
+  FX_MATRIX_SPARSE,   /* SuiteSparse KLU                                  */
+  FX_MATRIX_DENSE,    /* dense storage (tests, modes); solved by GSL LU   */
+} FxMatrixKind;
+
+typedef enum {
+  FX_MATRIX_OK,
+  FX_MATRIX_SINGULAR,
+  FX_MATRIX_PATTERN_CHANGED,  /* assemble again after fx_matrix_analyze */
+} FxMatrixStatus;
+
+#define FX_MATRIX_ERROR (fx_matrix_error_quark ())
+typedef enum {
+  FX_MATRIX_ERROR_TOO_LARGE,  /* the factorisation would exceed the memory limit */
+} FxMatrixError;
+GQuark fx_matrix_error_quark (void);
+
+typedef struct _FxMatrix FxMatrix;
+
+FxMatrix      *fx_matrix_new        (guint n, FxMatrixKind kind);
+void           fx_matrix_free       (FxMatrix *m);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxMatrix, fx_matrix_free)
+
+/* Choose the solver for the recorded pattern and allocate it. FALSE (with a
+ * message naming the size) if no path fits in the memory limit. */
+gboolean       fx_matrix_analyze    (FxMatrix *m, GError **error);
+
+void           fx_matrix_zero       (FxMatrix *m);
+void           fx_matrix_add        (FxMatrix *m, guint i, guint j, double value);
+FxMatrixStatus fx_matrix_factorize  (FxMatrix *m);
+void           fx_matrix_solve      (FxMatrix *m, double *b);  /* in place: b <- A^-1 b */
+
+/* The sparse path refactorises with the pivots of its last full
+ * factorisation; this makes the next one choose them afresh. */
+void           fx_matrix_refresh_pivots (FxMatrix *m);
+
+/* Entry (i, j) as assembled (before fx_matrix_factorize; 0 outside the pattern). */
+double         fx_matrix_get        (const FxMatrix *m, guint i, guint j);
+
+/* Is (i, j) in the recorded pattern? (Every entry, for the dense path.) */
+gboolean       fx_matrix_in_pattern (const FxMatrix *m, guint i, guint j);
+
+guint          fx_matrix_size       (const FxMatrix *m);
+FxMatrixKind   fx_matrix_kind       (const FxMatrix *m);  /* the path in use */
+const char    *fx_matrix_describe   (const FxMatrix *m);  /* "sparse LU (KLU), 4 210 non-zeros" */
+guint          fx_matrix_n_factorizations (const FxMatrix *m);
+
+/* The largest number of bytes one matrix may ask for (default: half the
+ * machine's memory). 0 restores the default. */
+void           fx_memory_limit_set  (guint64 bytes);
+guint64        fx_memory_limit_get  (void);
+
+/* "1.2 GB", for messages. */
+char          *fx_format_bytes      (guint64 bytes);
+
+G_END_DECLS

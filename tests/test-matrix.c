@@ -1,0 +1,155 @@
+/* test-matrix.c: the Newton matrix's three solvers agree, find singular
+ * matrices, and notice an entry outside the recorded pattern. */
+#include "fx-matrix.h"
+
+#include <math.h>
+
+/* A random matrix with a chain (band) part and long-range couplings, made
+ * diagonally dominant so that it is safely regular. */
+static void
+fill (FxMatrix *m, guint n, guint seed, gboolean wide)
+{
+  GRand *r = g_rand_new_with_seed (seed);
+  fx_matrix_zero (m);
+  for (guint i = 0; i < n; i++)
+    {
+      fx_matrix_add (m, i, i, 10.0 + g_rand_double (r));
+      for (guint d = 1; d <= 3; d++)
+        if (i + d < n)
+          {
+            fx_matrix_add (m, i, i + d, g_rand_double_range (r, -1, 1));
+            fx_matrix_add (m, i + d, i, g_rand_double_range (r, -1, 1));
+          }
+      if (wide && i % 7 == 0)
+        {
+          guint j = (i * 37 + 11) % n;
+          fx_matrix_add (m, i, j, g_rand_double_range (r, -1, 1));
+          fx_matrix_add (m, j, i, g_rand_double_range (r, -1, 1));
+        }
+    }
+  g_rand_free (r);
+}
+
+static void
+solve_with (FxMatrixKind kind, guint n, gboolean wide, double *x)
+{
+  g_autoptr (FxMatrix) m = fx_matrix_new (n, kind);
+  fill (m, n, 7, wide);                   /* records the pattern */
+  g_assert_true (fx_matrix_analyze (m, NULL));
+  if (kind != FX_MATRIX_AUTO && kind != FX_MATRIX_DENSE)
+    g_assert_cmpint (fx_matrix_kind (m), ==, kind);
+  for (guint round = 0; round < 2; round++)  /* the second one refactorises */
+    {
+      fill (m, n, 7, wide);
+      g_assert_cmpint (fx_matrix_factorize (m), ==, FX_MATRIX_OK);
+      for (guint i = 0; i < n; i++)
+        x[i] = sin (i + 1.0);
+      fx_matrix_solve (m, x);
+    }
+}
+
+static void
+test_paths_agree (void)
+{
+  const guint n = 300;
+  for (int wide = 0; wide < 2; wide++)
+    {
+      g_autofree double *xd = g_new (double, n), *xb = g_new (double, n), *xs = g_new (double, n);
+      solve_with (FX_MATRIX_DENSE, n, wide, xd);
+      solve_with (FX_MATRIX_BANDED, n, wide, xb);
+      solve_with (FX_MATRIX_SPARSE, n, wide, xs);
+      /* the dense solution satisfies the system: check it directly */
+      g_autoptr (FxMatrix) m = fx_matrix_new (n, FX_MATRIX_DENSE);
+      g_assert_true (fx_matrix_analyze (m, NULL));
+      fill (m, n, 7, wide);
+      for (guint i = 0; i < n; i++)
+        {
+          double r = -sin (i + 1.0);
+          for (guint j = 0; j < n; j++)
+            r += fx_matrix_get (m, i, j) * xd[j];
+          g_assert_cmpfloat (fabs (r), <, 1e-12);
+          g_assert_cmpfloat (fabs (xb[i] - xd[i]), <, 1e-13);
+          g_assert_cmpfloat (fabs (xs[i] - xd[i]), <, 1e-13);
+        }
+    }
+}
+
+/* Wide couplings make the band span the matrix: AUTO must pick KLU; a chain
+ * stays banded. */
+static void
+test_auto_choice (void)
+{
+  g_autoptr (FxMatrix) chain = fx_matrix_new (2000, FX_MATRIX_AUTO);
+  fill (chain, 2000, 3, FALSE);
+  g_assert_true (fx_matrix_analyze (chain, NULL));
+  g_assert_cmpint (fx_matrix_kind (chain), ==, FX_MATRIX_BANDED);
+
+  g_autoptr (FxMatrix) wide = fx_matrix_new (2000, FX_MATRIX_AUTO);
+  fill (wide, 2000, 3, TRUE);
+  g_assert_true (fx_matrix_analyze (wide, NULL));
+  g_assert_cmpint (fx_matrix_kind (wide), ==, FX_MATRIX_SPARSE);
+}
+
+static void
+test_singular (void)
+{
+  for (FxMatrixKind k = FX_MATRIX_BANDED; k <= FX_MATRIX_DENSE; k++)
+    {
+      g_autoptr (FxMatrix) m = fx_matrix_new (3, k);
+      fx_matrix_add (m, 0, 0, 1);
+      fx_matrix_add (m, 1, 1, 1);
+      fx_matrix_add (m, 2, 1, 1);
+      g_assert_true (fx_matrix_analyze (m, NULL));
+      fx_matrix_zero (m);
+      fx_matrix_add (m, 0, 0, 1);
+      fx_matrix_add (m, 1, 1, 1);  /* row and column 2 are empty */
+      g_assert_cmpint (fx_matrix_factorize (m), ==, FX_MATRIX_SINGULAR);
+    }
+}
+
+static void
+test_pattern_grows (void)
+{
+  for (FxMatrixKind k = FX_MATRIX_BANDED; k <= FX_MATRIX_SPARSE; k++)
+    {
+      g_autoptr (FxMatrix) m = fx_matrix_new (50, k);
+      fill (m, 50, 1, FALSE);
+      g_assert_true (fx_matrix_analyze (m, NULL));
+      fill (m, 50, 1, FALSE);
+      fx_matrix_add (m, 0, 49, 0.5);  /* outside the recorded pattern */
+      g_assert_cmpint (fx_matrix_factorize (m), ==, FX_MATRIX_PATTERN_CHANGED);
+      g_assert_true (fx_matrix_analyze (m, NULL));
+      g_assert_true (fx_matrix_in_pattern (m, 0, 49));
+      g_assert_true (fx_matrix_in_pattern (m, 3, 4));  /* the old pattern is kept */
+      fill (m, 50, 1, FALSE);
+      fx_matrix_add (m, 0, 49, 0.5);
+      g_assert_cmpint (fx_matrix_factorize (m), ==, FX_MATRIX_OK);
+    }
+}
+
+static void
+test_memory_limit (void)
+{
+  GError *error = NULL;
+  fx_memory_limit_set (1000);
+  g_autoptr (FxMatrix) m = fx_matrix_new (500, FX_MATRIX_AUTO);
+  fill (m, 500, 1, TRUE);
+  g_assert_false (fx_matrix_analyze (m, &error));
+  g_assert_error (error, FX_MATRIX_ERROR, FX_MATRIX_ERROR_TOO_LARGE);
+  g_assert_nonnull (strstr (error->message, "limit"));
+  g_clear_error (&error);
+  fx_memory_limit_set (0);
+  g_assert_cmpuint (fx_memory_limit_get (), >, 1000);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/matrix/paths-agree", test_paths_agree);
+  g_test_add_func ("/matrix/auto-choice", test_auto_choice);
+  g_test_add_func ("/matrix/singular", test_singular);
+  g_test_add_func ("/matrix/pattern-grows", test_pattern_grows);
+  g_test_add_func ("/matrix/memory-limit", test_memory_limit);
+  return g_test_run ();
+}
