@@ -35,7 +35,8 @@ static const char *usage_text =
   "  --dt S          time step in seconds (default: the model's time.dt)\n"
   "  --until T       end time in seconds (default: the model's time.end)\n"
   "  --energy FILE   energy CSV: t,H,kinetic,elastic,gravity,supplied,dissipated,\n"
-  "                  balance,newton_iters,residual,joint_gap (one row at t = 0 and per step)\n"
+  "                  balance,newton_iters,residual,joint_gap,substeps (one row at t = 0\n"
+  "                  and per step)\n"
   "  --trace FILE    node CSV: t,link,node,x,y,theta,moment\n"
   "  --probes FILE   probe CSV: t,<id>.x,<id>.y,...\n"
   "  --every K       write the trace every K steps (default 1)\n"
@@ -91,9 +92,10 @@ open_csv (const char *path, const char *header)
 static void
 write_energy (FILE *f, const FxStepReport *r)
 {
-  fprintf (f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%u,%.6g,%.6g\n",
+  fprintf (f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%u,%.6g,%.6g,%u\n",
            r->t, r->H, r->kinetic, r->elastic, r->gravity, r->supplied,
-           r->dissipated, r->balance, r->newton_iters, r->residual, r->joint_gap);
+           r->dissipated, r->balance, r->newton_iters, r->residual, r->joint_gap,
+           MAX (r->substeps, 1u));
 }
 
 static void
@@ -202,7 +204,8 @@ cmd_run (int argc, char **argv)
   g_autoptr (FxIntegrator) integ = fx_integrator_new (sys, model->tolerance, model->max_iterations);
 
   FILE *fe = energy_path ? open_csv (energy_path,
-    "t,H,kinetic,elastic,gravity,supplied,dissipated,balance,newton_iters,residual,joint_gap") : NULL;
+    "t,H,kinetic,elastic,gravity,supplied,dissipated,balance,newton_iters,residual,joint_gap,"
+    "substeps") : NULL;
   FILE *ft = trace_path ? open_csv (trace_path, "t,link,node,x,y,theta,moment") : NULL;
   g_autofree char *ph = probes_header (model);
   FILE *fp = probes_path ? open_csv (probes_path, ph) : NULL;
@@ -225,7 +228,10 @@ cmd_run (int argc, char **argv)
    * and any kinetic or potential energy of the run (H itself may be ~0) */
   double max_balance = 0.0, max_H = fabs (rep.H), supplied = 0.0;
   gint64 start = g_get_monotonic_time ();
-  guint step;
+  guint step, max_substeps = 1;
+
+  printf ("solver: %s\n", fx_integrator_describe_solver (integ));
+  fflush (stdout);
 
   for (step = 1; step <= n_steps; step++)
     {
@@ -238,6 +244,7 @@ cmd_run (int argc, char **argv)
           break;
         }
       iters += rep.newton_iters;
+      max_substeps = MAX (max_substeps, rep.substeps);
       max_balance = MAX (max_balance, fabs (rep.balance));
       supplied += rep.supplied;
       max_H = MAX (max_H, MAX (fabs (rep.H), fabs (supplied)));
@@ -254,10 +261,13 @@ cmd_run (int argc, char **argv)
   double wall = (g_get_monotonic_time () - start) / 1e6;
   guint done = status == 0 ? n_steps : step - 1;
   printf ("%u steps to t = %.6g s in %.3f s wall (%.1fx real time); "
-          "mean Newton iterations %.2f; max |balance| %.3g J (%.2g of the energy scale)\n",
+          "mean Newton iterations %.2f; max |balance| %.3g J (%.2g of the energy scale)",
           done, fx_system_time (sys), wall, wall > 0 ? fx_system_time (sys) / wall : 0.0,
           done ? (double) iters / done : 0.0, max_balance,
           max_H > 0 ? max_balance / max_H : 0.0);
+  if (max_substeps > 1)
+    printf ("; some steps needed up to %u substeps", max_substeps);
+  printf ("\n");
 
 out:
   if (fe) fclose (fe);

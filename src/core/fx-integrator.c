@@ -26,6 +26,7 @@ struct _FxIntegrator {
   gboolean factors_valid;    /* J holds a factorisation usable for this dt */
   double factors_dt;
   gboolean stale_ok;         /* may reuse factorisations (simplified Newton) */
+  double factor_cost;        /* predicted flops of a factorisation / of a residual */
   double *x, *R, *mag, *x_prev, *scale, *delta, *x_base;
   double dt_prev;
   gboolean *flips;  /* per block: predict with x_{n-1} (see choose_predictor) */
@@ -46,6 +47,14 @@ fx_integrator_new (FxSystem *sys, double tolerance, guint max_iterations)
   it->n_blocks = fx_system_blocks (sys, it->block_of, &it->block_kind, &it->block_length);
   it->matrix_kind = FX_MATRIX_AUTO;
   it->stale_ok = TRUE;
+  /* developers' switches, for benchmarks and comparisons */
+  const char *solver = g_getenv ("FLEXION_SOLVER"), *newton_kind = g_getenv ("FLEXION_NEWTON");
+  if (g_strcmp0 (solver, "banded") == 0)
+    it->matrix_kind = FX_MATRIX_BANDED;
+  else if (g_strcmp0 (solver, "sparse") == 0)
+    it->matrix_kind = FX_MATRIX_SPARSE;
+  if (g_strcmp0 (newton_kind, "full") == 0)
+    it->stale_ok = FALSE;
   it->x = g_new0 (double, MAX (n, 1));
   it->R = g_new0 (double, MAX (n, 1));
   it->mag = g_new0 (double, MAX (n, 1));
@@ -230,11 +239,20 @@ predict (FxIntegrator *it, gboolean extrapolate)
     }
 }
 
+/* A reused factorisation is kept while each iteration divides the residual
+ * by at least this much; full Newton does better than 1e-3 near the root. */
+#define STALE_CONTRACTION 0.1
+
+/* Reuse factorisations where one costs more than this many times the
+ * residual (bench-topology, bench-spaghetti: below it full Newton's fewer
+ * iterations win). */
+#define STALE_MIN_COST 3.0
+
 /* One midpoint step of size dt from the system's state; on success the
  * converged x_{n+1} is in it->x.
  *
  * Simplified Newton: a factorisation is reused across iterations and steps
- * (same dt) while it still more than halves the residual per iteration;
+ * (same dt) while it still divides the residual by ten per iteration;
  * when it does not, the matrix is assembled and factorised at the current
  * iterate. The converged step solves the same equations to the same
  * tolerance either way: only the path to it changes. */
@@ -246,8 +264,12 @@ newton (FxIntegrator *it, double dt, gboolean extrapolate, gboolean full,
   const double *xn = fx_system_state (sys);
   double upd = INFINITY;
 
-  /* with full Newton every evaluation also assembles the matrix */
-  gboolean always_fresh = full || !it->stale_ok;
+  /* with full Newton every evaluation also assembles the matrix; reusing a
+   * factorisation pays only where it costs well more than a residual (large
+   * or wide models; not a chain, whose banded LU is cheap). The choice is
+   * made from predicted costs, never from timings, so that a run is the
+   * same on every machine. */
+  gboolean always_fresh = full || !it->stale_ok || it->factor_cost < STALE_MIN_COST;
   gboolean assembled;
 
   predict (it, extrapolate);
@@ -288,13 +310,18 @@ newton (FxIntegrator *it, double dt, gboolean extrapolate, gboolean full,
           for (guint i = 0; i < it->n; i++)
             it->x[i] = it->x_base[i] - lambda * it->delta[i];
           assembled = always_fresh;
-          fx_system_residual (sys, it->x, dt, it->R, it->mag, assembled ? it->J : NULL);
+          if (assembled)
+            fx_system_residual (sys, it->x, dt, it->R, it->mag, it->J);
+          else
+            fx_system_residual (sys, it->x, dt, it->R, it->mag, NULL);
           res_new = all_finite (it->R, it->n) ? scaled_residual (it) : INFINITY;
           if (!fresh || res_new < res_old || lambda < 0.1)
             break;
           lambda *= 0.5;
         }
-      if (!fresh && !(res_new < 0.5 * res_old))
+      if (always_fresh)
+        it->factors_valid = FALSE;  /* the next iteration factorises again */
+      else if (!fresh && !(res_new < STALE_CONTRACTION * res_old))
         {
           it->factors_valid = FALSE;
           if (!(res_new < res_old))
@@ -415,6 +442,8 @@ fx_integrator_step (FxIntegrator *it, double dt, FxStepReport *rep, GError **err
       it->J = fx_system_new_jacobian (sys, it->matrix_kind, error);
       if (it->J == NULL)
         return FALSE;
+      /* a residual costs about 60 flops per unknown (the element kernel) */
+      it->factor_cost = fx_matrix_cost (it->J) / (60.0 * MAX (it->n, 1));
     }
 
   FxSystemSnapshot *snap = fx_system_snapshot (sys);

@@ -56,6 +56,7 @@ struct _FxMatrix {
   gsl_permutation *dense_perm;
 
   guint n_factorizations;
+  double cost;               /* predicted flops of one factorisation */
   char *description;
 };
 
@@ -138,6 +139,7 @@ fx_matrix_free (FxMatrix *m)
 guint fx_matrix_size (const FxMatrix *m) { return m->n; }
 FxMatrixKind fx_matrix_kind (const FxMatrix *m) { return m->kind; }
 guint fx_matrix_n_factorizations (const FxMatrix *m) { return m->n_factorizations; }
+double fx_matrix_cost (const FxMatrix *m) { return m->cost; }
 
 const char *
 fx_matrix_describe (const FxMatrix *m)
@@ -297,6 +299,7 @@ setup_band (FxMatrix *m)
   m->piv = gsl_vector_uint_alloc (MAX (m->n, 1));
   m->work = g_new0 (double, MAX (m->n, 1));
   m->kind = FX_MATRIX_BANDED;
+  m->cost = (double) m->n * m->kl * (m->kl + m->ku + 1.0);
   m->description = g_strdup_printf (_("banded LU (GSL), %u unknowns, bandwidth %u + %u"),
                                     m->n, m->kl, m->ku);
   return TRUE;
@@ -307,6 +310,7 @@ setup_sparse (FxMatrix *m)
 {
   m->Ax = g_new0 (double, MAX (m->nnz, 1));
   m->kind = FX_MATRIX_SPARSE;
+  m->cost = m->symbolic->est_flops + m->symbolic->lnz + m->symbolic->unz;
   m->description = g_strdup_printf (_("sparse LU (KLU), %u unknowns, %u non-zeros, "
                                       "%.0f in the factors"),
                                     m->n, m->nnz, m->symbolic->lnz + m->symbolic->unz);
@@ -347,6 +351,7 @@ fx_matrix_analyze (FxMatrix *m, GError **error)
       m->D = gsl_matrix_calloc (MAX (n, 1), MAX (n, 1));
       m->dense_perm = gsl_permutation_alloc (MAX (n, 1));
       m->kind = FX_MATRIX_DENSE;
+      m->cost = (double) n * n * n / 3.0;
       m->description = g_strdup_printf (_("dense LU (GSL), %u unknowns"), n);
       m->analyzed = TRUE;
       return TRUE;
