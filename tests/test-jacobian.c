@@ -138,6 +138,20 @@ static void test_clamped_clamped (void) { check_jacobian (single_link (FX_SUPPOR
 static void test_pinned (void)          { check_jacobian (single_link (FX_SUPPORT_PIN)); }
 static void test_guided (void)          { check_jacobian (single_link (FX_SUPPORT_GUIDED)); }
 static void test_four_bar (void)        { check_jacobian (four_bar ()); }
+
+/* Drags on a DG0-velocity link (at a node: two samples) and a CG1 one. */
+static void
+test_drags (void)
+{
+  FxModel *m = four_bar ();
+  double t[3] = { 0.0, 0.35, 1.0 }, x[3] = { 2.5, 2.7, 3.1 }, y[3] = { 1.0, 1.4, 1.2 };
+  FxDrag *a = fx_model_add_drag (m, "a", "coupler", 0.37, NULL);
+  fx_drag_set_path (a, 3, t, x, y);
+  FxDrag *b = fx_model_add_drag (m, "b", "crank", 0.5, NULL);
+  fx_drag_set_path (b, 3, t, y, x);
+  b->damping_ratio = 2.0;
+  check_jacobian (m);
+}
 static void test_welded (void)          { check_jacobian (welded_pair ()); }
 
 /* The residual must see every term: a change of any unknown changes it. */
@@ -168,6 +182,7 @@ main (int argc, char **argv)
   g_test_add_func ("/jacobian/pinned", test_pinned);
   g_test_add_func ("/jacobian/guided", test_guided);
   g_test_add_func ("/jacobian/four-bar", test_four_bar);
+  g_test_add_func ("/jacobian/drags", test_drags);
   g_test_add_func ("/jacobian/welded", test_welded);
   return g_test_run ();
 }

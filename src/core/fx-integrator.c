@@ -33,18 +33,48 @@ struct _FxIntegrator {
   gboolean have_prev;
 };
 
+/* Arrays sized by the system's unknowns, (re)made when their number
+ * changes (the user's first grab adds the hand's two). */
+static void
+size_arrays (FxIntegrator *it)
+{
+  guint n = fx_system_n_unknowns (it->sys);
+
+  g_free (it->block_of);
+  g_free (it->block_kind);
+  g_free (it->block_length);
+  g_free (it->x);
+  g_free (it->R);
+  g_free (it->mag);
+  g_free (it->x_prev);
+  g_free (it->delta);
+  g_free (it->flips);
+  g_free (it->x_base);
+  g_free (it->scale);
+  it->n = n;
+  it->block_of = g_new0 (guint, MAX (n, 1));
+  it->n_blocks = fx_system_blocks (it->sys, it->block_of, &it->block_kind, &it->block_length);
+  it->x = g_new0 (double, MAX (n, 1));
+  it->R = g_new0 (double, MAX (n, 1));
+  it->mag = g_new0 (double, MAX (n, 1));
+  it->x_prev = g_new0 (double, MAX (n, 1));
+  it->delta = g_new0 (double, MAX (n, 1));
+  it->flips = g_new0 (gboolean, MAX (it->n_blocks, 1));
+  it->x_base = g_new0 (double, MAX (n, 1));
+  it->scale = g_new0 (double, MAX (it->n_blocks, 1) * 2);
+  it->have_prev = FALSE;
+  it->factors_valid = FALSE;
+  g_clear_pointer (&it->J, fx_matrix_free);
+}
+
 FxIntegrator *
 fx_integrator_new (FxSystem *sys, double tolerance, guint max_iterations)
 {
   FxIntegrator *it = g_new0 (FxIntegrator, 1);
-  guint n = fx_system_n_unknowns (sys);
 
   it->sys = sys;
   it->tolerance = tolerance > 0 ? tolerance : 1e-12;
   it->max_iterations = max_iterations > 0 ? max_iterations : 20;
-  it->n = n;
-  it->block_of = g_new0 (guint, MAX (n, 1));
-  it->n_blocks = fx_system_blocks (sys, it->block_of, &it->block_kind, &it->block_length);
   it->matrix_kind = FX_MATRIX_AUTO;
   it->stale_ok = TRUE;
   /* developers' switches, for benchmarks and comparisons */
@@ -55,14 +85,7 @@ fx_integrator_new (FxSystem *sys, double tolerance, guint max_iterations)
     it->matrix_kind = FX_MATRIX_SPARSE;
   if (g_strcmp0 (newton_kind, "full") == 0)
     it->stale_ok = FALSE;
-  it->x = g_new0 (double, MAX (n, 1));
-  it->R = g_new0 (double, MAX (n, 1));
-  it->mag = g_new0 (double, MAX (n, 1));
-  it->x_prev = g_new0 (double, MAX (n, 1));
-  it->delta = g_new0 (double, MAX (n, 1));
-  it->flips = g_new0 (gboolean, MAX (it->n_blocks, 1));
-  it->x_base = g_new0 (double, MAX (n, 1));
-  it->scale = g_new0 (double, MAX (it->n_blocks, 1) * 2);
+  size_arrays (it);
   return it;
 }
 
@@ -105,7 +128,7 @@ all_finite (const double *v, guint n)
 static double
 scaled_residual (FxIntegrator *it)
 {
-  double *sigma = it->scale, kind_max[4] = { 0, 0, 0, 0 };
+  double *sigma = it->scale, kind_max[5] = { 0, 0, 0, 0, 0 };
   double worst = 0.0;
 
   memset (sigma, 0, sizeof (double) * it->n_blocks);
@@ -117,7 +140,9 @@ scaled_residual (FxIntegrator *it)
       double L = it->block_length[b];
       kind_max[k] = MAX (kind_max[k], k == 1 ? sigma[b] / L : k == 3 ? sigma[b] * L : sigma[b]);
     }
-  double balance = MAX (kind_max[0], kind_max[1]), compat = MAX (kind_max[2], kind_max[3]);
+  /* a drag's elongation rows (kind 4) are kinematic, like compatibility */
+  double balance = MAX (kind_max[0], kind_max[1]);
+  double compat = MAX (MAX (kind_max[2], kind_max[3]), kind_max[4]);
   for (guint b = 0; b < it->n_blocks; b++)
     {
       guint k = it->block_kind[b];
@@ -137,7 +162,7 @@ scaled_residual (FxIntegrator *it)
 static double
 scaled_update (FxIntegrator *it, const double *delta, const double *x, const double *xn)
 {
-  double *nu = it->scale, kind_max[4] = { 0, 0, 0, 0 }, worst = 0.0;
+  double *nu = it->scale, kind_max[5] = { 0, 0, 0, 0, 0 }, worst = 0.0;
 
   memset (nu, 0, sizeof (double) * it->n_blocks);
   for (guint i = 0; i < it->n; i++)
@@ -437,6 +462,11 @@ fx_integrator_step (FxIntegrator *it, double dt, FxStepReport *rep, GError **err
                    _("the time step %g s is not a positive number"), dt);
       return FALSE;
     }
+  /* drags let go since the last step: their spring's energy is this step's
+   * supplied work, already gone from H (fx_system_take_released) */
+  double released = fx_system_take_released (sys);
+  if (fx_system_n_unknowns (sys) != it->n)
+    size_arrays (it);
   if (it->J == NULL)
     {
       it->J = fx_system_new_jacobian (sys, it->matrix_kind, error);
@@ -494,6 +524,8 @@ fx_integrator_step (FxIntegrator *it, double dt, FxStepReport *rep, GError **err
 
   rep->substeps = pieces;
   rep->dt = dt;
+  rep->supplied += released;
+  H0 -= released;  /* H before the release */
   rep->balance = rep->H - H0 - rep->supplied + rep->dissipated;
   if (!isfinite (rep->balance))
     {

@@ -37,6 +37,8 @@ struct _FxMatrix {
   /* banded: A(i, j) at row p[j], column kl + ku + p[i] - p[j] of AB */
   guint kl, ku;
   guint *perm;               /* perm[i]: position of unknown i in the band */
+  double *band;              /* AB's data, row pitch ldab: the hot path of fx_matrix_add */
+  gsize ldab;
   gsl_matrix *AB;
   gsl_vector_uint *piv;
   double *work;
@@ -109,6 +111,7 @@ release_solver (FxMatrix *m)
   g_clear_pointer (&m->Ai, g_free);
   g_clear_pointer (&m->perm, g_free);
   g_clear_pointer (&m->AB, gsl_matrix_free);
+  m->band = NULL;
   g_clear_pointer (&m->piv, gsl_vector_uint_free);
   g_clear_pointer (&m->work, g_free);
   g_clear_pointer (&m->Ax, g_free);
@@ -150,41 +153,48 @@ fx_matrix_describe (const FxMatrix *m)
 /* ---------------------------------------------------------------- pattern */
 
 static int
-entry_by_column (gconstpointer a, gconstpointer b)
+compare_int (gconstpointer a, gconstpointer b)
 {
-  const Entry *x = a, *y = b;
-  if (x->j != y->j)
-    return x->j < y->j ? -1 : 1;
-  return x->i < y->i ? -1 : x->i > y->i;
+  int x = *(const int *) a, y = *(const int *) b;
+  return x < y ? -1 : x > y;
 }
 
-/* The recorded entries (and the diagonal) as a column-compressed pattern. */
+/* The recorded entries (and the diagonal) as a column-compressed pattern:
+ * bucketed by column (an assembly records each entry many times), then
+ * each column's rows sorted and made unique. */
 static void
 build_pattern (FxMatrix *m)
 {
-  const guint n = m->n;
+  const guint n = m->n, len = m->recorded->len;
+  g_autofree guint *count = g_new0 (guint, n + 1);
+  g_autofree int *rows = g_new (int, MAX (len + n, 1));
 
-  for (guint i = 0; i < n; i++)
-    g_array_append_val (m->recorded, ((Entry) { i, i }));
-  g_array_sort (m->recorded, entry_by_column);
-
-  m->Ap = g_new0 (int, n + 1);
-  m->Ai = g_new (int, MAX (m->recorded->len, 1));
-  guint nnz = 0;
-  for (guint k = 0; k < m->recorded->len; k++)
+  for (guint k = 0; k < len; k++)
+    count[g_array_index (m->recorded, Entry, k).j + 1]++;
+  for (guint j = 0; j < n; j++)
+    count[j + 1] += count[j] + 1;  /* + 1: room for the diagonal */
+  g_autofree guint *fill = g_memdup2 (count, sizeof (guint) * (n + 1));
+  for (guint j = 0; j < n; j++)
+    rows[fill[j]++] = (int) j;
+  for (guint k = 0; k < len; k++)
     {
       const Entry *e = &g_array_index (m->recorded, Entry, k);
-      if (nnz > 0 && k > 0)
-        {
-          const Entry *prev = &g_array_index (m->recorded, Entry, k - 1);
-          if (prev->i == e->i && prev->j == e->j)
-            continue;
-        }
-      m->Ai[nnz++] = (int) e->i;
-      m->Ap[e->j + 1]++;
+      rows[fill[e->j]++] = (int) e->i;
     }
+
+  m->Ap = g_new0 (int, n + 1);
+  m->Ai = g_new (int, MAX (len + n, 1));
+  guint nnz = 0;
   for (guint j = 0; j < n; j++)
-    m->Ap[j + 1] += m->Ap[j];
+    {
+      int *col = rows + count[j];
+      guint c = count[j + 1] - count[j];
+      qsort (col, c, sizeof (int), compare_int);
+      for (guint k = 0; k < c; k++)
+        if (k == 0 || col[k] != col[k - 1])
+          m->Ai[nnz++] = col[k];
+      m->Ap[j + 1] = (int) nnz;
+    }
   m->nnz = nnz;
   g_array_set_size (m->recorded, 0);
 }
@@ -296,6 +306,8 @@ static gboolean
 setup_band (FxMatrix *m)
 {
   m->AB = gsl_matrix_calloc (MAX (m->n, 1), 2 * m->kl + m->ku + 1);
+  m->band = m->AB->data;
+  m->ldab = m->AB->tda;
   m->piv = gsl_vector_uint_alloc (MAX (m->n, 1));
   m->work = g_new0 (double, MAX (m->n, 1));
   m->kind = FX_MATRIX_BANDED;
@@ -389,6 +401,10 @@ fx_matrix_analyze (FxMatrix *m, GError **error)
         }
     }
 
+  if (g_getenv ("FLEXION_MATRIX_DEBUG"))
+    g_printerr ("matrix n %u nnz %u: band %u+%u cost %.3g; sparse est_flops %.3g fill %.3g cost %.3g\n",
+                n, m->nnz, kl, ku, band_cost, m->symbolic ? m->symbolic->est_flops : 0,
+                m->symbolic ? m->symbolic->lnz + m->symbolic->unz : 0, sparse_cost);
   gboolean band = m->requested == FX_MATRIX_BANDED
                   || (m->requested == FX_MATRIX_AUTO && band_cost <= sparse_cost)
                   || m->symbolic == NULL;
@@ -476,35 +492,31 @@ sparse_add (FxMatrix *m, guint i, guint j, double value)
 }
 
 void
+fx_matrix_band_view (FxMatrix *m, FxBandView *view)
+{
+  *view = (FxBandView) { m->band, m->ldab, m->kl, m->ku, m->perm };
+}
+
+/* Called for every term of every assembly: the banded case first and lean. */
+void
 fx_matrix_add (FxMatrix *m, guint i, guint j, double value)
 {
-  g_assert (i < m->n && j < m->n);
-  if (!m->analyzed)
+  if (G_LIKELY (m->band != NULL))
     {
-      record (m, i, j);
+      guint pi = m->perm[i], pj = m->perm[j];
+      if (G_LIKELY (pi <= pj + m->kl && pj <= pi + m->ku))
+        m->band[(gsize) pj * m->ldab + m->kl + m->ku + pi - pj] += value;
+      else
+        record (m, i, j);
       return;
     }
-  switch (m->kind)
-    {
-    case FX_MATRIX_BANDED:
-      {
-        guint pi = m->perm[i], pj = m->perm[j];
-        if (pi > pj + m->kl || pj > pi + m->ku)
-          record (m, i, j);
-        else
-          m->AB->data[(gsize) pj * m->AB->tda + m->kl + m->ku + pi - pj] += value;
-        break;
-      }
-    case FX_MATRIX_SPARSE:
-      sparse_add (m, i, j, value);
-      break;
-    case FX_MATRIX_DENSE:
-      m->D->data[(gsize) i * m->D->tda + j] += value;
-      break;
-    case FX_MATRIX_AUTO:
-    default:
-      g_assert_not_reached ();
-    }
+  g_return_if_fail (i < m->n && j < m->n);
+  if (!m->analyzed)
+    record (m, i, j);
+  else if (m->kind == FX_MATRIX_SPARSE)
+    sparse_add (m, i, j, value);
+  else if (m->kind == FX_MATRIX_DENSE)
+    m->D->data[(gsize) i * m->D->tda + j] += value;
 }
 
 double
@@ -552,15 +564,12 @@ factorize_band (FxMatrix *m)
 {
   const guint kv = m->kl + m->ku;
 
-  for (guint j = 0; j < m->n; j++)
-    for (guint c = 0; c < m->AB->size2; c++)
-      if (!isfinite (m->AB->data[(gsize) j * m->AB->tda + c]))
-        return FX_MATRIX_SINGULAR;
   gsl_linalg_LU_band_decomp (m->n, m->kl, m->ku, m->AB, m->piv);
-  /* GSL divides by a zero pivot without saying so: look at U's diagonal */
+  /* GSL divides by a zero pivot without saying so: look at U's diagonal
+   * (a non-finite entry anywhere reaches it too) */
   for (guint j = 0; j < m->n; j++)
     {
-      double u = gsl_matrix_get (m->AB, j, kv);
+      double u = m->band[(gsize) j * m->ldab + kv];
       if (u == 0.0 || !isfinite (u))
         return FX_MATRIX_SINGULAR;
     }

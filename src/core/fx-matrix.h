@@ -60,6 +60,32 @@ void           fx_matrix_solve      (FxMatrix *m, double *b);  /* in place: b <-
  * factorisation; this makes the next one choose them afresh. */
 void           fx_matrix_refresh_pivots (FxMatrix *m);
 
+/* The banded path's storage, for the assembly's inner loops: A(i, j) is at
+ * data[p[j] ldab + kl + ku + p[i] - p[j]] when inside the band. data is NULL
+ * on the other paths (and fx_matrix_add serves). */
+typedef struct {
+  double *data;
+  gsize ldab;
+  guint kl, ku;
+  const guint *perm;
+} FxBandView;
+void           fx_matrix_band_view  (FxMatrix *m, FxBandView *view);
+
+static inline void
+fx_matrix_add_fast (FxMatrix *m, const FxBandView *v, guint i, guint j, double value)
+{
+  if (v->data != NULL)
+    {
+      guint pi = v->perm[i], pj = v->perm[j];
+      if (G_LIKELY (pi <= pj + v->kl && pj <= pi + v->ku))
+        {
+          v->data[(gsize) pj * v->ldab + v->kl + v->ku + pi - pj] += value;
+          return;
+        }
+    }
+  fx_matrix_add (m, i, j, value);
+}
+
 /* Entry (i, j) as assembled (before fx_matrix_factorize; 0 outside the pattern). */
 double         fx_matrix_get        (const FxMatrix *m, guint i, guint j);
 

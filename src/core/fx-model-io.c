@@ -1195,6 +1195,83 @@ read_spring (Report *r, FxModel *model, JsonObject *o, const char *path)
   read_number (r, o, path, "rest_angle", FALSE, &spring->rest_angle);
 }
 
+/* [t, x, y] of a drag's anchor path. */
+static gboolean
+triple_from_node (Report *r, JsonNode *node, const char *path, const char *key, double out[3])
+{
+  g_autofree char *here = path_join (path, key);
+  gboolean ok = TRUE;
+
+  if (!JSON_NODE_HOLDS_ARRAY (node) || json_array_get_length (json_node_get_array (node)) != 3)
+    {
+      report_error (r, path, key, "expected an array of 3 numbers [t, x, y], got %s",
+                    node_kind (node));
+      return FALSE;
+    }
+  for (guint k = 0; k < 3; k++)
+    {
+      char index[8];
+      g_snprintf (index, sizeof index, "[%u]", k);
+      ok = number_from_node (r, json_array_get_element (json_node_get_array (node), k), here,
+                             index, &out[k]) && ok;
+    }
+  return ok;
+}
+
+static void
+read_drag_path (Report *r, JsonObject *o, const char *path, FxDrag *drag)
+{
+  g_autofree char *points_path = path_join (path, "path");
+  JsonNode *node = member (r, o, path, "path", TRUE);
+
+  if (node == NULL)
+    return;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      report_error (r, path, "path", "expected an array of [t, x, y] points, got %s",
+                    node_kind (node));
+      return;
+    }
+  JsonArray *array = json_node_get_array (node);
+  guint n = json_array_get_length (array);
+  g_autofree double *t = g_new0 (double, MAX (n, 1)), *x = g_new0 (double, MAX (n, 1));
+  g_autofree double *y = g_new0 (double, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      char key[32];
+      double p[3] = { 0, 0, 0 };
+      g_snprintf (key, sizeof key, "[%u]", i);
+      if (!triple_from_node (r, json_array_get_element (array, i), points_path, key, p))
+        {
+          g_autofree char *here = path_join (points_path, key);
+          report_mark_bad (r, here);
+        }
+      t[i] = p[0], x[i] = p[1], y[i] = p[2];
+    }
+  fx_drag_set_path (drag, n, t, x, y);
+}
+
+static void
+read_drag (Report *r, FxModel *model, JsonObject *o, const char *path)
+{
+  static const char *const keys[] = {
+    "id", "link", "s", "joint", "path", "frequency", "damping_ratio", "release", NULL
+  };
+  FxDrag *drag = fx_model_add_drag (model, NULL, NULL, 0.0, NULL);
+
+  if (o == NULL)
+    return;
+  check_keys (r, o, path, keys);
+  read_string (r, o, path, "id", FALSE, &drag->id);
+  read_string (r, o, path, "link", FALSE, &drag->link);
+  read_number (r, o, path, "s", FALSE, &drag->s);
+  read_string (r, o, path, "joint", FALSE, &drag->joint);
+  read_drag_path (r, o, path, drag);
+  read_number (r, o, path, "frequency", FALSE, &drag->frequency);
+  read_number (r, o, path, "damping_ratio", FALSE, &drag->damping_ratio);
+  read_number (r, o, path, "release", FALSE, &drag->release);
+}
+
 static void
 read_body (Report *r, FxModel *model, JsonObject *o, const char *path)
 {
@@ -1337,7 +1414,7 @@ read_model (Report *r, JsonNode *root)
 {
   static const char *const keys[] = {
     "format", "version", "name", "description", "joints", "links", "bodies", "loads", "motors",
-    "springs", "probes", "gravity", "time", "solver", NULL
+    "springs", "probes", "drags", "gravity", "time", "solver", NULL
   };
   JsonObject *o;
   FxModel *model;
@@ -1362,6 +1439,7 @@ read_model (Report *r, JsonNode *root)
   read_list (r, model, o, "springs", read_spring);
   read_list (r, model, o, "bodies", read_body);
   read_list (r, model, o, "probes", read_probe);
+  read_list (r, model, o, "drags", read_drag);
   return model;
 }
 
@@ -1913,6 +1991,46 @@ check_spring (Check *c, guint i, const char *path, GHashTable *ids)
   check_finite (c->r, path, "rest_angle", spring->rest_angle);
 }
 
+/* A drag: a link and s, or a joint with a link; a path of rising times. */
+static void
+check_drag (Check *c, guint i, const char *path, GHashTable *ids)
+{
+  const FxDrag *drag = fx_model_drag (c->model, i);
+
+  check_id (c->r, path, drag->id, ids, "drags", i, FALSE);
+  if ((drag->link == NULL) == (drag->joint == NULL))
+    report_error (c->r, path, NULL, "give either \"link\" (with \"s\") or \"joint\"");
+  else if (drag->link != NULL)
+    {
+      check_reference (c, path, "link", drag->link, TRUE);
+      check_fraction (c->r, path, "s", drag->s);
+    }
+  else
+    {
+      gboolean linked = FALSE;
+      check_reference (c, path, "joint", drag->joint, FALSE);
+      for (guint l = 0; l < c->model->links->len && !linked; l++)
+        linked = link_ends_at (fx_model_link (c->model, l), drag->joint);
+      if (!linked && fx_model_find_joint (c->model, drag->joint) >= 0)
+        report_error (c->r, path, "joint", "no link ends at joint \"%s\" to pull", drag->joint);
+    }
+  if (drag->n_path == 0)
+    report_error (c->r, path, "path", "needs at least one [t, x, y] point");
+  for (guint k = 0; k < drag->n_path; k++)
+    {
+      g_autofree char *here = g_strdup_printf ("%s.path[%u]", path, k);
+      if (!isfinite (drag->path_t[k]) || !isfinite (drag->path_x[k]) || !isfinite (drag->path_y[k]))
+        report_error (c->r, here, NULL, "must be finite numbers");
+      else if (k > 0 && !(drag->path_t[k] > drag->path_t[k - 1]))
+        report_error (c->r, here, NULL, "times must rise: %s after %s", num (drag->path_t[k]),
+                      num (drag->path_t[k - 1]));
+    }
+  check_positive (c->r, path, "frequency", drag->frequency);
+  check_non_negative (c->r, path, "damping_ratio", drag->damping_ratio);
+  if (!isinf (drag->release) || drag->release < 0)
+    check_non_negative (c->r, path, "release", drag->release);
+}
+
 /* A rigid body: known, distinct attachment joints, a mass, and a centre
  * apart from every attachment (its spokes need a length). */
 static void
@@ -2013,6 +2131,7 @@ check_model (Report *r, const FxModel *m)
   check_list (&c, m->springs, "springs", check_spring);
   check_list (&c, m->bodies, "bodies", check_body);
   check_list (&c, m->probes, "probes", check_probe);
+  check_list (&c, m->drags, "drags", check_drag);
   g_hash_table_unref (c.joints);
   g_hash_table_unref (c.links);
 }
@@ -2284,6 +2403,36 @@ motor_node (gconstpointer item)
 }
 
 static JsonNode *
+drag_node (gconstpointer item)
+{
+  const FxDrag *drag = item;
+  JsonObject *o = json_object_new ();
+  JsonArray *points = json_array_sized_new (drag->n_path);
+
+  set_string (o, "id", drag->id);
+  set_string (o, "link", drag->link);
+  if (drag->link != NULL)
+    json_object_set_double_member (o, "s", drag->s);
+  set_string (o, "joint", drag->joint);
+  for (guint k = 0; k < drag->n_path; k++)
+    {
+      JsonArray *p = json_array_sized_new (3);
+      json_array_add_double_element (p, drag->path_t[k]);
+      json_array_add_double_element (p, drag->path_x[k]);
+      json_array_add_double_element (p, drag->path_y[k]);
+      json_array_add_array_element (points, p);
+    }
+  json_object_set_array_member (o, "path", points);
+  if (drag->frequency != FX_DRAG_DEFAULT_FREQUENCY)
+    json_object_set_double_member (o, "frequency", drag->frequency);
+  if (drag->damping_ratio != FX_DRAG_DEFAULT_DAMPING_RATIO)
+    json_object_set_double_member (o, "damping_ratio", drag->damping_ratio);
+  if (isfinite (drag->release))
+    json_object_set_double_member (o, "release", drag->release);
+  return object_node (o);
+}
+
+static JsonNode *
 spring_node (gconstpointer item)
 {
   const FxSpring *spring = item;
@@ -2380,6 +2529,7 @@ model_node (const FxModel *m)
   set_list (o, "springs", m->springs, spring_node);
   set_list (o, "bodies", m->bodies, body_node);
   set_list (o, "probes", m->probes, probe_node);
+  set_list (o, "drags", m->drags, drag_node);
   return object_node (o);
 }
 

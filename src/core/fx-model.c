@@ -78,6 +78,20 @@ spring_clear (gpointer data)
 }
 
 static void
+drag_clear (gpointer data)
+{
+  FxDrag *drag = data;
+
+  g_clear_pointer (&drag->id, g_free);
+  g_clear_pointer (&drag->link, g_free);
+  g_clear_pointer (&drag->joint, g_free);
+  g_clear_pointer (&drag->path_t, g_free);
+  g_clear_pointer (&drag->path_x, g_free);
+  g_clear_pointer (&drag->path_y, g_free);
+  drag->n_path = 0;
+}
+
+static void
 body_clear (gpointer data)
 {
   FxBody *body = data;
@@ -109,6 +123,7 @@ fx_model_new (void)
   model->motors = new_array (sizeof (FxMotor), motor_clear);
   model->springs = new_array (sizeof (FxSpring), spring_clear);
   model->bodies = new_array (sizeof (FxBody), body_clear);
+  model->drags = new_array (sizeof (FxDrag), drag_clear);
   model->gravity[0] = 0.0;
   model->gravity[1] = -9.81;
   model->dt = 0.01;
@@ -132,6 +147,7 @@ fx_model_free (FxModel *model)
   g_array_unref (model->motors);
   g_array_unref (model->springs);
   g_array_unref (model->bodies);
+  g_array_unref (model->drags);
   g_free (model);
 }
 
@@ -250,6 +266,23 @@ copy_bodies (GArray *to, const GArray *from)
     }
 }
 
+static void
+copy_drags (GArray *to, const GArray *from)
+{
+  g_array_append_vals (to, from->data, from->len);
+  for (guint i = 0; i < to->len; i++)
+    {
+      FxDrag *drag = &g_array_index (to, FxDrag, i);
+
+      drag->id = g_strdup (drag->id);
+      drag->link = g_strdup (drag->link);
+      drag->joint = g_strdup (drag->joint);
+      drag->path_t = g_memdup2 (drag->path_t, sizeof (double) * drag->n_path);
+      drag->path_x = g_memdup2 (drag->path_x, sizeof (double) * drag->n_path);
+      drag->path_y = g_memdup2 (drag->path_y, sizeof (double) * drag->n_path);
+    }
+}
+
 FxModel *
 fx_model_copy (const FxModel *model)
 {
@@ -272,6 +305,7 @@ fx_model_copy (const FxModel *model)
   copy_motors (copy->motors, model->motors);
   copy_springs (copy->springs, model->springs);
   copy_bodies (copy->bodies, model->bodies);
+  copy_drags (copy->drags, model->drags);
   return copy;
 }
 
@@ -412,6 +446,36 @@ fx_model_add_spring (FxModel *model, const char *id, const char *joint,
   spring->damping = damping;
   spring->rest_angle = 0.0;
   return spring;
+}
+
+FxDrag *
+fx_model_add_drag (FxModel *model, const char *id, const char *link, double s, const char *joint)
+{
+  FxDrag *drag;
+
+  g_return_val_if_fail (model != NULL, NULL);
+
+  drag = append_zeroed (model->drags);
+  drag->id = g_strdup (id);
+  drag->link = g_strdup (link);
+  drag->s = s;
+  drag->joint = g_strdup (joint);
+  drag->frequency = FX_DRAG_DEFAULT_FREQUENCY;
+  drag->damping_ratio = FX_DRAG_DEFAULT_DAMPING_RATIO;
+  drag->release = INFINITY;
+  return drag;
+}
+
+void
+fx_drag_set_path (FxDrag *drag, guint n, const double *t, const double *x, const double *y)
+{
+  g_free (drag->path_t);
+  g_free (drag->path_x);
+  g_free (drag->path_y);
+  drag->n_path = n;
+  drag->path_t = g_memdup2 (t, sizeof (double) * n);
+  drag->path_x = g_memdup2 (x, sizeof (double) * n);
+  drag->path_y = g_memdup2 (y, sizeof (double) * n);
 }
 
 FxBody *

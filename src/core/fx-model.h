@@ -187,6 +187,28 @@ typedef struct {
   double center[2];
 } FxBody;
 
+/* A scripted drag (physics.md section 9): a spring and damper from the
+ * point at fraction s of `link` (or the end of a link at `joint`) to an
+ * anchor moving along a tabulated path (t, x, y), piecewise linear, held at
+ * its ends. Its stiffness makes the grabbed link's own mass m (plus the
+ * lumped masses at its ends) ring at `frequency` Hz with damping ratio
+ * `damping_ratio`: k = m (2 pi f)^2, c = 2 zeta sqrt (k m). From `release`
+ * on it lets go, and the spring's energy leaves with the hand. */
+typedef struct {
+  char *id;
+  char *link;          /* the grabbed link, or NULL with `joint`            */
+  double s;            /* fraction along it, 0..1                          */
+  char *joint;         /* the grabbed joint, or NULL with `link`            */
+  guint n_path;
+  double *path_t, *path_x, *path_y;  /* n_path points, t strictly rising */
+  double frequency;      /* Hz, > 0; default 2                               */
+  double damping_ratio;  /* >= 0; default 0.7                                */
+  double release;        /* s; default infinity: never                       */
+} FxDrag;
+
+#define FX_DRAG_DEFAULT_FREQUENCY 2.0
+#define FX_DRAG_DEFAULT_DAMPING_RATIO 0.7
+
 typedef struct {
   char *name;         /* optional title, may be NULL   */
   char *description;  /* optional one line, may be NULL */
@@ -198,6 +220,7 @@ typedef struct {
   GArray *motors;  /* FxMotor  */
   GArray *springs; /* FxSpring */
   GArray *bodies;  /* FxBody   */
+  GArray *drags;   /* FxDrag   */
 
   double gravity[2];  /* default (0, -9.81) */
   double dt;          /* default 0.01       */
@@ -238,6 +261,13 @@ static inline FxBody *fx_model_body (const FxModel *m, guint i) { return &g_arra
 static inline FxMotor *fx_model_motor (const FxModel *m, guint i) { return &g_array_index (m->motors, FxMotor, i); }
 static inline FxSpring *fx_model_spring (const FxModel *m, guint i) { return &g_array_index (m->springs, FxSpring, i); }
 
+/* A drag of link `link` at s (or of `joint` when link is NULL), with the
+ * default frequency and damping and no release; its path is empty. */
+FxDrag   *fx_model_add_drag       (FxModel *model, const char *id, const char *link, double s,
+                                   const char *joint);
+void      fx_drag_set_path        (FxDrag *drag, guint n, const double *t, const double *x,
+                                   const double *y);
+static inline FxDrag *fx_model_drag (const FxModel *m, guint i) { return &g_array_index (m->drags, FxDrag, i); }
 FxBody   *fx_model_add_body       (FxModel *model, const char *id, const char *const *joints,
                                    double mass, double inertia);
 /* Where a body's centre is: its own, or the centroid of its joints. */

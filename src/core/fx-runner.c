@@ -18,13 +18,12 @@
 
 #include <math.h>
 
-#define PULL_FREQUENCY 2.0      /* Hz: how quickly a drag is followed        */
-#define PULL_ZETA      0.7      /* damping ratio of the drag's spring        */
-#define PULL_MAX_OMEGA_DT 0.5   /* explicit force: stable below 1 / PULL_ZETA */
 
 struct _FxRunner {
   FxModel *model;            /* the copy; immutable                          */
-  double mass;               /* total mass M, for the pull's spring (kg)     */
+  gboolean held;             /* solver thread: the hand holds held_link/s    */
+  guint held_link;
+  double held_s;
   FxSystem *system;          /* the solver thread's alone once it runs        */
   FxIntegrator *integrator;  /* likewise                                      */
   GThread *thread;
@@ -76,26 +75,27 @@ take_order (FxRunner *r)
   return o;
 }
 
-/* The drag's spring-damper on the point as it is at the start of the step
- * (fx-runner.h explains k and c). */
+/* The user's hand as an implicit drag (physics.md section 9): grab the
+ * point when a pull starts (or moves to another point), lead its anchor to
+ * the pointer over the coming step, let go when the pull ends. */
 static void
 apply_pull (FxRunner *r, const StepOrder *o)
 {
   if (!o->pull_active)
     {
-      fx_system_clear_pull (r->system);
+      if (r->held)
+        fx_system_hand_release (r->system);
+      r->held = FALSE;
       return;
     }
-
-  double omega = MIN (2.0 * G_PI * PULL_FREQUENCY, PULL_MAX_OMEGA_DT / o->dt);
-  double k = r->mass * omega * omega, c = 2.0 * PULL_ZETA * sqrt (k * r->mass);
-  double p[2], v[2], F[2];
-
-  fx_system_point (r->system, o->pull_link, o->pull_s, &p[0], &p[1]);
-  fx_system_point_velocity (r->system, o->pull_link, o->pull_s, v);
-  for (guint i = 0; i < 2; i++)
-    F[i] = k * (o->pull_target[i] - p[i]) - c * v[i];
-  fx_system_set_pull (r->system, o->pull_link, o->pull_s, F);
+  if (!r->held || r->held_link != o->pull_link || r->held_s != o->pull_s)
+    {
+      fx_system_hand_grab (r->system, o->pull_link, o->pull_s);
+      r->held = TRUE;
+      r->held_link = o->pull_link;
+      r->held_s = o->pull_s;
+    }
+  fx_system_hand_move (r->system, o->pull_target, o->dt);
 }
 
 static FxStepFrame *
@@ -163,25 +163,6 @@ solver_main (gpointer data)
 
 /* --------------------------------------------------------------- set-up */
 
-static double
-model_mass (const FxModel *model)
-{
-  double M = 0.0;
-
-  for (guint l = 0; l < model->links->len; l++)
-    {
-      const FxLink *link = fx_model_link (model, l);
-      M += link->section.rhoA * fx_link_length (model, link);
-    }
-  for (guint j = 0; j < model->joints->len; j++)
-    {
-      const FxJoint *joint = fx_model_joint (model, j);
-      M += joint->mass + (joint->slider ? joint->slider_mass : 0.0);
-    }
-  /* a massless mechanism still needs a spring to be dragged by */
-  return M > 0.0 && isfinite (M) ? M : 1.0;
-}
-
 /* Enough frames to ride out a slow UI tick, but bounded in bytes, so a
  * million-element link does not buffer gigabytes. */
 static guint
@@ -218,7 +199,6 @@ fx_runner_new (const FxModel *model, GError **error)
   g_cond_init (&r->wake);
   g_queue_init (&r->frames);
   r->model = g_steal_pointer (&copy);
-  r->mass = model_mass (r->model);
   r->system = g_steal_pointer (&system);
   r->integrator = fx_integrator_new (r->system, r->model->tolerance, r->model->max_iterations);
   r->dt = r->model->dt;

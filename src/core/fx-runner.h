@@ -70,19 +70,12 @@ gboolean       fx_runner_is_busy     (FxRunner *runner);
 gboolean       fx_runner_failed      (FxRunner *runner, GError **error);
 
 /* A pull: the user drags the point at fraction s of model link `link`
- * towards (target_x, target_y). Before each step the solver applies the
- * spring-damper force F = k (target - r) - c v on the point (r, v its
- * position and velocity), held over the step as a dead load whose work
- * counts as supplied energy.
- *
- * k and c are scaled by the mechanism's total mass M (links' rhoA L plus
- * lumped and slider masses; 1 kg if massless), so a drag feels the same at
- * any scale: with omega = 2 pi 2 Hz, k = M omega^2 and c = 2 0.7 sqrt (k M),
- * the mechanism follows the cursor like a well damped (zeta = 0.7) 2 Hz
- * oscillator, quick but without a visible overshoot. The force is
- * explicit in time, which is stable for omega dt < 1/0.7; omega is capped at
- * 0.5 / dt so big steps keep a margin (points with an effective mass well
- * below M may still ring). */
+ * towards (target_x, target_y). The solver holds the point with an implicit
+ * drag (physics.md section 9, fx_system_hand_grab): a spring and damper to
+ * an anchor that reaches the target at the end of each step, its stiffness
+ * from the grabbed link's own mass (k = m (2 pi 2 Hz)^2, damping ratio 0.7),
+ * stable for any step. The anchor's work is supplied energy, the damper's
+ * dissipated, and on release the spring's energy leaves with the hand. */
 void           fx_runner_set_pull    (FxRunner *runner, guint link, double s,
                                       double target_x, double target_y);
 void           fx_runner_clear_pull  (FxRunner *runner);

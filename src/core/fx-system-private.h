@@ -37,6 +37,7 @@ typedef struct {
   double omega_drive_now[2];  /* a speed motor's Omega at t_mid (else 0) */
 
   double damping, rotational_damping;  /* viscous, per unit length */
+  guint64 coupling;    /* element kernel: which field derivatives can be non-zero */
 } FxLinkSys;
 
 /* A link end as a port of one channel. Output y = sigma x[dof ..]; the input
@@ -122,6 +123,25 @@ typedef struct {
   const FxProfile *profile;
 } FxPointLoad;
 
+/* A drag (physics.md section 9): a spring-damper from a point of a segment
+ * to an anchor on a path; its elongation delta (2, spatial) is a pair of
+ * Newton unknowns at `dof`. An inactive drag keeps its unknowns at 0. */
+typedef struct {
+  int model_drag;        /* index in the model's drags; -1: the user's hand */
+  guint link;            /* model link */
+  double s;              /* fraction along the model link */
+  guint seg;
+  FxPointSample at[2];
+  guint n_at;
+  guint dof;
+  double k, c;           /* N/m, N s/m */
+  gboolean active;
+  double release;        /* time it lets go (infinity: never) */
+  /* the anchor's path, piecewise linear through (t, x, y), held at its ends */
+  guint n_path;
+  double *path_t, *path_x, *path_y;
+} FxDragSys;
+
 struct _FxSystem {
   FxModel *model;        /* the model as the user wrote it, bodies expanded  */
   FxModel *built;        /* the expanded model the engine builds (splits)    */
@@ -143,8 +163,9 @@ struct _FxSystem {
   GArray *point_loads;   /* FxPointLoad */
   GArray *springs;       /* FxSpringSys */
   GArray *bodies;        /* FxBodySys, as the model's bodies */
-  gboolean pull_active;  /* fx_system_set_pull: the user's hand          */
-  FxPointLoad pull;
+  GArray *drags;         /* FxDragSys: the model's, then the user's hand   */
+  int hand;              /* index of the hand in drags, -1 before a grab   */
+  double released;       /* work booked by drags let go since the last step */
 
   /* current step, set by fx_system_residual */
   double dt, t_mid;
@@ -169,5 +190,17 @@ typedef struct _FxSystemSnapshot FxSystemSnapshot;
 FxSystemSnapshot *fx_system_snapshot      (const FxSystem *system);
 void              fx_system_restore       (FxSystem *system, const FxSystemSnapshot *snap);
 void              fx_system_snapshot_free (FxSystemSnapshot *snap);
+
+/* Model link + fraction -> segment + fraction on it (a split link has two). */
+guint   fx_system_point_segment (const FxSystem *system, guint link, double *s);
+
+/* Drags (fx-drag.c): built after the links, before the unknowns are counted;
+ * their kernel adds to the residual and returns its supplied power. */
+typedef struct _FxAcc FxAcc;
+void    fx_drags_build     (FxSystem *system, guint *offset);
+void    fx_drags_start     (FxSystem *system);
+double  fx_drag_kernel     (FxSystem *system, const FxDragSys *drag, FxAcc *acc);
+double  fx_drags_energy    (const FxSystem *system);
+void    fx_drags_free      (FxSystem *system);
 
 G_END_DECLS

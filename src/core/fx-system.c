@@ -13,7 +13,7 @@
  * theta in the space of omega, theta_mid = theta_n + dt/2 omega_mid exactly,
  * so they are substituted (and differentiated) wherever a rotation appears.
  */
-#include "fx-system-private.h"
+#include "fx-kernel.h"
 #include <glib/gi18n-lib.h>
 #include "fx-model-io.h"
 
@@ -21,192 +21,6 @@
 #include <string.h>
 
 G_DEFINE_QUARK (fx-system-error-quark, fx_system_error)
-
-/* ---------------------------------------------------------------- helpers */
-
-static inline void
-rot (double theta, double c_s[2])
-{
-  c_s[0] = cos (theta);
-  c_s[1] = sin (theta);
-}
-
-/* Lambda(theta) a */
-static inline void
-lam (const double cs[2], const double a[2], double out[2])
-{
-  out[0] = cs[0] * a[0] - cs[1] * a[1];
-  out[1] = cs[1] * a[0] + cs[0] * a[1];
-}
-
-/* Lambda(theta)^T a */
-static inline void
-lam_t (const double cs[2], const double a[2], double out[2])
-{
-  out[0] = cs[0] * a[0] + cs[1] * a[1];
-  out[1] = -cs[1] * a[0] + cs[0] * a[1];
-}
-
-/* J a = (-a_y, a_x) (rotation by +90 degrees); S a = J^T a = (a_y, -a_x) */
-static inline void
-jrot (const double a[2], double out[2])
-{
-  out[0] = -a[1];
-  out[1] = a[0];
-}
-
-static inline void
-srot (const double a[2], double out[2])
-{
-  out[0] = a[1];
-  out[1] = -a[0];
-}
-
-/* The accumulation context of one residual evaluation. */
-typedef struct {
-  const double *x, *xn, *xm;
-  double *R, *mag;
-  FxMatrix *J;
-  double dt;
-  double loss;  /* dissipated power at the midpoint */
-} Acc;
-
-/* G-term (part of dt F): R -= value. */
-static inline void
-acc_G (Acc *a, guint row, double value, double magnitude)
-{
-  a->R[row] -= value;
-  if (a->mag)
-    a->mag[row] += magnitude;
-}
-
-/* K-term: value = dt dF_row / dx_mid[col]; dR/dx gets -value/2. */
-static inline void
-acc_K (Acc *a, guint row, guint col, double value)
-{
-  /* zeros too: the sparse assembly relies on the same sequence of calls */
-  if (a->J)
-    fx_matrix_add (a->J, row, col, -0.5 * value);
-}
-
-/* E-term: R += coef (x - x_n), dR/dx += coef. */
-static inline void
-acc_E (Acc *a, guint row, guint col, double coef)
-{
-  a->R[row] += coef * (a->x[col] - a->xn[col]);
-  if (a->mag)
-    a->mag[row] += fabs (coef * a->x[col]) + fabs (coef * a->xn[col]);
-  if (a->J)
-    fx_matrix_add (a->J, row, col, coef);
-}
-
-/* ------------------------------------------------------- link bookkeeping */
-
-/* Is field f of this link CG1 (node slots) or DG0 (element slots)? */
-static inline gboolean
-field_is_cg (const FxLinkSys *l, int f)
-{
-  switch (f)
-    {
-    case F_VX: case F_VY: return l->T == FX_CAUSAL_F;
-    case F_NX: case F_NY: return l->T == FX_CAUSAL_V;
-    case F_W:             return l->R == FX_CAUSAL_F;
-    case F_M: default:    return l->R == FX_CAUSAL_V;
-    }
-}
-
-/* Component within a slot: translation x, y or rotation. */
-static inline guint
-field_comp (int f)
-{
-  static const guint comp[F_N_FIELDS] = { 0, 1, 2, 0, 1, 2 };
-  return comp[f];
-}
-
-/* Unknown of field f at node i (CG1 fields) or element i (DG0 fields). */
-static inline guint
-field_dof (const FxLinkSys *l, int f, guint i)
-{
-  guint slot = field_is_cg (l, f) ? 2 * i : 2 * i + 1;
-  return l->offset + FX_SLOT * slot + field_comp (f);
-}
-
-static double
-field_mass (const FxLinkSys *l, int f)
-{
-  switch (f)
-    {
-    case F_VX: case F_VY: return l->rhoA;
-    case F_W:             return l->rhoI;
-    case F_NX:            return l->Ct[0];
-    case F_NY:            return l->Ct[1];
-    case F_M: default:    return l->Cr;
-    }
-}
-
-/* Up to two (unknown, shape value) pairs that evaluate field f at xi of element e. */
-typedef struct {
-  guint dof[2];
-  double w[2];
-  guint n;
-} Shape;
-
-static inline void
-field_shape (const FxLinkSys *l, int f, guint e, double xi, Shape *s)
-{
-  if (field_is_cg (l, f))
-    {
-      s->n = 2;
-      s->dof[0] = field_dof (l, f, e);
-      s->dof[1] = field_dof (l, f, e + 1);
-      s->w[0] = 1.0 - xi;
-      s->w[1] = xi;
-    }
-  else
-    {
-      s->n = 1;
-      s->dof[0] = field_dof (l, f, e);
-      s->w[0] = 1.0;
-    }
-}
-
-static inline double
-shape_eval (const Shape *s, const double *x)
-{
-  double v = 0.0;
-  for (guint k = 0; k < s->n; k++)
-    v += s->w[k] * x[s->dof[k]];
-  return v;
-}
-
-/* theta_n at xi of element e (theta lives in the space of omega). */
-static inline double
-theta_n_at (const FxLinkSys *l, guint e, double xi)
-{
-  if (l->R == FX_CAUSAL_F)
-    return (1.0 - xi) * l->theta[e] + xi * l->theta[e + 1];
-  return l->theta[e];
-}
-
-/* Sampling points of a point at fraction s: a DG0 field has no value at an
- * interior node, so there the point splits half-half over both elements. */
-static guint
-point_samples (const FxLinkSys *l, double s_fraction, FxPointSample at[2])
-{
-  double s = CLAMP (s_fraction, 0.0, 1.0) * l->N;
-  double e_floor = floor (s);
-  guint e = (guint) MIN (e_floor, (double) (l->N - 1));
-  double xi = s - e;
-
-  if (xi == 0.0 && e > 0)
-    {
-      at[0] = (FxPointSample) { e - 1, 1.0, 0.5 };
-      at[1] = (FxPointSample) { e, 0.0, 0.5 };
-      return 2;
-    }
-  at[0] = (FxPointSample) { e, xi, 1.0 };
-  return 1;
-}
 
 /* --------------------------------------------------------- element kernel */
 
@@ -358,6 +172,33 @@ element_damping (const FxLinkSys *l, guint e, Acc *a)
       }
 }
 
+static inline guint64
+coupling_bit (int r, int c)
+{
+  return G_GUINT64_CONSTANT (1) << (r * F_N_FIELDS + c);
+}
+
+/* Which (row field, column field) derivatives of the integrands can be
+ * non-zero for this link: those non-zero at a random state (a structural
+ * zero is zero at every state). Theta enters through the omega column. */
+static void
+link_coupling (FxLinkSys *l)
+{
+  GRand *rng = g_rand_new_with_seed (7);
+  double q[F_N_FIELDS], val[F_N_FIELDS], mag[F_N_FIELDS], da[F_N_FIELDS][F_N_FIELDS + 1];
+  const double g[2] = { 0.7, -1.3 };
+
+  for (int f = 0; f < F_N_FIELDS; f++)
+    q[f] = g_rand_double_range (rng, 0.5, 1.5);
+  gauss_integrands (l, q, g_rand_double_range (rng, 0.1, 1.0), g, val, mag, da);
+  l->coupling = 0;
+  for (int r = 0; r < F_N_FIELDS; r++)
+    for (int c = 0; c < F_N_FIELDS; c++)
+      if (da[r][c] != 0.0 || (c == F_W && da[r][F_N_FIELDS] != 0.0))
+        l->coupling |= coupling_bit (r, c);
+  g_rand_free (rng);
+}
+
 static void
 element_nonlinear (FxSystem *sys, const FxLinkSys *l, guint e, Acc *a)
 {
@@ -394,7 +235,9 @@ element_nonlinear (FxSystem *sys, const FxLinkSys *l, guint e, Acc *a)
               for (int c = 0; c < F_N_FIELDS; c++)
                 {
                   double d = c == F_W ? dw : da[r][c];
-                  if (d == 0.0)
+                  /* skip what is zero by structure, not by value: the
+                   * sparse assembly needs the same calls every time */
+                  if (!(l->coupling & coupling_bit (r, c)))
                     continue;
                   for (guint kk = 0; kk < sh[c].n; kk++)
                     acc_K (a, sh[r].dof[k], sh[c].dof[kk], wr * d * sh[c].w[kk]);
@@ -1055,7 +898,7 @@ static double
 evaluate (FxSystem *sys, const double *x, double dt, double *R, double *mag, FxMatrix *J,
           double *loss)
 {
-  Acc a = { x, sys->x, sys->x_mid, R, mag, J, dt, 0.0 };
+  Acc a = { x, sys->x, sys->x_mid, R, mag, J, dt, 0.0, { NULL, 0, 0, 0, NULL } };
   double power = 0.0;
 
   sys->dt = dt;
@@ -1081,7 +924,10 @@ evaluate (FxSystem *sys, const double *x, double dt, double *R, double *mag, FxM
   if (mag)
     memset (mag, 0, sizeof (double) * sys->n);
   if (J)
-    fx_matrix_zero (J);
+    {
+      fx_matrix_zero (J);
+      fx_matrix_band_view (J, &a.band);
+    }
 
   for (guint li = 0; li < sys->n_links; li++)
     {
@@ -1121,8 +967,8 @@ evaluate (FxSystem *sys, const double *x, double dt, double *R, double *mag, FxM
     }
   for (guint i = 0; i < sys->point_loads->len; i++)
     power += point_load (sys, &g_array_index (sys->point_loads, FxPointLoad, i), &a);
-  if (sys->pull_active)
-    power += point_load (sys, &sys->pull, &a);
+  for (guint i = 0; i < sys->drags->len; i++)
+    power += fx_drag_kernel (sys, &g_array_index (sys->drags, FxDragSys, i), &a);
   for (guint i = 0; i < sys->bodies->len; i++)
     body_kernel (sys, &g_array_index (sys->bodies, FxBodySys, i), &a);
   for (guint i = 0; i < sys->springs->len; i++)
@@ -1251,6 +1097,7 @@ fx_system_energy (const FxSystem *sys)
       en.kinetic += 0.5 * b->m * (v[0] * v[0] + v[1] * v[1]) + 0.5 * b->I * v[2] * v[2];
       en.gravity -= b->m * (sys->gravity[0] * b->c[0] + sys->gravity[1] * b->c[1]);
     }
+  en.elastic += fx_drags_energy (sys);
   return en;
 }
 
@@ -1604,8 +1451,8 @@ node_segment (const FxSystem *sys, guint link, guint *i)
   return seg;
 }
 
-static guint
-point_segment (const FxSystem *sys, guint link, double *s)
+guint
+fx_system_point_segment (const FxSystem *sys, guint link, double *s)
 {
   guint seg = sys->seg_first[link];
   if (sys->seg_count[link] == 2)
@@ -1633,7 +1480,7 @@ void
 fx_system_point (const FxSystem *sys, guint link, double s_fraction, double *x, double *y)
 {
   g_return_if_fail (link < sys->n_model_links);
-  guint seg = point_segment (sys, link, &s_fraction);
+  guint seg = fx_system_point_segment (sys, link, &s_fraction);
   segment_point (sys, seg, s_fraction, x, y);
 }
 
@@ -1642,7 +1489,7 @@ fx_system_fields_at (const FxSystem *sys, guint link, double s_fraction,
                      double v_hat[2], double *omega, double n_hat[2], double *m)
 {
   g_return_if_fail (link < sys->n_model_links);
-  guint seg = point_segment (sys, link, &s_fraction);
+  guint seg = fx_system_point_segment (sys, link, &s_fraction);
   segment_fields_at (sys, seg, s_fraction, v_hat, omega, n_hat, m);
 }
 
@@ -1651,7 +1498,7 @@ fx_system_point_velocity (const FxSystem *sys, guint link, double s_fraction, do
 {
   g_return_if_fail (link < sys->n_model_links);
   double v_hat[2], omega, n_hat[2], m, cs[2];
-  guint seg = point_segment (sys, link, &s_fraction);
+  guint seg = fx_system_point_segment (sys, link, &s_fraction);
   const FxLinkSys *l = &sys->links[seg];
   FxPointSample at[2];
   guint n_at = point_samples (l, s_fraction, at);
@@ -1664,23 +1511,6 @@ fx_system_point_velocity (const FxSystem *sys, guint link, double s_fraction, do
   rot (theta, cs);
   v[0] = cs[0] * v_hat[0] - cs[1] * v_hat[1];
   v[1] = cs[1] * v_hat[0] + cs[0] * v_hat[1];
-}
-
-void
-fx_system_set_pull (FxSystem *sys, guint link, double s_fraction, const double force[2])
-{
-  g_return_if_fail (link < sys->n_model_links);
-  guint seg = point_segment (sys, link, &s_fraction);
-  FxPointLoad pl = { seg, { { 0 } }, 0, { force[0], force[1] }, FALSE, 0.0, NULL };
-  pl.n_at = point_samples (&sys->links[seg], s_fraction, pl.at);
-  sys->pull = pl;
-  sys->pull_active = TRUE;
-}
-
-void
-fx_system_clear_pull (FxSystem *sys)
-{
-  sys->pull_active = FALSE;
 }
 
 double
@@ -1762,6 +1592,7 @@ link_init (FxSystem *sys, FxLinkSys *l, const FxLink *ml, const FxSegmentAssignm
     }
   l->omega_source[0] = l->omega_source[1] = -1;
   l->omega_sign[0] = l->omega_sign[1] = 0.0;
+  link_coupling (l);
 }
 
 /* Initial rigid motion about the link centre: v(s) = V + w J (r(s) - c). */
@@ -2317,6 +2148,7 @@ fx_system_new (const FxModel *model, GError **error)
         g_array_index (sys->bodies, FxBodySys, b).dof = offset;
         offset += 3;
       }
+  fx_drags_build (sys, &offset);
   sys->n = offset;
   sys->x = g_new0 (double, MAX (sys->n, 1));
   sys->x_mid = g_new0 (double, MAX (sys->n, 1));
@@ -2330,6 +2162,7 @@ fx_system_new (const FxModel *model, GError **error)
 
   for (guint l = 0; l < sys->n_links; l++)
     link_initial_motion (sys, &sys->links[l], fx_model_link (sys->built, l));
+  fx_drags_start (sys);
 
   return g_steal_pointer (&sys);
 }
@@ -2355,6 +2188,7 @@ fx_system_free (FxSystem *sys)
     g_array_unref (sys->springs);
   if (sys->bodies)
     g_array_unref (sys->bodies);
+  fx_drags_free (sys);
   fx_assignment_free (sys->assignment);
   if (sys->model)
     fx_model_free (sys->model);
@@ -2450,6 +2284,16 @@ fx_system_blocks (const FxSystem *sys, guint *block_of, guint **kind_out, double
           g_array_append_val (length, L);
           nb++;
         }
+    }
+  /* drags: the elongation, a length (kind 4) */
+  for (guint i = 0; i < sys->drags->len; i++)
+    {
+      const FxDragSys *d = &g_array_index (sys->drags, FxDragSys, i);
+      guint k = 4;
+      double L = sys->links[d->seg].L;
+      block_of[d->dof] = block_of[d->dof + 1] = nb++;
+      g_array_append_val (kind, k);
+      g_array_append_val (length, L);
     }
   *kind_out = (guint *) g_array_free (kind, FALSE);
   *length_out = (double *) g_array_free (length, FALSE);

@@ -63,13 +63,24 @@ double     fx_system_joint_gap    (const FxSystem *system);
 void       fx_system_point_velocity (const FxSystem *system, guint link, double s_fraction,
                                      double v[2]);
 
-/* An interactive pull (the user dragging a point of a link while it runs):
- * a dead spatial point force at fraction s of model link `link`, held
- * constant over each step until changed; its work counts as supplied energy.
- * fx_system_clear_pull removes it. Call between steps only. */
-void       fx_system_set_pull     (FxSystem *system, guint link, double s_fraction,
-                                   const double force[2]);
-void       fx_system_clear_pull   (FxSystem *system);
+/* The user's hand (physics.md section 9): a drag whose anchor starts at the
+ * point at fraction s of model link `link` and which the caller moves one
+ * step ahead with fx_system_hand_move (the anchor reaches `anchor` at
+ * t + dt, linearly). Its spring's elongation is a Newton unknown, so the
+ * first grab adds two unknowns to the system (the integrator follows).
+ * Release books the spring's energy as supplied work of the next step.
+ * Call between steps only. */
+void       fx_system_hand_grab    (FxSystem *system, guint link, double s_fraction);
+void       fx_system_hand_move    (FxSystem *system, const double anchor[2], double dt);
+void       fx_system_hand_release (FxSystem *system);
+gboolean   fx_system_hand_active  (const FxSystem *system);
+/* The hand's anchor and the grabbed point now (FALSE if nothing is held). */
+gboolean   fx_system_hand_anchor  (const FxSystem *system, double anchor[2], double point[2]);
+
+/* Work done by drags let go since the last call (<= 0: the spring's energy
+ * leaves with the hand), after letting go of scripted drags whose release
+ * time has come. The integrator books it at the start of each step. */
+double     fx_system_take_released (FxSystem *system);
 
 /* Field values, for tests and plots: material velocity (2), omega, stress (2),
  * moment, each evaluated at fraction s of the link (DG0 fields piecewise). */

@@ -1,0 +1,202 @@
+/* fx-kernel.h: what every kernel of the assembly shares (the element
+ * kernel, junctions, lumped elements, drags): plane rotations, the
+ * accumulation of residual and Jacobian terms, and where a link's fields
+ * live among the unknowns. Private to src/core. */
+#pragma once
+
+#include "fx-system-private.h"
+
+#include <math.h>
+
+G_BEGIN_DECLS
+
+/* ---------------------------------------------------------------- helpers */
+
+static inline void
+rot (double theta, double c_s[2])
+{
+  c_s[0] = cos (theta);
+  c_s[1] = sin (theta);
+}
+
+/* Lambda(theta) a */
+static inline void
+lam (const double cs[2], const double a[2], double out[2])
+{
+  out[0] = cs[0] * a[0] - cs[1] * a[1];
+  out[1] = cs[1] * a[0] + cs[0] * a[1];
+}
+
+/* Lambda(theta)^T a */
+static inline void
+lam_t (const double cs[2], const double a[2], double out[2])
+{
+  out[0] = cs[0] * a[0] + cs[1] * a[1];
+  out[1] = -cs[1] * a[0] + cs[0] * a[1];
+}
+
+/* J a = (-a_y, a_x) (rotation by +90 degrees); S a = J^T a = (a_y, -a_x) */
+static inline void
+jrot (const double a[2], double out[2])
+{
+  out[0] = -a[1];
+  out[1] = a[0];
+}
+
+static inline void
+srot (const double a[2], double out[2])
+{
+  out[0] = a[1];
+  out[1] = -a[0];
+}
+
+/* The accumulation context of one residual evaluation. */
+struct _FxAcc {
+  const double *x, *xn, *xm;
+  double *R, *mag;
+  FxMatrix *J;
+  double dt;
+  double loss;  /* dissipated power at the midpoint */
+  FxBandView band;  /* J's banded storage, when it has one */
+};
+typedef FxAcc Acc;
+
+/* G-term (part of dt F): R -= value. */
+static inline void
+acc_G (Acc *a, guint row, double value, double magnitude)
+{
+  a->R[row] -= value;
+  if (a->mag)
+    a->mag[row] += magnitude;
+}
+
+/* K-term: value = dt dF_row / dx_mid[col]; dR/dx gets -value/2. */
+static inline void
+acc_K (Acc *a, guint row, guint col, double value)
+{
+  /* zeros too: the sparse assembly relies on the same sequence of calls */
+  if (a->J)
+    fx_matrix_add_fast (a->J, &a->band, row, col, -0.5 * value);
+}
+
+/* E-term: R += coef (x - x_n), dR/dx += coef. */
+static inline void
+acc_E (Acc *a, guint row, guint col, double coef)
+{
+  a->R[row] += coef * (a->x[col] - a->xn[col]);
+  if (a->mag)
+    a->mag[row] += fabs (coef * a->x[col]) + fabs (coef * a->xn[col]);
+  if (a->J)
+    fx_matrix_add_fast (a->J, &a->band, row, col, coef);
+}
+
+/* ------------------------------------------------------- link bookkeeping */
+
+/* Is field f of this link CG1 (node slots) or DG0 (element slots)? */
+static inline gboolean
+field_is_cg (const FxLinkSys *l, int f)
+{
+  switch (f)
+    {
+    case F_VX: case F_VY: return l->T == FX_CAUSAL_F;
+    case F_NX: case F_NY: return l->T == FX_CAUSAL_V;
+    case F_W:             return l->R == FX_CAUSAL_F;
+    case F_M: default:    return l->R == FX_CAUSAL_V;
+    }
+}
+
+/* Component within a slot: translation x, y or rotation. */
+static inline guint
+field_comp (int f)
+{
+  static const guint comp[F_N_FIELDS] = { 0, 1, 2, 0, 1, 2 };
+  return comp[f];
+}
+
+/* Unknown of field f at node i (CG1 fields) or element i (DG0 fields). */
+static inline guint
+field_dof (const FxLinkSys *l, int f, guint i)
+{
+  guint slot = field_is_cg (l, f) ? 2 * i : 2 * i + 1;
+  return l->offset + FX_SLOT * slot + field_comp (f);
+}
+
+static inline double
+field_mass (const FxLinkSys *l, int f)
+{
+  switch (f)
+    {
+    case F_VX: case F_VY: return l->rhoA;
+    case F_W:             return l->rhoI;
+    case F_NX:            return l->Ct[0];
+    case F_NY:            return l->Ct[1];
+    case F_M: default:    return l->Cr;
+    }
+}
+
+/* Up to two (unknown, shape value) pairs that evaluate field f at xi of element e. */
+typedef struct {
+  guint dof[2];
+  double w[2];
+  guint n;
+} Shape;
+
+static inline void
+field_shape (const FxLinkSys *l, int f, guint e, double xi, Shape *s)
+{
+  if (field_is_cg (l, f))
+    {
+      s->n = 2;
+      s->dof[0] = field_dof (l, f, e);
+      s->dof[1] = field_dof (l, f, e + 1);
+      s->w[0] = 1.0 - xi;
+      s->w[1] = xi;
+    }
+  else
+    {
+      s->n = 1;
+      s->dof[0] = field_dof (l, f, e);
+      s->w[0] = 1.0;
+    }
+}
+
+static inline double
+shape_eval (const Shape *s, const double *x)
+{
+  double v = 0.0;
+  for (guint k = 0; k < s->n; k++)
+    v += s->w[k] * x[s->dof[k]];
+  return v;
+}
+
+/* theta_n at xi of element e (theta lives in the space of omega). */
+static inline double
+theta_n_at (const FxLinkSys *l, guint e, double xi)
+{
+  if (l->R == FX_CAUSAL_F)
+    return (1.0 - xi) * l->theta[e] + xi * l->theta[e + 1];
+  return l->theta[e];
+}
+
+/* Sampling points of a point at fraction s: a DG0 field has no value at an
+ * interior node, so there the point splits half-half over both elements. */
+static inline guint
+point_samples (const FxLinkSys *l, double s_fraction, FxPointSample at[2])
+{
+  double s = CLAMP (s_fraction, 0.0, 1.0) * l->N;
+  double e_floor = floor (s);
+  guint e = (guint) MIN (e_floor, (double) (l->N - 1));
+  double xi = s - e;
+
+  if (xi == 0.0 && e > 0)
+    {
+      at[0] = (FxPointSample) { e - 1, 1.0, 0.5 };
+      at[1] = (FxPointSample) { e, 0.0, 0.5 };
+      return 2;
+    }
+  at[0] = (FxPointSample) { e, xi, 1.0 };
+  return 1;
+}
+
+
+G_END_DECLS
