@@ -61,6 +61,7 @@ for f in \
   "$datadir/glib-2.0/schemas/$app_id.gschema.xml" \
   "$datadir/mime/packages/$app_id.mime.xml" \
   "$pkgdatadir/examples/four-bar.flexion" \
+  "$pkgdatadir/flexion.schema.json" \
   "$localedir/de/LC_MESSAGES/flexion.mo" \
   "$localedir/fr/LC_MESSAGES/flexion.mo"
 do
