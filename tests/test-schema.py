@@ -253,6 +253,7 @@ MASS_A = set_(['joints', 1, 'mass'], 0.01)
 SLIDER_B = both(MASS_A, set_(['joints', 2, 'slider'], {'direction': [1, 0], 'mass': 1}))
 
 # (what, edit, valid): for keys the reader knows, the reader must agree.
+DRAG = {'link': 'rod', 's': 1, 'path': [[0, 2, 0], [0.02, 2, 0.01]]}
 CASES = [
     ('the base model', lambda d: None, True),
     ('unknown keys are warnings', both(set_(['joints', 1, 'suport'], 'pin'),
@@ -331,9 +332,20 @@ CASES = [
     ('max_iterations 1e3', set_(['solver'], {'max_iterations': 1e3}), True),
     ('max_iterations 1001', set_(['solver'], {'max_iterations': 1001}), False),
     ('tolerance 0', set_(['solver'], {'tolerance': 0}), False),
+    ('a drag at a link point', set_(['drags'], [DRAG]), True),
+    ('a drag at a joint with its spring', set_(['drags'], [
+        {'id': 'hand', 'joint': 'B', 'path': [[0, 2, 0], [1, 2, 1]], 'frequency': 3,
+         'damping_ratio': 0.5}]), True),
+    ('a drag at a joint and a link', set_(['drags'], [dict(DRAG, joint='B')]), False),
+    ('a drag at a link without s', set_(['drags'], [{'link': 'rod', 'path': DRAG['path']}]),
+     False),
+    ('a drag without a path', set_(['drags'], [{'joint': 'B'}]), False),
+    ('a drag path of one point', set_(['drags'], [dict(DRAG, path=[[0, 2, 0]])]), True),
+    ('a drag that lets go', set_(['drags'], [dict(DRAG, release=0.5)]), True),
+    ('a drag path point [t, x]', set_(['drags'], [dict(DRAG, path=[[0, 2], [1, 2]])]), False),
+    ('a drag frequency 0', set_(['drags'], [dict(DRAG, frequency=0)]), False),
 ]
 
-DRAG = {'link': 'rod', 's': 1, 'path': [[0, 2, 0], [0.02, 2, 0.01]]}
 # The schema's verdict only, until the reader has these keys and limits.
 PENDING_CASES = [
     ('a joint at x = 1e6', set_(['joints', 2, 'at'], [1e6, 0]), True),
@@ -348,17 +360,6 @@ PENDING_CASES = [
     ('a seed', set_(['seed'], 7), True),
     ('a negative seed', set_(['seed'], -1), False),
     ('a seed of 1.5', set_(['seed'], 1.5), False),
-    ('a drag at a link point', set_(['drags'], [DRAG]), True),
-    ('a drag at a joint with its spring', set_(['drags'], [
-        {'id': 'hand', 'joint': 'B', 'path': [[0, 2, 0], [1, 2, 1]], 'frequency_hz': 3,
-         'damping_ratio': 0.5}]), True),
-    ('a drag at a joint and a link', set_(['drags'], [dict(DRAG, joint='B')]), False),
-    ('a drag at a link without s', set_(['drags'], [{'link': 'rod', 'path': DRAG['path']}]),
-     False),
-    ('a drag without a path', set_(['drags'], [{'joint': 'B'}]), False),
-    ('a drag path of one point', set_(['drags'], [dict(DRAG, path=[[0, 2, 0]])]), False),
-    ('a drag path point [t, x]', set_(['drags'], [dict(DRAG, path=[[0, 2], [1, 2]])]), False),
-    ('a drag frequency 0', set_(['drags'], [dict(DRAG, frequency_hz=0)]), False),
     ('white noise', set_(['loads', 0, 'profile'], {'type': 'white', 'sigma': 0.5}), True),
     ('white noise without sigma', set_(['loads', 0, 'profile'], {'type': 'white'}), False),
     ('white noise with sigma < 0', set_(['loads', 0, 'profile'],

@@ -1257,7 +1257,7 @@ read_drag (Report *r, FxModel *model, JsonObject *o, const char *path)
   static const char *const keys[] = {
     "id", "link", "s", "joint", "path", "frequency", "damping_ratio", "release", NULL
   };
-  FxDrag *drag = fx_model_add_drag (model, NULL, NULL, 0.0, NULL);
+  FxDrag *drag = fx_model_add_drag (model, NULL, NULL, NAN, NULL);  /* NaN: no "s" */
 
   if (o == NULL)
     return;
@@ -2003,7 +2003,10 @@ check_drag (Check *c, guint i, const char *path, GHashTable *ids)
   else if (drag->link != NULL)
     {
       check_reference (c, path, "link", drag->link, TRUE);
-      check_fraction (c->r, path, "s", drag->s);
+      if (isnan (drag->s))
+        report_error (c->r, path, "s", "required with \"link\"");
+      else
+        check_fraction (c->r, path, "s", drag->s);
     }
   else
     {
