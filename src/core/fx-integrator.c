@@ -26,7 +26,8 @@ struct _FxIntegrator {
   gboolean factors_valid;    /* J holds a factorisation usable for this dt */
   double factors_dt;
   gboolean stale_ok;         /* may reuse factorisations (simplified Newton) */
-  double factor_cost;        /* predicted flops of a factorisation / of a residual */
+  double factor_cost;
+  gboolean force_stale;        /* predicted flops of a factorisation / of a residual */
   double *x, *R, *mag, *x_prev, *scale, *delta, *x_base;
   double dt_prev;
   gboolean *flips;  /* per block: predict with x_{n-1} (see choose_predictor) */
@@ -85,6 +86,7 @@ fx_integrator_new (FxSystem *sys, double tolerance, guint max_iterations)
     it->matrix_kind = FX_MATRIX_SPARSE;
   if (g_strcmp0 (newton_kind, "full") == 0)
     it->stale_ok = FALSE;
+  it->force_stale = g_strcmp0 (newton_kind, "simplified") == 0;
   size_arrays (it);
   return it;
 }
@@ -294,7 +296,7 @@ newton (FxIntegrator *it, double dt, gboolean extrapolate, gboolean full,
    * or wide models; not a chain, whose banded LU is cheap). The choice is
    * made from predicted costs, never from timings, so that a run is the
    * same on every machine. */
-  gboolean always_fresh = full || !it->stale_ok || it->factor_cost < STALE_MIN_COST;
+  gboolean always_fresh = full || !it->stale_ok || (it->factor_cost < STALE_MIN_COST && !it->force_stale);
   gboolean assembled;
 
   predict (it, extrapolate);
