@@ -1087,6 +1087,49 @@ read_profile_fields (Report *r, JsonObject *o, const char *path, FxProfile *prof
     }
 }
 
+/* The deterministic profile held by `key` of o (type and its fields). */
+static void
+read_deterministic (Report *r, JsonObject *parent, const char *parent_path, const char *key,
+                    FxProfile *profile)
+{
+  g_autofree char *path = path_join (parent_path, key);
+  JsonObject *o = read_object (r, parent, parent_path, key, FALSE);
+  const char *type;
+
+  if (o == NULL || !(type = read_name (r, o, path, "type", TRUE)))
+    return;
+  if (!fx_profile_type_from_string (type, &profile->type))
+    {
+      report_bad_name (r, path, "type", type,
+                       "\"constant\", \"step-off\", \"ramp\", \"hat\", \"sine\", \"table\"");
+      return;
+    }
+  read_profile_fields (r, o, path, profile);
+}
+
+/* A noise profile: {"type": "white", "sigma": ...} or {"type": "ou", "std":
+ * ..., "tau": ...}, optionally "times": a deterministic profile that the
+ * noise multiplies (physics.md section 11). */
+static void
+read_noise (Report *r, JsonObject *o, const char *path, FxProfile *profile)
+{
+  static const char *const white[] = { "type", "sigma", "times", NULL };
+  static const char *const ou[] = { "type", "std", "tau", "times", NULL };
+
+  if (profile->noise == FX_NOISE_WHITE)
+    {
+      check_keys (r, o, path, white);
+      read_number (r, o, path, "sigma", TRUE, &profile->noise_sigma);
+    }
+  else
+    {
+      check_keys (r, o, path, ou);
+      read_number (r, o, path, "std", TRUE, &profile->noise_sigma);
+      read_number (r, o, path, "tau", TRUE, &profile->noise_tau);
+    }
+  read_deterministic (r, o, path, "times", profile);
+}
+
 static void
 read_profile (Report *r, JsonObject *parent, const char *parent_path, FxProfile *profile)
 {
@@ -1096,10 +1139,17 @@ read_profile (Report *r, JsonObject *parent, const char *parent_path, FxProfile 
 
   if (o == NULL || !(type = read_name (r, o, path, "type", TRUE)))
     return;
+  if (fx_noise_kind_from_string (type, &profile->noise) && profile->noise != FX_NOISE_NONE)
+    {
+      read_noise (r, o, path, profile);
+      return;
+    }
+  profile->noise = FX_NOISE_NONE;
   if (!fx_profile_type_from_string (type, &profile->type))
     {
       report_bad_name (r, path, "type", type,
-                       "\"constant\", \"step-off\", \"ramp\", \"hat\", \"sine\", \"table\"");
+                       "\"constant\", \"step-off\", \"ramp\", \"hat\", \"sine\", \"table\", "
+                       "\"white\", \"ou\"");
       return;
     }
   read_profile_fields (r, o, path, profile);
@@ -1355,6 +1405,12 @@ read_settings (Report *r, FxModel *model, JsonObject *root)
   read_string (r, root, NULL, "name", FALSE, &model->name);
   read_string (r, root, NULL, "description", FALSE, &model->description);
   read_vector (r, root, NULL, "gravity", FALSE, model->gravity);
+  {
+    guint seed = 0;
+
+    if (read_uint (r, root, NULL, "seed", FALSE, 0, G_MAXUINT32, &seed))
+      model->seed = seed;
+  }
   if ((o = read_object (r, root, NULL, "time", FALSE)))
     {
       check_keys (r, o, "time", time_keys);
@@ -1414,7 +1470,7 @@ read_model (Report *r, JsonNode *root)
 {
   static const char *const keys[] = {
     "format", "version", "name", "description", "joints", "links", "bodies", "loads", "motors",
-    "springs", "probes", "drags", "gravity", "time", "solver", NULL
+    "springs", "probes", "drags", "gravity", "time", "solver", "seed", NULL
   };
   JsonObject *o;
   FxModel *model;
@@ -1813,11 +1869,42 @@ check_after (Report *r, const char *path, const char *key, double v,
     report_error (r, path, key, "must be > %s (%s), got %s", before_key, num (before), num (v));
 }
 
+static void check_deterministic (Report *r, const char *path, const FxProfile *p);
+
+/* A noise's parameters, then the deterministic profile it multiplies
+ * (under "times"). */
 static void
 check_profile (Report *r, const char *parent_path, const FxProfile *p)
 {
   g_autofree char *path = path_join (parent_path, "profile");
 
+  switch (p->noise)
+    {
+    case FX_NOISE_NONE:
+      check_deterministic (r, path, p);
+      return;
+    case FX_NOISE_WHITE:
+      check_non_negative (r, path, "sigma", p->noise_sigma);
+      break;
+    case FX_NOISE_OU:
+      check_non_negative (r, path, "std", p->noise_sigma);
+      check_positive (r, path, "tau", p->noise_tau);
+      break;
+    default:
+      report_error (r, path, "type", "invalid noise %d", (int) p->noise);
+      return;
+    }
+  if (p->type != FX_PROFILE_CONSTANT)
+    {
+      g_autofree char *times = path_join (path, "times");
+
+      check_deterministic (r, times, p);
+    }
+}
+
+static void
+check_deterministic (Report *r, const char *path, const FxProfile *p)
+{
   switch (p->type)
     {
     case FX_PROFILE_CONSTANT:
@@ -2186,8 +2273,33 @@ object_node (JsonObject *o)
   return node;
 }
 
+static JsonObject *deterministic_object (const FxProfile *p);
+
+/* A noise profile names its noise as its type, the deterministic factor
+ * (when not constant) under "times". */
 static JsonObject *
 profile_object (const FxProfile *p)
+{
+  JsonObject *o;
+
+  if (p->noise == FX_NOISE_NONE)
+    return deterministic_object (p);
+  o = json_object_new ();
+  set_name (o, "type", fx_noise_kind_to_string (p->noise));
+  if (p->noise == FX_NOISE_WHITE)
+    json_object_set_double_member (o, "sigma", p->noise_sigma);
+  else
+    {
+      json_object_set_double_member (o, "std", p->noise_sigma);
+      json_object_set_double_member (o, "tau", p->noise_tau);
+    }
+  if (p->type != FX_PROFILE_CONSTANT)
+    json_object_set_object_member (o, "times", deterministic_object (p));
+  return o;
+}
+
+static JsonObject *
+deterministic_object (const FxProfile *p)
 {
   JsonObject *o = json_object_new ();
 
@@ -2236,7 +2348,7 @@ profile_object (const FxProfile *p)
 static void
 set_profile (JsonObject *o, const FxProfile *p)
 {
-  if (p->type != FX_PROFILE_CONSTANT)
+  if (p->type != FX_PROFILE_CONSTANT || p->noise != FX_NOISE_NONE)
     json_object_set_object_member (o, "profile", profile_object (p));
 }
 
@@ -2517,6 +2629,8 @@ model_node (const FxModel *m)
     json_object_set_double_member (time, "end", m->t_end);
     json_object_set_object_member (o, "time", time);
   }
+  if (m->seed != 0)
+    json_object_set_int_member (o, "seed", (gint64) m->seed);
   if (m->tolerance != 1e-12 || m->max_iterations != 20)
     {
       JsonObject *solver = json_object_new ();

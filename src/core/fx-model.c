@@ -298,6 +298,7 @@ fx_model_copy (const FxModel *model)
   copy->t_end = model->t_end;
   copy->tolerance = model->tolerance;
   copy->max_iterations = model->max_iterations;
+  copy->seed = model->seed;
   copy_joints (copy->joints, model->joints);
   copy_links (copy->links, model->links);
   copy_loads (copy->loads, model->loads);
@@ -734,6 +735,21 @@ fx_profile_eval (const FxProfile *profile, double t)
     }
 }
 
+gboolean
+fx_model_has_noise (const FxModel *m)
+{
+  for (guint i = 0; i < m->joints->len; i++)
+    if (fx_model_joint (m, i)->driven && fx_model_joint (m, i)->drive_profile.noise != FX_NOISE_NONE)
+      return TRUE;
+  for (guint i = 0; i < m->loads->len; i++)
+    if (fx_model_load (m, i)->profile.noise != FX_NOISE_NONE)
+      return TRUE;
+  for (guint i = 0; i < fx_model_n_motors (m); i++)
+    if (fx_model_motor (m, i)->profile.noise != FX_NOISE_NONE)
+      return TRUE;
+  return FALSE;
+}
+
 void
 fx_profile_set_table (FxProfile *profile, guint n, const double *t, const double *value)
 {
@@ -759,6 +775,7 @@ static const char *const profile_names[] = {
   "constant", "step-off", "ramp", "hat", "sine", "table",
 };
 static const char *const frame_names[] = { "spatial", "material" };
+static const char *const noise_kind_names[] = { "none", "white", "ou" };
 static const char *const motor_type_names[] = { "torque", "speed" };
 static const char *const shape_names[] = { "rectangle", "square", "circle", "tube" };
 
@@ -806,4 +823,5 @@ FX_DEFINE_NAMES (FxJointKind, fx_joint_kind, joint_kind_names)
 FX_DEFINE_NAMES (FxProfileType, fx_profile_type, profile_names)
 FX_DEFINE_NAMES (FxFrame, fx_frame, frame_names)
 FX_DEFINE_NAMES (FxMotorType, fx_motor_type, motor_type_names)
+FX_DEFINE_NAMES (FxNoiseKind, fx_noise_kind, noise_kind_names)
 FX_DEFINE_NAMES (FxShapeType, fx_shape_type, shape_names)

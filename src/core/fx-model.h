@@ -39,9 +39,23 @@ typedef enum {
   FX_PROFILE_TABLE,     /* piecewise linear through (t, value), held at ends  */
 } FxProfileType;
 
-/* A scalar time function that multiplies a load's force and moment. */
+/* Stochastic factor of a profile (physics.md section 11, fx-noise.h):
+ * white noise of intensity sigma (the profile is sigma xi(t), xi white with
+ * unit intensity, units s^-1/2) or an Ornstein-Uhlenbeck process of
+ * stationary standard deviation sigma and correlation time tau. */
+typedef enum {
+  FX_NOISE_NONE,
+  FX_NOISE_WHITE,
+  FX_NOISE_OU,
+} FxNoiseKind;
+
+/* A scalar time function that multiplies a load's force and moment: the
+ * deterministic function of `type`, times the noise when noise != NONE. */
 typedef struct {
   FxProfileType type;
+  FxNoiseKind noise;
+  double noise_sigma;   /* white: intensity sigma; OU: standard deviation s */
+  double noise_tau;     /* OU: correlation time tau (s)                      */
   double t0, t1, t2;
   double frequency, phase;
   guint n_table;
@@ -227,6 +241,7 @@ typedef struct {
   double t_end;       /* default 1          */
   double tolerance;   /* default 1e-12      */
   guint max_iterations; /* default 20       */
+  guint64 seed;       /* default 0: the noise's seed (fx-noise.h) */
 } FxModel;
 
 #define FX_MAX_ELEMENTS_PER_LINK 1000000u
@@ -287,7 +302,10 @@ double    fx_shape_default_shear_factor (FxShapeType shape);
 void      fx_section_set_canonical (FxSection *section, double rhoA, double rhoI,
                                     double EA, double GA, double EI);
 
+/* The deterministic part (the noise factor, if any, is left out). */
 double    fx_profile_eval         (const FxProfile *profile, double t);
+/* Does any load, motor or driven support of the model carry noise? */
+gboolean  fx_model_has_noise      (const FxModel *model);
 /* Copies the points and sets type to TABLE (n == 0 clears the table). */
 void      fx_profile_set_table    (FxProfile *profile, guint n, const double *t, const double *value);
 
@@ -301,6 +319,8 @@ const char *fx_profile_type_to_string (FxProfileType t);
 gboolean    fx_profile_type_from_string (const char *s, FxProfileType *out);
 const char *fx_frame_to_string       (FxFrame f);
 gboolean    fx_frame_from_string     (const char *s, FxFrame *out);
+const char *fx_noise_kind_to_string  (FxNoiseKind k);
+gboolean    fx_noise_kind_from_string (const char *s, FxNoiseKind *out);
 const char *fx_motor_type_to_string  (FxMotorType t);
 gboolean    fx_motor_type_from_string (const char *s, FxMotorType *out);
 const char *fx_shape_type_to_string  (FxShapeType t);
