@@ -401,6 +401,7 @@ advance (FxIntegrator *it, double dt, guint pieces, gboolean full, FxStepReport 
       guint iters = 0;
       double res = 0.0;
       gboolean extrapolate = it->have_prev && it->dt_prev == h;
+      fx_system_noise_piece (sys, k, pieces);  /* noise: this piece's input */
       StepStatus st = newton (it, h, extrapolate, full, &iters, &res, error);
 
       rep->newton_iters += iters;
@@ -484,6 +485,8 @@ fx_integrator_step (FxIntegrator *it, double dt, FxStepReport *rep, GError **err
   guint pieces = 1;
   double worst_residual = 0.0;
 
+  fx_system_noise_begin_step (sys, dt);  /* noise: drawn once, reused by retries */
+
   /* the whole step, then (a reused factorisation being the likely culprit)
    * the whole step with full Newton, then 2, 4 ... 64 equal substeps */
   for (guint attempt = 0; pieces <= MAX_PIECES; attempt++)
@@ -535,6 +538,7 @@ fx_integrator_step (FxIntegrator *it, double dt, FxStepReport *rep, GError **err
                    _("solver failed at t = %.6g s: the energy balance is not finite"), t0);
       return FALSE;
     }
+  fx_system_noise_end_step (sys);  /* noise: the next step draws anew */
   return TRUE;
 }
 

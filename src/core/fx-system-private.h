@@ -3,6 +3,7 @@
 #pragma once
 
 #include "fx-system.h"
+#include "fx-noise.h"
 
 G_BEGIN_DECLS
 
@@ -169,7 +170,22 @@ struct _FxSystem {
 
   /* current step, set by fx_system_residual */
   double dt, t_mid;
+  /* Stochastic loads (fx-noise.h, fx-system-noise.c): NULL without noise.
+   * The integrator announces each step (noise_step counts the accepted ones)
+   * and the piece of it being solved. */
+  FxNoise *noise;
+  guint64 noise_step;
+  guint noise_piece, noise_pieces;
 };
+
+/* Noise hooks for the integrator: a step of size dt begins (a retry of the
+ * same step reuses its draws), piece `piece` of `pieces` is solved next, the
+ * step was accepted. No-ops without noise. */
+void    fx_system_noise_begin_step (FxSystem *system, double dt);
+void    fx_system_noise_piece      (FxSystem *system, guint piece, guint pieces);
+void    fx_system_noise_end_step   (FxSystem *system);
+/* The noise factor of a noisy profile for the current piece. */
+double  fx_system_noise_factor     (const FxSystem *system, const FxProfile *profile);
 
 /* Over a step from the current state to x: the external work Delta t sum(y . u)
  * done by loads, motors and driven supports, and the energy dissipated. */

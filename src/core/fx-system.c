@@ -293,10 +293,16 @@ acc_K_theta (Acc *a, guint row, const ThetaRef *t, double value)
 
 /* ---------------------------------------------------- junction kernels */
 
+/* A load's factor at t_mid; a noisy profile also takes the noise's input
+ * for the current step piece (fx-system-noise.c). */
 static double
-profile_at (const FxProfile *p, double t)
+profile_at (const FxSystem *sys, const FxProfile *p, double t)
 {
-  return p ? fx_profile_eval (p, t) : 1.0;
+  if (p == NULL)
+    return 1.0;
+  if (p->noise != FX_NOISE_NONE)
+    return fx_profile_eval (p, t) * fx_system_noise_factor (sys, p);
+  return fx_profile_eval (p, t);
 }
 
 /* Translation, free junction (physics.md section 6):
@@ -326,7 +332,7 @@ tjunction_free (FxSystem *sys, const FxJunction *j, Acc *a)
   for (guint i = 0; i < j->loads->len; i++)
     {
       const FxJointLoad *ld = &g_array_index (j->loads, FxJointLoad, i);
-      double s = profile_at (ld->profile, sys->t_mid), F[2];
+      double s = profile_at (sys, ld->profile, sys->t_mid), F[2];
       if (ld->frame_member < 0)
         F[0] = s * ld->force[0], F[1] = s * ld->force[1];
       else
@@ -393,7 +399,7 @@ tjunction_free (FxSystem *sys, const FxJunction *j, Acc *a)
           if (ld->frame_member < 0)
             continue;
           int q = ld->frame_member;
-          double s = profile_at (ld->profile, sys->t_mid);
+          double s = profile_at (sys, ld->profile, sys->t_mid);
           double Fm[2] = { s * ld->force[0], s * ld->force[1] }, JF[2], LJF[2], d[2];
           jrot (Fm, JF);
           lam (&cs[2 * q], JF, LJF);
@@ -447,7 +453,7 @@ tjunction_free (FxSystem *sys, const FxJunction *j, Acc *a)
 static inline double
 port_drive (const FxSystem *sys, const FxPort *p)
 {
-  return p->drive != 0.0 ? profile_at (p->drive_profile, sys->t_mid) * p->drive : 0.0;
+  return p->drive != 0.0 ? profile_at (sys, p->drive_profile, sys->t_mid) * p->drive : 0.0;
 }
 
 /* The angular velocity the velocity-causal members of a free rotation
@@ -485,7 +491,7 @@ rjunction_free (FxSystem *sys, const FxJunction *j, Acc *a)
   for (guint i = 0; i < j->loads->len; i++)
     {
       const FxJointLoad *ld = &g_array_index (j->loads, FxJointLoad, i);
-      M_ext += profile_at (ld->profile, sys->t_mid) * ld->moment;
+      M_ext += profile_at (sys, ld->profile, sys->t_mid) * ld->moment;
     }
   uf = M_ext;
   uf_mag = fabs (M_ext);
@@ -532,7 +538,7 @@ tjunction_mass (FxSystem *sys, const FxJunction *j, Acc *a)
   for (guint i = 0; i < j->loads->len; i++)
     {
       const FxJointLoad *ld = &g_array_index (j->loads, FxJointLoad, i);
-      double s = profile_at (ld->profile, sys->t_mid), F[2] = { s * ld->force[0], s * ld->force[1] };
+      double s = profile_at (sys, ld->profile, sys->t_mid), F[2] = { s * ld->force[0], s * ld->force[1] };
       if (ld->frame_member >= 0)
         {
           const FxPort *pq = &g_array_index (j->ports, FxPort, ld->frame_member);
@@ -622,7 +628,7 @@ tjunction_body (FxSystem *sys, const FxJunction *j, Acc *a)
   for (guint i = 0; i < j->loads->len; i++)
     {
       const FxJointLoad *ld = &g_array_index (j->loads, FxJointLoad, i);
-      double s = profile_at (ld->profile, sys->t_mid);
+      double s = profile_at (sys, ld->profile, sys->t_mid);
       F_ext[0] += s * ld->force[0];
       F_ext[1] += s * ld->force[1];
     }
@@ -703,7 +709,7 @@ rjunction_inertia (FxSystem *sys, const FxJunction *j, Acc *a)
   for (guint i = 0; i < j->loads->len; i++)
     {
       const FxJointLoad *ld = &g_array_index (j->loads, FxJointLoad, i);
-      M_ext += profile_at (ld->profile, sys->t_mid) * ld->moment;
+      M_ext += profile_at (sys, ld->profile, sys->t_mid) * ld->moment;
     }
   acc_G (a, d, dt * M_ext, fabs (dt * M_ext));
   for (guint k = 0; k < j->ports->len; k++)
@@ -724,7 +730,7 @@ rjunction_inertia (FxSystem *sys, const FxJunction *j, Acc *a)
 static double
 junction_driven (FxSystem *sys, const FxJunction *j, gboolean translation, Acc *a)
 {
-  const double dt = a->dt, s = profile_at (j->drive_profile, sys->t_mid);
+  const double dt = a->dt, s = profile_at (sys, j->drive_profile, sys->t_mid);
   double power = 0.0;
 
   for (guint k = 0; k < j->ports->len; k++)
@@ -766,7 +772,7 @@ tjunction_slider (FxSystem *sys, const FxJunction *j, Acc *a)
   for (guint i = 0; i < j->loads->len; i++)
     {
       const FxJointLoad *ld = &g_array_index (j->loads, FxJointLoad, i);
-      double sc = profile_at (ld->profile, sys->t_mid), Fi[2] = { sc * ld->force[0], sc * ld->force[1] };
+      double sc = profile_at (sys, ld->profile, sys->t_mid), Fi[2] = { sc * ld->force[0], sc * ld->force[1] };
       if (ld->frame_member >= 0)
         {
           const FxPort *pq = &g_array_index (j->ports, FxPort, ld->frame_member);
@@ -848,7 +854,7 @@ static double
 point_load (FxSystem *sys, const FxPointLoad *pl, Acc *a)
 {
   const FxLinkSys *l = &sys->links[pl->link];
-  const double dt = a->dt, s = profile_at (pl->profile, sys->t_mid);
+  const double dt = a->dt, s = profile_at (sys, pl->profile, sys->t_mid);
   double power = 0.0;
 
   for (guint k = 0; k < pl->n_at; k++)
@@ -911,7 +917,7 @@ evaluate (FxSystem *sys, const double *x, double dt, double *R, double *mag, FxM
           relative_drives_now (sys, j);
           continue;
         }
-      double w = profile_at (j->drive_profile, sys->t_mid) * j->drive[0];
+      double w = profile_at (sys, j->drive_profile, sys->t_mid) * j->drive[0];
       for (guint k = 0; k < j->ports->len; k++)
         {
           const FxPort *p = &g_array_index (j->ports, FxPort, k);
@@ -2047,6 +2053,9 @@ fx_system_new (const FxModel *model, GError **error)
 
   /* the engine builds the expanded model: split links become two segments */
   sys->built = fx_assignment_expand (sys->assignment, sys->model);
+  /* noise: sample 0 of the model's seed until fx_system_set_noise says otherwise */
+  sys->noise = fx_noise_new_for_model (sys->built, model->seed, 0);
+  sys->noise_pieces = 1;
   sys->n_model_links = sys->model->links->len;
   sys->seg_first = g_new0 (guint, MAX (sys->n_model_links, 1));
   sys->seg_count = g_new0 (guint, MAX (sys->n_model_links, 1));
@@ -2194,6 +2203,7 @@ fx_system_free (FxSystem *sys)
     fx_model_free (sys->model);
   if (sys->built)
     fx_model_free (sys->built);
+  fx_noise_free (sys->noise);
   g_free (sys->seg_first);
   g_free (sys->seg_count);
   g_free (sys->joint_tdof);

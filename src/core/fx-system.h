@@ -82,6 +82,12 @@ gboolean   fx_system_hand_anchor  (const FxSystem *system, double anchor[2], dou
  * time has come. The integrator books it at the start of each step. */
 double     fx_system_take_released (FxSystem *system);
 
+/* Stochastic loads (physics.md section 11): draw sample `sample` of the
+ * noise seeded by `seed` (a new system draws sample 0 of the model's seed).
+ * Restarts the noise at step 0; call before the first step. */
+void       fx_system_set_noise    (FxSystem *system, guint64 seed, guint sample);
+gboolean   fx_system_has_noise    (const FxSystem *system);
+
 /* Field values, for tests and plots: material velocity (2), omega, stress (2),
  * moment, each evaluated at fraction s of the link (DG0 fields piecewise). */
 void       fx_system_fields_at    (const FxSystem *system, guint link, double s_fraction,
