@@ -1,0 +1,766 @@
+/* fx-ensemble.c: samples on worker threads, folded in sample order into
+ * mergeable statistics (see fx-ensemble.h). */
+#include "fx-ensemble.h"
+#include "fx-integrator.h"
+#include "fx-model-io.h"
+#include "fx-noise.h"
+#include "fx-system.h"
+
+#include <glib/gi18n-lib.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <string.h>
+
+#define PARTIAL_MAGIC "flexion-ensemble-partial/1"
+#define PARTIAL_TYPE "(stuuuuuadasstadadauada(udds)auadd)"
+
+static const char *const energy_names[FX_ENSEMBLE_N_ENERGY] = {
+  "H", "kinetic", "elastic", "gravity", "supplied", "dissipated"
+};
+
+struct _FxEnsemble {
+  guint64 seed;
+  guint n_samples;          /* N of the study                      */
+  guint first, count;       /* the share of samples this covers    */
+  guint quantile_samples, keep;
+  guint n_times, n_cols;
+  double *times;
+  GPtrArray *cols;          /* char *                              */
+  char *model_sum;          /* SHA-256 of the model as saved        */
+
+  guint64 n_ok;
+  double *mean, *m2;        /* n_times * n_cols                    */
+  GArray *q_index;          /* guint: samples kept for quantiles   */
+  GArray *q_values;         /* n_times * n_cols doubles per sample */
+  GArray *failures;         /* FxEnsembleFailure                   */
+  GArray *path_index;       /* guint: kept probe paths             */
+  GArray *path_values;      /* n_times * (n_cols - energy) per path */
+  double worst_balance;
+};
+
+/* ------------------------------------------------------------ basics */
+
+static FxEnsemble *
+ensemble_new (guint n_times, const double *times, GPtrArray *cols)
+{
+  FxEnsemble *e = g_new0 (FxEnsemble, 1);
+
+  e->n_times = n_times;
+  e->times = g_memdup2 (times, sizeof (double) * MAX (n_times, 1));
+  e->cols = g_ptr_array_new_with_free_func (g_free);
+  for (guint c = 0; c < cols->len; c++)
+    g_ptr_array_add (e->cols, g_strdup (g_ptr_array_index (cols, c)));
+  e->n_cols = cols->len;
+  e->mean = g_new0 (double, MAX (n_times * e->n_cols, 1));
+  e->m2 = g_new0 (double, MAX (n_times * e->n_cols, 1));
+  e->q_index = g_array_new (FALSE, FALSE, sizeof (guint));
+  e->q_values = g_array_new (FALSE, FALSE, sizeof (double));
+  e->failures = g_array_new (FALSE, TRUE, sizeof (FxEnsembleFailure));
+  e->path_index = g_array_new (FALSE, FALSE, sizeof (guint));
+  e->path_values = g_array_new (FALSE, FALSE, sizeof (double));
+  return e;
+}
+
+void
+fx_ensemble_free (FxEnsemble *e)
+{
+  if (e == NULL)
+    return;
+  g_free (e->times);
+  g_ptr_array_unref (e->cols);
+  g_free (e->model_sum);
+  g_free (e->mean);
+  g_free (e->m2);
+  g_array_unref (e->q_index);
+  g_array_unref (e->q_values);
+  for (guint i = 0; i < e->failures->len; i++)
+    g_free (g_array_index (e->failures, FxEnsembleFailure, i).message);
+  g_array_unref (e->failures);
+  g_array_unref (e->path_index);
+  g_array_unref (e->path_values);
+  g_free (e);
+}
+
+static guint
+n_probe_cols (const FxEnsemble *e)
+{
+  return e->n_cols - FX_ENSEMBLE_N_ENERGY;
+}
+
+guint fx_ensemble_n_times (const FxEnsemble *e) { return e->n_times; }
+guint fx_ensemble_n_columns (const FxEnsemble *e) { return e->n_cols; }
+const char *fx_ensemble_column_name (const FxEnsemble *e, guint c) { return g_ptr_array_index (e->cols, c); }
+double fx_ensemble_time (const FxEnsemble *e, guint i) { return e->times[i]; }
+guint fx_ensemble_n_ok (const FxEnsemble *e) { return (guint) e->n_ok; }
+guint fx_ensemble_n_failed (const FxEnsemble *e) { return e->failures->len; }
+double fx_ensemble_worst_balance (const FxEnsemble *e) { return e->worst_balance; }
+
+const FxEnsembleFailure *
+fx_ensemble_failure (const FxEnsemble *e, guint i)
+{
+  return &g_array_index (e->failures, FxEnsembleFailure, i);
+}
+
+double
+fx_ensemble_mean (const FxEnsemble *e, guint i, guint c)
+{
+  return e->mean[i * e->n_cols + c];
+}
+
+/* The sample standard deviation (divisor n - 1). */
+double
+fx_ensemble_std (const FxEnsemble *e, guint i, guint c)
+{
+  return e->n_ok > 1 ? sqrt (MAX (e->m2[i * e->n_cols + c], 0.0) / (double) (e->n_ok - 1)) : 0.0;
+}
+
+double
+fx_ensemble_quantile (const FxEnsemble *e, guint i, guint c, double p)
+{
+  guint n = e->q_index->len, stride = e->n_times * e->n_cols;
+  g_autofree double *v = g_new (double, MAX (n, 1));
+
+  if (n == 0)
+    return NAN;
+  for (guint k = 0; k < n; k++)
+    v[k] = g_array_index (e->q_values, double, (gsize) k * stride + i * e->n_cols + c);
+  gsl_sort (v, 1, n);
+  return gsl_stats_quantile_from_sorted_data (v, 1, n, p);
+}
+
+/* ------------------------------------------------------------ options */
+
+static guint
+n_steps_of (const FxModel *model)
+{
+  return (guint) ceil (model->t_end / model->dt - 1e-9);
+}
+
+void
+fx_ensemble_options_init (FxEnsembleOptions *o, const FxModel *model)
+{
+  memset (o, 0, sizeof *o);
+  o->n_samples = 20;
+  o->n_parts = 1;
+  o->seed = model ? model->seed : 0;
+  o->quantile_samples = FX_ENSEMBLE_DEFAULT_QUANTILE_SAMPLES;
+}
+
+static guint
+every_of (const FxModel *model, const FxEnsembleOptions *o)
+{
+  guint n_steps = n_steps_of (model);
+
+  if (o->every > 0)
+    return o->every;
+  return MAX (1u, (n_steps + FX_ENSEMBLE_MAX_TIMES - 2) / (FX_ENSEMBLE_MAX_TIMES - 1));
+}
+
+/* Output rows: t = 0, every `every` steps, and the last step. */
+static guint
+output_times (const FxModel *model, guint every, double **times)
+{
+  guint n_steps = n_steps_of (model), n = 1;
+
+  *times = g_new (double, n_steps / every + 2);
+  (*times)[0] = 0.0;
+  for (guint s = 1; s <= n_steps; s++)
+    if (s % every == 0 || s == n_steps)
+      (*times)[n++] = s * model->dt;
+  return n;
+}
+
+static GPtrArray *
+column_names (const FxModel *model)
+{
+  GPtrArray *cols = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint c = 0; c < FX_ENSEMBLE_N_ENERGY; c++)
+    g_ptr_array_add (cols, g_strdup (energy_names[c]));
+  for (guint p = 0; p < model->probes->len; p++)
+    {
+      const char *id = fx_model_probe (model, p)->id;
+
+      g_ptr_array_add (cols, g_strdup_printf ("%s.x", id));
+      g_ptr_array_add (cols, g_strdup_printf ("%s.y", id));
+    }
+  return cols;
+}
+
+static char *
+model_checksum (const FxModel *model)
+{
+  gsize length = 0;
+  g_autoptr (FxModel) copy = fx_model_copy (model);
+  g_autofree char *data = NULL;
+
+  copy->seed = 0;  /* the seed is stored on its own */
+  data = fx_model_to_data (copy, &length);
+  return g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) data, length);
+}
+
+/* ------------------------------------------------------------ one sample */
+
+typedef struct {
+  guint sample;
+  gboolean ok;
+  double *values;        /* n_times * n_cols */
+  double worst_balance;  /* |balance| / E_scale */
+  FxEnsembleFailure failure;
+} SampleResult;
+
+typedef struct {
+  const FxModel *model;
+  const FxEnsembleOptions *options;
+  FxEnsemble *e;
+  guint every, n_steps;
+  int *probe_link;
+  gint next;          /* atomic: next share index to run      */
+  GMutex lock;
+  GHashTable *pending;/* share index -> SampleResult, out of order */
+  guint next_fold, done;
+} Run;
+
+static void
+record (const Run *run, FxSystem *sys, const FxStepReport *rep, double supplied,
+        double dissipated, double *row)
+{
+  const FxModel *model = run->model;
+
+  row[FX_ENSEMBLE_H] = rep->H;
+  row[FX_ENSEMBLE_KINETIC] = rep->kinetic;
+  row[FX_ENSEMBLE_ELASTIC] = rep->elastic;
+  row[FX_ENSEMBLE_GRAVITY] = rep->gravity;
+  row[FX_ENSEMBLE_SUPPLIED] = supplied;
+  row[FX_ENSEMBLE_DISSIPATED] = dissipated;
+  for (guint p = 0; p < model->probes->len; p++)
+    fx_system_point (sys, (guint) run->probe_link[p], fx_model_probe (model, p)->s,
+                     &row[FX_ENSEMBLE_N_ENERGY + 2 * p], &row[FX_ENSEMBLE_N_ENERGY + 2 * p + 1]);
+}
+
+static void
+sample_failed (SampleResult *res, double t, double residual, const char *message)
+{
+  res->ok = FALSE;
+  res->failure.sample = res->sample;
+  res->failure.t = t;
+  res->failure.residual = residual;
+  res->failure.message = g_strdup (message);
+}
+
+/* Runs sample `res->sample` over the model's span. The energy scale of the
+ * balance is physics.md section 5's: the largest |H|, |work supplied| and
+ * kinetic or potential energy of the path. */
+static void
+run_sample (const Run *run, SampleResult *res)
+{
+  g_autoptr (GError) error = NULL;
+  const FxModel *model = run->model;
+  guint n_cols = run->e->n_cols, row = 0;
+  g_autoptr (FxSystem) sys = fx_system_new (model, &error);
+
+  if (sys == NULL)
+    {
+      sample_failed (res, 0.0, 0.0, error->message);
+      return;
+    }
+  fx_system_set_noise (sys, run->options->seed, res->sample);
+  g_autoptr (FxIntegrator) it = fx_integrator_new (sys, model->tolerance, model->max_iterations);
+  FxStepReport rep;
+  double supplied = 0.0, dissipated = 0.0, worst = 0.0, scale;
+
+  fx_integrator_report (it, &rep);
+  scale = fabs (rep.H);
+  record (run, sys, &rep, 0.0, 0.0, res->values);
+  for (guint step = 1; step <= run->n_steps; step++)
+    {
+      double t_good = fx_system_time (sys);
+
+      if (!fx_integrator_step (it, model->dt, &rep, &error))
+        {
+          sample_failed (res, t_good, rep.residual, error->message);
+          return;
+        }
+      supplied += rep.supplied;
+      dissipated += rep.dissipated;
+      worst = MAX (worst, fabs (rep.balance));
+      scale = MAX (scale, MAX (fabs (rep.H), fabs (supplied)));
+      scale = MAX (scale, MAX (rep.kinetic, MAX (rep.elastic, fabs (rep.gravity))));
+      if (step % run->every == 0 || step == run->n_steps)
+        record (run, sys, &rep, supplied, dissipated, res->values + (gsize) (++row) * n_cols);
+    }
+  res->ok = TRUE;
+  res->worst_balance = scale > 0.0 ? worst / scale : worst;
+}
+
+/* ------------------------------------------------------------ folding */
+
+/* Welford's update, cell by cell, in sample order. */
+static void
+fold (const Run *run, SampleResult *res)
+{
+  FxEnsemble *e = run->e;
+  guint cells = e->n_times * e->n_cols;
+
+  if (!res->ok)
+    {
+      g_array_append_val (e->failures, res->failure);
+      res->failure.message = NULL;  /* now owned by e */
+      return;
+    }
+  e->n_ok++;
+  for (guint k = 0; k < cells; k++)
+    {
+      double y = res->values[k], delta = y - e->mean[k];
+
+      e->mean[k] += delta / (double) e->n_ok;
+      e->m2[k] += delta * (y - e->mean[k]);
+    }
+  e->worst_balance = MAX (e->worst_balance, res->worst_balance);
+  if (res->sample < e->quantile_samples)
+    {
+      g_array_append_val (e->q_index, res->sample);
+      g_array_append_vals (e->q_values, res->values, cells);
+    }
+  if (res->sample < e->keep)
+    {
+      guint np = n_probe_cols (e);
+
+      g_array_append_val (e->path_index, res->sample);
+      for (guint i = 0; i < e->n_times; i++)
+        g_array_append_vals (e->path_values, res->values + i * e->n_cols + FX_ENSEMBLE_N_ENERGY, np);
+    }
+}
+
+static void
+result_free (gpointer data)
+{
+  SampleResult *res = data;
+
+  g_free (res->values);
+  g_free (res->failure.message);
+  g_free (res);
+}
+
+/* Hands a finished sample over; folds every sample now in order. */
+static void
+deliver (Run *run, guint index, SampleResult *res)
+{
+  g_mutex_lock (&run->lock);
+  g_hash_table_insert (run->pending, GUINT_TO_POINTER (index), res);
+  while ((res = g_hash_table_lookup (run->pending, GUINT_TO_POINTER (run->next_fold))))
+    {
+      fold (run, res);
+      g_hash_table_remove (run->pending, GUINT_TO_POINTER (run->next_fold));
+      run->next_fold++;
+    }
+  run->done++;
+  if (run->options->progress)
+    run->options->progress (run->done, run->e->count, run->options->progress_data);
+  g_mutex_unlock (&run->lock);
+}
+
+static gpointer
+worker (gpointer data)
+{
+  Run *run = data;
+
+  for (;;)
+    {
+      guint index = (guint) g_atomic_int_add (&run->next, 1);
+      SampleResult *res;
+
+      if (index >= run->e->count)
+        break;
+      res = g_new0 (SampleResult, 1);
+      res->sample = run->e->first + index;
+      res->values = g_new0 (double, (gsize) run->e->n_times * run->e->n_cols);
+      run_sample (run, res);
+      deliver (run, index, res);
+    }
+  return NULL;
+}
+
+static gboolean
+check_options (const FxModel *model, const FxEnsembleOptions *o, GError **error)
+{
+  if (o->n_samples < 1 || o->n_samples > FX_NOISE_MAX_SAMPLES)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("the number of samples must be from 1 to %u, got %u"),
+                   FX_NOISE_MAX_SAMPLES, o->n_samples);
+      return FALSE;
+    }
+  if (o->n_parts < 1 || o->part >= o->n_parts || o->n_parts > o->n_samples)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("part %u of %u: parts are numbered 1 to K, K at most the number of samples"),
+                   o->part + 1, o->n_parts);
+      return FALSE;
+    }
+  if (!(model->dt > 0) || !(model->t_end > 0))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("the model needs a positive time step and end time"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+FxEnsemble *
+fx_ensemble_run (const FxModel *model, const FxEnsembleOptions *o, GError **error)
+{
+  g_autoptr (GPtrArray) cols = NULL;
+  g_autofree double *times = NULL;
+  g_autoptr (FxSystem) probe_sys = NULL;
+  Run run = { 0 };
+  guint threads;
+
+  if (!check_options (model, o, error))
+    return NULL;
+  /* a model that cannot be built fails once here, not once per sample */
+  if (!(probe_sys = fx_system_new (model, error)))
+    return NULL;
+
+  run.model = model;
+  run.options = o;
+  run.every = every_of (model, o);
+  run.n_steps = n_steps_of (model);
+  cols = column_names (model);
+  guint n_times = output_times (model, run.every, &times);
+  FxEnsemble *e = run.e = ensemble_new (n_times, times, cols);
+
+  e->seed = o->seed;
+  e->n_samples = o->n_samples;
+  e->first = (guint) ((guint64) o->part * o->n_samples / o->n_parts);
+  e->count = (guint) ((guint64) (o->part + 1) * o->n_samples / o->n_parts) - e->first;
+  e->quantile_samples = o->quantile_samples;
+  e->keep = o->keep;
+  e->model_sum = model_checksum (model);
+
+  g_autofree int *probe_link = g_new0 (int, MAX (model->probes->len, 1));
+  for (guint p = 0; p < model->probes->len; p++)
+    probe_link[p] = fx_model_find_link (model, fx_model_probe (model, p)->link);
+  run.probe_link = probe_link;
+  g_mutex_init (&run.lock);
+  run.pending = g_hash_table_new_full (NULL, NULL, NULL, result_free);
+
+  threads = o->threads > 0 ? o->threads : g_get_num_processors ();
+  threads = MIN (threads, e->count);
+  if (threads <= 1)
+    worker (&run);
+  else
+    {
+      g_autoptr (GPtrArray) pool = g_ptr_array_new ();
+
+      for (guint i = 0; i < threads; i++)
+        g_ptr_array_add (pool, g_thread_new ("flexion-sample", worker, &run));
+      for (guint i = 0; i < threads; i++)
+        g_thread_join (g_ptr_array_index (pool, i));
+    }
+  g_hash_table_unref (run.pending);
+  g_mutex_clear (&run.lock);
+  return e;
+}
+
+/* ------------------------------------------------------------ merging */
+
+static gboolean
+same_study (const FxEnsemble *a, const FxEnsemble *b, GError **error)
+{
+  gboolean same = a->seed == b->seed && a->n_samples == b->n_samples
+                  && a->quantile_samples == b->quantile_samples && a->keep == b->keep
+                  && a->n_times == b->n_times && a->n_cols == b->n_cols
+                  && g_strcmp0 (a->model_sum, b->model_sum) == 0;
+
+  for (guint i = 0; same && i < a->n_times; i++)
+    same = a->times[i] == b->times[i];
+  for (guint c = 0; same && c < a->n_cols; c++)
+    same = strcmp (g_ptr_array_index (a->cols, c), g_ptr_array_index (b->cols, c)) == 0;
+  if (!same)
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                 _("the partials are not of one study (model, seed, samples, times "
+                   "and options must agree)"));
+  return same;
+}
+
+static int
+by_first (gconstpointer a, gconstpointer b)
+{
+  const FxEnsemble *x = *(FxEnsemble *const *) a, *y = *(FxEnsemble *const *) b;
+
+  return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* Chan, Golub and LeVeque's pairwise update of mean and M2. */
+static void
+merge_into (FxEnsemble *m, const FxEnsemble *p)
+{
+  guint cells = m->n_times * m->n_cols;
+  double na = (double) m->n_ok, nb = (double) p->n_ok, n = na + nb;
+
+  if (p->n_ok > 0)
+    for (guint k = 0; k < cells; k++)
+      {
+        double delta = p->mean[k] - m->mean[k];
+
+        m->mean[k] += delta * nb / n;
+        m->m2[k] += p->m2[k] + delta * delta * na * nb / n;
+      }
+  m->n_ok += p->n_ok;
+  m->count += p->count;
+  m->worst_balance = MAX (m->worst_balance, p->worst_balance);
+  g_array_append_vals (m->q_index, p->q_index->data, p->q_index->len);
+  g_array_append_vals (m->q_values, p->q_values->data, p->q_values->len);
+  g_array_append_vals (m->path_index, p->path_index->data, p->path_index->len);
+  g_array_append_vals (m->path_values, p->path_values->data, p->path_values->len);
+  for (guint i = 0; i < p->failures->len; i++)
+    {
+      FxEnsembleFailure f = g_array_index (p->failures, FxEnsembleFailure, i);
+
+      f.message = g_strdup (f.message);
+      g_array_append_val (m->failures, f);
+    }
+}
+
+FxEnsemble *
+fx_ensemble_merge (FxEnsemble *const *parts, guint n_parts, GError **error)
+{
+  g_autoptr (GPtrArray) sorted = g_ptr_array_new ();
+
+  g_return_val_if_fail (n_parts > 0, NULL);
+  for (guint i = 0; i < n_parts; i++)
+    {
+      if (i > 0 && !same_study (parts[0], parts[i], error))
+        return NULL;
+      g_ptr_array_add (sorted, parts[i]);
+    }
+  g_ptr_array_sort (sorted, by_first);
+  for (guint i = 1; i < n_parts; i++)
+    {
+      const FxEnsemble *a = g_ptr_array_index (sorted, i - 1), *b = g_ptr_array_index (sorted, i);
+
+      if (b->first < a->first + a->count)
+        {
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                       _("two partials both hold samples %u to %u"), b->first,
+                       MIN (a->first + a->count, b->first + b->count) - 1);
+          return NULL;
+        }
+    }
+
+  const FxEnsemble *first = g_ptr_array_index (sorted, 0);
+  FxEnsemble *m = ensemble_new (first->n_times, first->times, first->cols);
+
+  m->seed = first->seed;
+  m->n_samples = first->n_samples;
+  m->first = first->first;
+  m->quantile_samples = first->quantile_samples;
+  m->keep = first->keep;
+  m->model_sum = g_strdup (first->model_sum);
+  for (guint i = 0; i < n_parts; i++)
+    merge_into (m, g_ptr_array_index (sorted, i));
+  return m;
+}
+
+/* ------------------------------------------------------------ CSV */
+
+static void
+append_number (GString *s, double v)
+{
+  /* a cell with no value (no quantile samples) stays empty: never NaN */
+  if (isfinite (v))
+    g_string_append_printf (s, ",%.17g", v);
+  else
+    g_string_append_c (s, ',');
+}
+
+gboolean
+fx_ensemble_write_stats (const FxEnsemble *e, const char *path, GError **error)
+{
+  g_autoptr (GString) s = g_string_new ("t");
+
+  for (guint c = 0; c < e->n_cols; c++)
+    {
+      const char *name = g_ptr_array_index (e->cols, c);
+
+      g_string_append_printf (s, ",%s.mean,%s.std,%s.q05,%s.q95", name, name, name, name);
+    }
+  g_string_append_c (s, '\n');
+  for (guint i = 0; i < e->n_times; i++)
+    {
+      g_string_append_printf (s, "%.17g", e->times[i]);
+      for (guint c = 0; c < e->n_cols; c++)
+        {
+          append_number (s, e->n_ok > 0 ? fx_ensemble_mean (e, i, c) : NAN);
+          append_number (s, e->n_ok > 0 ? fx_ensemble_std (e, i, c) : NAN);
+          append_number (s, fx_ensemble_quantile (e, i, c, 0.05));
+          append_number (s, fx_ensemble_quantile (e, i, c, 0.95));
+        }
+      g_string_append_c (s, '\n');
+    }
+  /* g_file_set_contents writes a temporary file and renames it */
+  return g_file_set_contents (path, s->str, (gssize) s->len, error);
+}
+
+gboolean
+fx_ensemble_write_paths (const FxEnsemble *e, const char *path, GError **error)
+{
+  g_autoptr (GString) s = g_string_new ("sample,t");
+  guint np = n_probe_cols (e);
+
+  for (guint c = FX_ENSEMBLE_N_ENERGY; c < e->n_cols; c++)
+    g_string_append_printf (s, ",%s", (char *) g_ptr_array_index (e->cols, c));
+  g_string_append_c (s, '\n');
+  for (guint k = 0; k < e->path_index->len; k++)
+    for (guint i = 0; i < e->n_times; i++)
+      {
+        const double *row = &g_array_index (e->path_values, double, ((gsize) k * e->n_times + i) * np);
+
+        g_string_append_printf (s, "%u,%.17g", g_array_index (e->path_index, guint, k), e->times[i]);
+        for (guint c = 0; c < np; c++)
+          append_number (s, row[c]);
+        g_string_append_c (s, '\n');
+      }
+  return g_file_set_contents (path, s->str, (gssize) s->len, error);
+}
+
+/* ------------------------------------------------------------ partials */
+
+static GVariant *
+doubles (const double *v, gsize n)
+{
+  return g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, v, n, sizeof (double));
+}
+
+static GVariant *
+uints (const guint *v, gsize n)
+{
+  return g_variant_new_fixed_array (G_VARIANT_TYPE_UINT32, v, n, sizeof (guint32));
+}
+
+gboolean
+fx_ensemble_save (const FxEnsemble *e, const char *path, GError **error)
+{
+  GVariantBuilder failures, cols;
+  gsize cells = (gsize) e->n_times * e->n_cols;
+
+  g_variant_builder_init (&failures, G_VARIANT_TYPE ("a(udds)"));
+  for (guint i = 0; i < e->failures->len; i++)
+    {
+      const FxEnsembleFailure *f = fx_ensemble_failure (e, i);
+
+      g_variant_builder_add (&failures, "(udds)", f->sample, f->t, f->residual,
+                             f->message ? f->message : "");
+    }
+  g_variant_builder_init (&cols, G_VARIANT_TYPE ("as"));
+  for (guint c = 0; c < e->n_cols; c++)
+    g_variant_builder_add (&cols, "s", (char *) g_ptr_array_index (e->cols, c));
+
+  GVariant *v = g_variant_new ("(stuuuuu@ad@asst@ad@ad@au@ad@a(udds)@au@add)",
+                               PARTIAL_MAGIC, e->seed, e->n_samples, e->first, e->count,
+                               e->quantile_samples, e->keep,
+                               doubles (e->times, e->n_times), g_variant_builder_end (&cols),
+                               e->model_sum ? e->model_sum : "", e->n_ok,
+                               doubles (e->mean, cells), doubles (e->m2, cells),
+                               uints ((guint *) e->q_index->data, e->q_index->len),
+                               doubles ((double *) e->q_values->data, e->q_values->len),
+                               g_variant_builder_end (&failures),
+                               uints ((guint *) e->path_index->data, e->path_index->len),
+                               doubles ((double *) e->path_values->data, e->path_values->len),
+                               e->worst_balance);
+  g_variant_ref_sink (v);
+  if (G_BYTE_ORDER == G_BIG_ENDIAN)
+    {
+      GVariant *swapped = g_variant_byteswap (v);
+
+      g_variant_unref (v);
+      v = swapped;
+    }
+  gboolean ok = g_file_set_contents (path, g_variant_get_data (v), (gssize) g_variant_get_size (v),
+                                     error);
+  g_variant_unref (v);
+  return ok;
+}
+
+static const double *
+fixed_doubles (GVariant *v, gsize *n)
+{
+  return g_variant_get_fixed_array (v, n, sizeof (double));
+}
+
+FxEnsemble *
+fx_ensemble_load (const char *path, GError **error)
+{
+  char *data = NULL;
+  gsize length = 0;
+
+  if (!g_file_get_contents (path, &data, &length, error))
+    return NULL;
+  g_autoptr (GVariant) raw = g_variant_ref_sink (
+    g_variant_new_from_data (G_VARIANT_TYPE (PARTIAL_TYPE), data, length, FALSE, g_free, data));
+  g_autoptr (GVariant) v = G_BYTE_ORDER == G_BIG_ENDIAN ? g_variant_byteswap (raw)
+                                                        : g_variant_get_normal_form (raw);
+  g_autoptr (GVariant) times_v = NULL, cols_v = NULL, mean_v = NULL, m2_v = NULL, qi_v = NULL;
+  g_autoptr (GVariant) qv_v = NULL, fail_v = NULL, pi_v = NULL, pv_v = NULL;
+  const char *magic = NULL, *sum = NULL;
+  guint64 seed = 0, n_ok = 0;
+  guint32 n_samples, first, count, q, keep;
+  double worst;
+
+  g_variant_get (v, "(&stuuuuu@ad@as&st@ad@ad@au@ad@a(udds)@au@add)", &magic, &seed, &n_samples,
+                 &first, &count, &q, &keep, &times_v, &cols_v, &sum, &n_ok, &mean_v, &m2_v, &qi_v,
+                 &qv_v, &fail_v, &pi_v, &pv_v, &worst);
+  gsize n_times, n_mean, n_m2, n_qi, n_qv, n_pi, n_pv;
+  const double *times = fixed_doubles (times_v, &n_times);
+  const double *mean = fixed_doubles (mean_v, &n_mean), *m2 = fixed_doubles (m2_v, &n_m2);
+  const guint32 *qi = g_variant_get_fixed_array (qi_v, &n_qi, sizeof (guint32));
+  const double *qv = fixed_doubles (qv_v, &n_qv);
+  const guint32 *pi = g_variant_get_fixed_array (pi_v, &n_pi, sizeof (guint32));
+  const double *pv = fixed_doubles (pv_v, &n_pv);
+  g_autoptr (GPtrArray) cols = g_ptr_array_new_with_free_func (g_free);
+  GVariantIter iter;
+  const char *name;
+
+  g_variant_iter_init (&iter, cols_v);
+  while (g_variant_iter_next (&iter, "&s", &name))
+    g_ptr_array_add (cols, g_strdup (name));
+  gsize cells = n_times * cols->len;
+  if (strcmp (magic, PARTIAL_MAGIC) != 0 || cols->len < FX_ENSEMBLE_N_ENERGY || n_times == 0
+      || n_mean != cells || n_m2 != cells || n_qv != n_qi * cells
+      || n_pv != n_pi * n_times * (cols->len - FX_ENSEMBLE_N_ENERGY))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   _("%s is not a Flexion ensemble partial (flexion-cli ensemble --partial)"),
+                   path);
+      return NULL;
+    }
+
+  FxEnsemble *e = ensemble_new ((guint) n_times, times, cols);
+  e->seed = seed;
+  e->n_samples = n_samples;
+  e->first = first;
+  e->count = count;
+  e->quantile_samples = q;
+  e->keep = keep;
+  e->model_sum = g_strdup (sum);
+  e->n_ok = n_ok;
+  e->worst_balance = worst;
+  memcpy (e->mean, mean, sizeof (double) * cells);
+  memcpy (e->m2, m2, sizeof (double) * cells);
+  g_array_append_vals (e->q_index, qi, n_qi);
+  g_array_append_vals (e->q_values, qv, n_qv);
+  g_array_append_vals (e->path_index, pi, n_pi);
+  g_array_append_vals (e->path_values, pv, n_pv);
+
+  FxEnsembleFailure f = { 0 };
+  const char *message;
+  g_variant_iter_init (&iter, fail_v);
+  while (g_variant_iter_next (&iter, "(udd&s)", &f.sample, &f.t, &f.residual, &message))
+    {
+      f.message = g_strdup (message);
+      g_array_append_val (e->failures, f);
+    }
+  return e;
+}
