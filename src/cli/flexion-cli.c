@@ -1,7 +1,9 @@
 /* flexion-cli: the headless runner over the Flexion core.
  *
  *   flexion-cli run MODEL [--dt S] [--until T] [--energy F.csv] [--trace F.csv]
- *                         [--probes F.csv] [--every K]
+ *                         [--probes F.csv] [--every K] [--seed N]
+ *   flexion-cli ensemble MODEL --samples N ... (flexion-cli-ensemble.c)
+ *   flexion-cli ensemble-merge PARTIAL... --stats OUT.csv
  *   flexion-cli check MODEL
  *   flexion-cli export MODEL [--from T0] [--until T] [--dt S] [--animation OUT]
  *                            [--fps N] [--size WxH] [--plot KIND=OUT] [--csv OUT]
@@ -14,6 +16,7 @@
 #include "fx-causality.h"
 #include "fx-system.h"
 #include "fx-integrator.h"
+#include "flexion-cli-ensemble.h"
 
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -29,6 +32,8 @@ static const char *usage_text =
   "  flexion-cli run MODEL [OPTION...]   simulate MODEL and report the energy balance\n"
   "  flexion-cli check MODEL             print the formulation chosen for each link\n"
   "  flexion-cli export MODEL [OPTION...] write animations, plots, pictures and CSV\n"
+  "  flexion-cli ensemble MODEL --samples N [OPTION...]  statistics of N noisy samples\n"
+  "  flexion-cli ensemble-merge PARTIAL... --stats FILE  combine ensemble partials\n"
   "  flexion-cli --version | --help\n"
   "\n"
   "Options of run:\n"
@@ -40,6 +45,7 @@ static const char *usage_text =
   "  --trace FILE    node CSV: t,link,node,x,y,theta,moment\n"
   "  --probes FILE   probe CSV: t,<id>.x,<id>.y,...\n"
   "  --every K       write the trace every K steps (default 1)\n"
+  "  --seed N        noise seed (default: the model's seed); the run is sample 0\n"
   "\n"
   "Options of export (all outputs of one run; at least one output):\n"
   "  --until T       end time in seconds (default: the model's time.end)\n"
@@ -156,7 +162,9 @@ cmd_run (int argc, char **argv)
   double dt = 0, until = 0;
   char *energy_path = NULL, *trace_path = NULL, *probes_path = NULL;
   int every = 1;
+  gint64 seed = -1;
   GOptionEntry entries[] = {
+    { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Noise seed", "N" },
     { "dt", 0, 0, G_OPTION_ARG_DOUBLE, &dt, "Time step (s)", "S" },
     { "until", 0, 0, G_OPTION_ARG_DOUBLE, &until, "End time (s)", "T" },
     { "energy", 0, 0, G_OPTION_ARG_FILENAME, &energy_path, "Energy CSV", "FILE" },
@@ -194,6 +202,13 @@ cmd_run (int argc, char **argv)
     model->dt = dt;
   if (until > 0)
     model->t_end = until;
+  if (seed > G_MAXUINT32)
+    {
+      g_printerr ("flexion-cli run: --seed must be from 0 to %u\n", G_MAXUINT32);
+      return EXIT_USAGE;
+    }
+  if (seed >= 0)
+    model->seed = (guint64) seed;
 
   g_autoptr (FxSystem) sys = fx_system_new (model, &error);
   if (sys == NULL)
@@ -544,6 +559,10 @@ main (int argc, char **argv)
     return cmd_run (argc - 1, argv + 1);
   if (strcmp (argv[1], "check") == 0)
     return cmd_check (argc - 1, argv + 1);
+  if (strcmp (argv[1], "ensemble") == 0)
+    return flexion_cli_ensemble (argc - 1, argv + 1);
+  if (strcmp (argv[1], "ensemble-merge") == 0)
+    return flexion_cli_ensemble_merge (argc - 1, argv + 1);
   if (strcmp (argv[1], "export") == 0)
 #ifdef FLEXION_HAVE_RENDER
     return cmd_export (argc - 1, argv + 1);

@@ -92,6 +92,7 @@ guint fx_ensemble_n_times (const FxEnsemble *e) { return e->n_times; }
 guint fx_ensemble_n_columns (const FxEnsemble *e) { return e->n_cols; }
 const char *fx_ensemble_column_name (const FxEnsemble *e, guint c) { return g_ptr_array_index (e->cols, c); }
 double fx_ensemble_time (const FxEnsemble *e, guint i) { return e->times[i]; }
+guint fx_ensemble_n_samples (const FxEnsemble *e) { return e->n_samples; }
 guint fx_ensemble_n_ok (const FxEnsemble *e) { return (guint) e->n_ok; }
 guint fx_ensemble_n_failed (const FxEnsemble *e) { return e->failures->len; }
 double fx_ensemble_worst_balance (const FxEnsemble *e) { return e->worst_balance; }

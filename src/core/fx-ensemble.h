@@ -75,6 +75,7 @@ guint        fx_ensemble_n_times      (const FxEnsemble *e);
 guint        fx_ensemble_n_columns    (const FxEnsemble *e);
 const char  *fx_ensemble_column_name  (const FxEnsemble *e, guint column);
 double       fx_ensemble_time         (const FxEnsemble *e, guint time);
+guint        fx_ensemble_n_samples    (const FxEnsemble *e);  /* N of the study */
 guint        fx_ensemble_n_ok         (const FxEnsemble *e);  /* samples in the statistics */
 double       fx_ensemble_mean         (const FxEnsemble *e, guint time, guint column);
 double       fx_ensemble_std          (const FxEnsemble *e, guint time, guint column);

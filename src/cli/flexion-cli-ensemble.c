@@ -1,0 +1,268 @@
+/* flexion-cli-ensemble.c: the ensemble and ensemble-merge commands.
+ *
+ *   flexion-cli ensemble MODEL --samples N [--threads T] [--seed S]
+ *                        --stats OUT.csv [--paths OUT.csv --keep K]
+ *                        [--every K] [--quantile-samples Q]
+ *                        [--part k/K --partial OUT]
+ *   flexion-cli ensemble-merge PARTIAL... --stats OUT.csv [--paths OUT.csv]
+ */
+#include "flexion-cli-ensemble.h"
+#include "fx-ensemble.h"
+#include "fx-model-io.h"
+
+#include <glib.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { EXIT_USAGE = 1, EXIT_INVALID = 2, EXIT_SOLVER = 3, EXIT_WRITE = 4 };
+
+const char *flexion_cli_ensemble_usage =
+  "Options of ensemble (N samples of a model with noisy loads; the noise of sample i\n"
+  "is drawn with (seed, i), so any thread count or split gives the same numbers):\n"
+  "  --samples N     number of samples (required)\n"
+  "  --threads T     worker threads (default: all processors)\n"
+  "  --seed S        noise seed (default: the model's seed)\n"
+  "  --stats FILE    statistics CSV: t, then for H, kinetic, elastic, gravity,\n"
+  "                  supplied, dissipated (accumulated) and every probe .x, .y:\n"
+  "                  <col>.mean,<col>.std,<col>.q05,<col>.q95\n"
+  "  --paths FILE    probe paths of the first K samples: sample,t,<probe>.x,...\n"
+  "  --keep K        samples kept for --paths (default 10 with --paths)\n"
+  "  --every K       a row every K steps (default: at most 1000 rows)\n"
+  "  --quantile-samples Q  quantiles from samples 0..Q-1 (default 1000)\n"
+  "  --part k/K      run only the k-th of K shares of the samples (k = 1..K)\n"
+  "  --partial FILE  write the share's mergeable partial\n"
+  "Options of ensemble-merge PARTIAL...: --stats FILE, --paths FILE\n";
+
+static void
+progress (guint done, guint total, gpointer data)
+{
+  int width = 40, filled = (int) (width * (double) done / MAX (total, 1));
+
+  g_printerr ("\r[%.*s%*s] %u/%u samples", filled,
+              "########################################", width - filled, "", done, total);
+}
+
+static gboolean
+parse_part (const char *s, guint *part, guint *n_parts)
+{
+  guint k = 0, n = 0;
+  char end;
+
+  if (s == NULL || sscanf (s, "%u/%u%c", &k, &n, &end) != 2 || k < 1 || n < 1 || k > n)
+    return FALSE;
+  *part = k - 1;
+  *n_parts = n;
+  return TRUE;
+}
+
+static void
+report_failures (const FxEnsemble *e)
+{
+  for (guint i = 0; i < fx_ensemble_n_failed (e); i++)
+    {
+      const FxEnsembleFailure *f = fx_ensemble_failure (e, i);
+
+      g_printerr ("sample %u failed at t = %.6g s (residual %.3g), left out of the "
+                  "statistics: %s\n", f->sample, f->t, f->residual, f->message);
+    }
+}
+
+static int
+write_outputs (const FxEnsemble *e, const char *stats, const char *paths, const char *partial)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (fx_ensemble_n_ok (e) == 0 && (stats || paths))
+    {
+      g_printerr ("flexion-cli: every sample failed; no statistics written\n");
+      return EXIT_SOLVER;
+    }
+  if ((stats && !fx_ensemble_write_stats (e, stats, &error))
+      || (paths && !fx_ensemble_write_paths (e, paths, &error))
+      || (partial && !fx_ensemble_save (e, partial, &error)))
+    {
+      g_printerr ("flexion-cli: %s\n", error->message);
+      return EXIT_WRITE;
+    }
+  return 0;
+}
+
+typedef struct {
+  int samples, threads, keep, every, quantile_samples;
+  gint64 seed;
+  const char *stats, *paths, *partial, *part;
+} EnsembleArgs;
+
+static int
+run_ensemble (const char *path, const EnsembleArgs *a)
+{
+  g_autoptr (GError) error = NULL;
+  FxEnsembleOptions o;
+  int status = EXIT_USAGE;
+
+  g_autoptr (GPtrArray) warnings = NULL;
+  g_autoptr (FxModel) model = fx_model_load_file (path, &warnings, &error);
+  for (guint i = 0; warnings && i < warnings->len; i++)
+    g_printerr ("%s: warning: %s\n", path, (char *) g_ptr_array_index (warnings, i));
+  if (model == NULL)
+    {
+      g_printerr ("%s: invalid model:\n  %s\n", path, error->message);
+      return EXIT_INVALID;
+    }
+  fx_ensemble_options_init (&o, model);
+  o.n_samples = (guint) a->samples;
+  o.threads = (guint) a->threads;
+  o.every = (guint) a->every;
+  if (a->seed >= 0)
+    o.seed = (guint64) a->seed;
+  if (a->quantile_samples >= 0)
+    o.quantile_samples = (guint) a->quantile_samples;
+  o.keep = a->keep >= 0 ? (guint) a->keep : a->paths ? 10 : 0;
+  if (a->part && !parse_part (a->part, &o.part, &o.n_parts))
+    {
+      g_printerr ("flexion-cli ensemble: --part expects k/K with 1 <= k <= K, got \"%s\"\n", a->part);
+      return status;
+    }
+  if (!fx_model_has_noise (model))
+    g_printerr ("%s: note: the model has no noisy load, so every sample is the same\n", path);
+
+  gboolean tty = isatty (2);
+  if (tty)
+    {
+      o.progress = progress;
+      o.progress_data = NULL;
+    }
+  gint64 start = g_get_monotonic_time ();
+  g_autoptr (FxEnsemble) e = fx_ensemble_run (model, &o, &error);
+  if (tty)
+    g_printerr ("\n");
+  if (e == NULL)
+    {
+      g_printerr ("flexion-cli ensemble: %s\n", error->message);
+      return EXIT_INVALID;
+    }
+  report_failures (e);
+  double wall = (g_get_monotonic_time () - start) / 1e6;
+  guint ran = fx_ensemble_n_ok (e) + fx_ensemble_n_failed (e);
+  printf ("%u samples (%u failed) in %.3f s wall (%.2f samples/s); "
+          "max |balance| %.3g of the energy scale\n", ran, fx_ensemble_n_failed (e), wall,
+          wall > 0 ? ran / wall : 0.0, fx_ensemble_worst_balance (e));
+  status = write_outputs (e, a->stats, a->paths, a->partial);
+
+  return status;
+}
+
+int
+flexion_cli_ensemble (int argc, char **argv)
+{
+  int samples = 0, threads = 0, keep = -1, every = 0, quantile_samples = -1;
+  gint64 seed = -1;
+  char *stats = NULL, *paths = NULL, *partial = NULL, *part = NULL;
+  GOptionEntry entries[] = {
+    { "samples", 0, 0, G_OPTION_ARG_INT, &samples, "Number of samples", "N" },
+    { "threads", 0, 0, G_OPTION_ARG_INT, &threads, "Worker threads", "T" },
+    { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Noise seed", "S" },
+    { "stats", 0, 0, G_OPTION_ARG_FILENAME, &stats, "Statistics CSV", "FILE" },
+    { "paths", 0, 0, G_OPTION_ARG_FILENAME, &paths, "Probe paths CSV", "FILE" },
+    { "keep", 0, 0, G_OPTION_ARG_INT, &keep, "Samples kept for --paths", "K" },
+    { "every", 0, 0, G_OPTION_ARG_INT, &every, "A row every K steps", "K" },
+    { "quantile-samples", 0, 0, G_OPTION_ARG_INT, &quantile_samples, "Quantile samples", "Q" },
+    { "part", 0, 0, G_OPTION_ARG_STRING, &part, "Share k of K", "k/K" },
+    { "partial", 0, 0, G_OPTION_ARG_FILENAME, &partial, "Mergeable partial", "FILE" },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) ctx = g_option_context_new ("MODEL");
+  g_autoptr (GError) error = NULL;
+  int status = EXIT_USAGE;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    {
+      g_printerr ("flexion-cli ensemble: %s\n\n%s", error->message, flexion_cli_ensemble_usage);
+      goto out;
+    }
+  if (argc != 2 || samples < 1 || threads < 0 || every < 0 || seed > G_MAXUINT32
+      || (stats == NULL && partial == NULL && paths == NULL))
+    {
+      g_printerr ("flexion-cli ensemble: expected one MODEL, --samples N >= 1 and an output "
+                  "(--stats, --paths or --partial); --seed from 0 to %u\n\n%s",
+                  G_MAXUINT32, flexion_cli_ensemble_usage);
+      goto out;
+    }
+
+  EnsembleArgs a = { samples, threads, keep, every, quantile_samples, seed,
+                     stats, paths, partial, part };
+  status = run_ensemble (argv[1], &a);
+
+out:
+  g_free (stats);
+  g_free (paths);
+  g_free (partial);
+  g_free (part);
+  return status;
+}
+
+static int
+merge_parts (int n, char **files, const char *stats, const char *paths)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) parts = g_ptr_array_new_with_free_func ((GDestroyNotify) fx_ensemble_free);
+
+  for (int i = 0; i < n; i++)
+    {
+      FxEnsemble *p = fx_ensemble_load (files[i], &error);
+
+      if (p == NULL)
+        {
+          g_printerr ("flexion-cli ensemble-merge: %s\n", error->message);
+          return EXIT_INVALID;
+        }
+      g_ptr_array_add (parts, p);
+    }
+  g_autoptr (FxEnsemble) e = fx_ensemble_merge ((FxEnsemble *const *) parts->pdata, parts->len,
+                                                &error);
+  if (e == NULL)
+    {
+      g_printerr ("flexion-cli ensemble-merge: %s\n", error->message);
+      return EXIT_INVALID;
+    }
+  report_failures (e);
+  printf ("%u samples merged from %u partials (%u failed)\n",
+          fx_ensemble_n_ok (e) + fx_ensemble_n_failed (e), parts->len, fx_ensemble_n_failed (e));
+  if (fx_ensemble_n_ok (e) + fx_ensemble_n_failed (e) < fx_ensemble_n_samples (e))
+    g_printerr ("flexion-cli ensemble-merge: note: the partials hold %u of the study's %u "
+                "samples\n", fx_ensemble_n_ok (e) + fx_ensemble_n_failed (e),
+                fx_ensemble_n_samples (e));
+  return write_outputs (e, stats, paths, NULL);
+}
+
+int
+flexion_cli_ensemble_merge (int argc, char **argv)
+{
+  char *stats = NULL, *paths = NULL;
+  GOptionEntry entries[] = {
+    { "stats", 0, 0, G_OPTION_ARG_FILENAME, &stats, "Statistics CSV", "FILE" },
+    { "paths", 0, 0, G_OPTION_ARG_FILENAME, &paths, "Probe paths CSV", "FILE" },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) ctx = g_option_context_new ("PARTIAL...");
+  g_autoptr (GError) error = NULL;
+  int status = EXIT_USAGE;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error) || argc < 2
+      || (stats == NULL && paths == NULL))
+    {
+      g_printerr ("flexion-cli ensemble-merge: expected PARTIAL files and --stats or --paths\n"
+                  "\n%s", flexion_cli_ensemble_usage);
+      goto out;
+    }
+  status = merge_parts (argc - 1, argv + 1, stats, paths);
+
+out:
+  g_free (stats);
+  g_free (paths);
+  return status;
+}
