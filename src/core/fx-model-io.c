@@ -1098,6 +1098,12 @@ read_deterministic (Report *r, JsonObject *parent, const char *parent_path, cons
 
   if (o == NULL || !(type = read_name (r, o, path, "type", TRUE)))
     return;
+  if (fx_noise_kind_from_string (type, NULL))
+    {
+      report_error (r, path, "type", "a noise multiplies a deterministic profile, not another "
+                    "noise, got \"%s\"", type);
+      return;
+    }
   if (!fx_profile_type_from_string (type, &profile->type))
     {
       report_bad_name (r, path, "type", type,
