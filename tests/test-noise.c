@@ -407,6 +407,52 @@ test_file_round_trip (void)
   g_assert_null (strstr (wsaved, "seed"));
 }
 
+/* Profiles naming one stream share one noise; their parameters must agree. */
+static void
+test_streams (void)
+{
+  g_autoptr (FxModel) m = test_load_example ("frame-earthquake.flexion");
+  g_autoptr (FxNoise) noise = fx_noise_new_for_model (m, m->seed, 0);
+  const FxProfile *a = &fx_model_joint (m, 0)->drive_profile;
+  const FxProfile *b = &fx_model_joint (m, 1)->drive_profile;
+
+  g_assert_cmpstr (a->noise_stream, ==, "ground");
+  g_assert_cmpuint (fx_noise_n_sources (noise), ==, 1);
+  g_assert_cmpint (fx_noise_find (noise, a), ==, 0);
+  g_assert_cmpint (fx_noise_find (noise, b), ==, 0);
+
+  /* the two bases move as one ground: their distance stays 4 m */
+  g_autoptr (FxSystem) sys = test_system (m);
+  g_autoptr (FxIntegrator) it = fx_integrator_new (sys, m->tolerance, 20);
+  FxStepReport rep;
+  for (guint n = 0; n < 100; n++)
+    g_assert_true (fx_integrator_step (it, m->dt, &rep, NULL));
+  double xl, yl, xr, yr;
+  fx_system_node (sys, 0, 0, &xl, &yl, NULL, NULL);
+  fx_system_node (sys, 1, 0, &xr, &yr, NULL, NULL);
+  /* (independent noises would part them by centimetres; positions are
+   * projections of the velocity field, exact only to the mesh) */
+  g_test_message ("bases moved %.4g m, their distance changed by %.2g m", xl, xr - xl - 4.0);
+  g_assert_cmpfloat (fabs (xl), >, 1e-3);
+  g_assert_cmpfloat (fabs (xr - xl - 4.0), <, 1e-6);
+
+  g_autofree char *text = g_strdup_printf (
+    "{ \"format\": \"flexion-model\", \"version\": 1,"
+    "  \"joints\": [ { \"id\": \"A\", \"at\": [0, 0], \"support\": \"clamp\" },"
+    "                { \"id\": \"B\", \"at\": [1, 0] } ],"
+    "  \"links\": [ { \"id\": \"l\", \"from\": \"A\", \"to\": \"B\", \"elements\": 4,"
+    "    \"section\": { \"rhoA\": 1, \"rhoI\": 0.01, \"EA\": 1e4, \"GA\": 1e4, \"EI\": 10 } } ],"
+    "  \"loads\": [ { \"joint\": \"B\", \"force\": [0, 1], \"profile\": "
+    "      { \"type\": \"white\", \"sigma\": 1, \"stream\": \"w\" } },"
+    "    { \"joint\": \"B\", \"force\": [1, 0], \"profile\": "
+    "      { \"type\": \"white\", \"sigma\": 2, \"stream\": \"w\" } } ] }");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FxModel) bad = fx_model_load_data (text, -1, NULL, &error);
+  g_assert_null (bad);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "loads[1].profile.stream"));
+}
+
 /* run --seed: the same seed gives the same path, another seed another. */
 static void
 test_seed_changes_path (void)
@@ -441,6 +487,7 @@ main (int argc, char **argv)
   g_test_add_func ("/noise/rotary-oscillator", test_rotary_oscillator);
   g_test_add_func ("/noise/balance", test_pieces_balance);
   g_test_add_func ("/noise/seed", test_seed_changes_path);
+  g_test_add_func ("/noise/streams", test_streams);
   g_test_add_func ("/noise/file-refused", test_file_refused);
   g_test_add_func ("/noise/file-round-trip", test_file_round_trip);
   return g_test_run ();

@@ -1098,7 +1098,9 @@ read_deterministic (Report *r, JsonObject *parent, const char *parent_path, cons
 
   if (o == NULL || !(type = read_name (r, o, path, "type", TRUE)))
     return;
-  if (fx_noise_kind_from_string (type, NULL))
+  FxNoiseKind nested;
+
+  if (fx_noise_kind_from_string (type, &nested) && nested != FX_NOISE_NONE)
     {
       report_error (r, path, "type", "a noise multiplies a deterministic profile, not another "
                     "noise, got \"%s\"", type);
@@ -1119,8 +1121,8 @@ read_deterministic (Report *r, JsonObject *parent, const char *parent_path, cons
 static void
 read_noise (Report *r, JsonObject *o, const char *path, FxProfile *profile)
 {
-  static const char *const white[] = { "type", "sigma", "times", NULL };
-  static const char *const ou[] = { "type", "std", "tau", "times", NULL };
+  static const char *const white[] = { "type", "sigma", "times", "stream", NULL };
+  static const char *const ou[] = { "type", "std", "tau", "times", "stream", NULL };
 
   if (profile->noise == FX_NOISE_WHITE)
     {
@@ -1133,6 +1135,7 @@ read_noise (Report *r, JsonObject *o, const char *path, FxProfile *profile)
       read_number (r, o, path, "std", TRUE, &profile->noise_sigma);
       read_number (r, o, path, "tau", TRUE, &profile->noise_tau);
     }
+  read_string (r, o, path, "stream", FALSE, &profile->noise_stream);
   read_deterministic (r, o, path, "times", profile);
 }
 
@@ -2198,6 +2201,61 @@ check_list (Check *c, const GArray *items, const char *key, ItemCheck check_item
     }
 }
 
+/* Noisy profiles that name one stream share one noise: same kind and
+ * parameters. The first of a stream is the reference; at most
+ * FX_NOISE_MAX_SOURCES (256) noises in a model. */
+static void
+check_stream (Report *r, GHashTable *streams, const char *parent_path, const FxProfile *p,
+              guint *n_sources)
+{
+  g_autofree char *path = path_join (parent_path, "profile");
+  const FxProfile *first;
+
+  if (p->noise == FX_NOISE_NONE)
+    return;
+  if (p->noise_stream == NULL || !(first = g_hash_table_lookup (streams, p->noise_stream)))
+    {
+      if (++*n_sources == 257)
+        report_error (r, path, NULL, "more than 256 independent noises in one model");
+      if (p->noise_stream != NULL && p->noise_stream[0] == '\0')
+        report_error (r, path, "stream", "must not be empty");
+      else if (p->noise_stream != NULL)
+        g_hash_table_insert (streams, p->noise_stream, (gpointer) p);
+      return;
+    }
+  if (first->noise != p->noise || first->noise_sigma != p->noise_sigma
+      || (p->noise == FX_NOISE_OU && first->noise_tau != p->noise_tau))
+    report_error (r, path, "stream", "stream \"%s\" is shared, so its noise must have the "
+                  "same type and parameters everywhere it is used", p->noise_stream);
+}
+
+static void
+check_streams (Report *r, const FxModel *m)
+{
+  g_autoptr (GHashTable) streams = g_hash_table_new (g_str_hash, g_str_equal);
+  guint n = 0;
+
+  for (guint i = 0; i < m->joints->len; i++)
+    if (fx_model_joint (m, i)->driven)
+      {
+        g_autofree char *path = g_strdup_printf ("joints[%u].motion", i);
+
+        check_stream (r, streams, path, &fx_model_joint (m, i)->drive_profile, &n);
+      }
+  for (guint i = 0; i < m->loads->len; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("loads[%u]", i);
+
+      check_stream (r, streams, path, &fx_model_load (m, i)->profile, &n);
+    }
+  for (guint i = 0; i < fx_model_n_motors (m); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("motors[%u]", i);
+
+      check_stream (r, streams, path, &fx_model_motor (m, i)->profile, &n);
+    }
+}
+
 static void
 check_model (Report *r, const FxModel *m)
 {
@@ -2228,6 +2286,7 @@ check_model (Report *r, const FxModel *m)
   check_list (&c, m->bodies, "bodies", check_body);
   check_list (&c, m->probes, "probes", check_probe);
   check_list (&c, m->drags, "drags", check_drag);
+  check_streams (r, m);
   g_hash_table_unref (c.joints);
   g_hash_table_unref (c.links);
 }
@@ -2299,6 +2358,7 @@ profile_object (const FxProfile *p)
       json_object_set_double_member (o, "std", p->noise_sigma);
       json_object_set_double_member (o, "tau", p->noise_tau);
     }
+  set_string (o, "stream", p->noise_stream);
   if (p->type != FX_PROFILE_CONSTANT)
     json_object_set_object_member (o, "times", deterministic_object (p));
   return o;

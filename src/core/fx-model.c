@@ -7,11 +7,18 @@
 /* ---- element life cycle ------------------------------------------------ */
 
 static void
-profile_clear (FxProfile *profile)
+table_clear (FxProfile *profile)
 {
   g_clear_pointer (&profile->table_t, g_free);
   g_clear_pointer (&profile->table_value, g_free);
   profile->n_table = 0;
+}
+
+static void
+profile_clear (FxProfile *profile)
+{
+  table_clear (profile);
+  g_clear_pointer (&profile->noise_stream, g_free);
 }
 
 static void
@@ -157,12 +164,13 @@ dup_doubles (const double *values, guint n)
   return n > 0 && values != NULL ? g_memdup2 (values, sizeof (double) * n) : NULL;
 }
 
-/* A profile copied wholesale gets its own table. */
+/* A profile copied wholesale gets its own table and stream name. */
 static void
 profile_own_table (FxProfile *profile)
 {
   profile->table_t = dup_doubles (profile->table_t, profile->n_table);
   profile->table_value = dup_doubles (profile->table_value, profile->n_table);
+  profile->noise_stream = g_strdup (profile->noise_stream);
 }
 
 /* Each copier duplicates the structs wholesale, then every owned pointer. */
@@ -756,7 +764,7 @@ fx_profile_set_table (FxProfile *profile, guint n, const double *t, const double
   g_return_if_fail (profile != NULL);
   g_return_if_fail (n == 0 || (t != NULL && value != NULL));
 
-  profile_clear (profile);
+  table_clear (profile);
   profile->type = FX_PROFILE_TABLE;
   profile->n_table = n;
   profile->table_t = dup_doubles (t, n);

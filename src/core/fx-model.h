@@ -56,6 +56,8 @@ typedef struct {
   FxNoiseKind noise;
   double noise_sigma;   /* white: intensity sigma; OU: standard deviation s */
   double noise_tau;     /* OU: correlation time tau (s)                      */
+  char *noise_stream;   /* noisy profiles naming one stream share one noise
+                         * (a shaken ground under two supports); NULL: its own */
   double t0, t1, t2;
   double frequency, phase;
   guint n_table;

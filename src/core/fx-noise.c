@@ -5,6 +5,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <string.h>
 
 #define FINE FX_NOISE_MAX_PIECES  /* the bridge's finest level: 64 pieces */
 
@@ -25,10 +26,17 @@ typedef struct {
   double path[FINE + 1];  /* white: W - W_n; OU: eta, at the 65 dyadic points */
 } Source;
 
+typedef struct {
+  gconstpointer key;
+  guint source;
+  const char *stream;  /* borrowed from the model; NULL: not shared */
+} Key;
+
 struct _FxNoise {
   guint64 seed;
   guint sample;
   GArray *sources;     /* Source */
+  GArray *keys;        /* Key: several profiles may share a source (a stream) */
   gsl_rng *bridge_rng; /* reseeded per bridge: shared, its draws are local  */
   gboolean have_step;
   double dt;
@@ -66,6 +74,7 @@ fx_noise_new (guint64 seed, guint sample)
   noise->seed = seed;
   noise->sample = sample;
   noise->sources = g_array_new (FALSE, TRUE, sizeof (Source));
+  noise->keys = g_array_new (FALSE, TRUE, sizeof (Key));
   noise->bridge_rng = gsl_rng_alloc (gsl_rng_mt19937);
   return noise;
 }
@@ -78,6 +87,7 @@ fx_noise_free (FxNoise *noise)
   for (guint i = 0; i < noise->sources->len; i++)
     gsl_rng_free (g_array_index (noise->sources, Source, i).rng);
   g_array_unref (noise->sources);
+  g_array_unref (noise->keys);
   gsl_rng_free (noise->bridge_rng);
   g_free (noise);
 }
@@ -97,6 +107,12 @@ fx_noise_add_source (FxNoise *noise, FxNoiseKind kind, double sigma, double tau,
   src.seed32 = source_seed (noise->seed, noise->sample, index);
   src.rng = gsl_rng_alloc (gsl_rng_mt19937);
   g_array_append_val (noise->sources, src);
+  if (key != NULL)
+    {
+      Key k = { key, index, NULL };
+
+      g_array_append_val (noise->keys, k);
+    }
   return index;
 }
 
@@ -109,9 +125,9 @@ fx_noise_n_sources (const FxNoise *noise)
 int
 fx_noise_find (const FxNoise *noise, gconstpointer key)
 {
-  for (guint i = 0; noise && i < noise->sources->len; i++)
-    if (g_array_index (noise->sources, Source, i).key == key)
-      return (int) i;
+  for (guint i = 0; noise && i < noise->keys->len; i++)
+    if (g_array_index (noise->keys, Key, i).key == key)
+      return (int) g_array_index (noise->keys, Key, i).source;
   return -1;
 }
 
@@ -123,7 +139,21 @@ add_profile (FxNoise **noise, const FxModel *model, guint64 seed, guint sample,
     return;
   if (*noise == NULL)
     *noise = fx_noise_new (seed, sample);
+  /* a named stream already drawn: this profile shares its source */
+  for (guint i = 0; p->noise_stream && i < (*noise)->keys->len; i++)
+    {
+      Key *k = &g_array_index ((*noise)->keys, Key, i);
+
+      if (k->stream && strcmp (k->stream, p->noise_stream) == 0)
+        {
+          Key shared = { p, k->source, p->noise_stream };
+
+          g_array_append_val ((*noise)->keys, shared);
+          return;
+        }
+    }
   fx_noise_add_source (*noise, p->noise, p->noise_sigma, p->noise_tau, p);
+  g_array_index ((*noise)->keys, Key, (*noise)->keys->len - 1).stream = p->noise_stream;
 }
 
 FxNoise *

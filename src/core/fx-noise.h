@@ -45,8 +45,9 @@ guint    fx_noise_n_sources    (const FxNoise *noise);
 int      fx_noise_find         (const FxNoise *noise, gconstpointer key);  /* -1: none */
 
 /* The sources of every noisy profile of a model, in the order: driven
- * joints, loads, motors (each keyed by its FxProfile's address). NULL when
- * the model has no noise. */
+ * joints, loads, motors (each keyed by its FxProfile's address; profiles
+ * naming one stream share the first one's source). NULL when the model has
+ * no noise. The model must outlive the noise. */
 FxNoise *fx_noise_new_for_model (const FxModel *model, guint64 seed, guint sample);
 
 /* Step n_step (0, 1, ...) of size dt begins. Calling it again for the same
