@@ -312,6 +312,31 @@ test_pieces_balance (void)
   g_assert_cmpfloat (fabs (supplied), >, 0.0);
 }
 
+/* Steps that the integrator splits into substeps (a step of 0.5 s with at
+ * most 6 Newton iterations) take the bridge's pieces and still balance. */
+static void
+test_substeps (void)
+{
+  g_autoptr (FxModel) model = test_load_example ("stochastic-spaghetti.flexion");
+  g_autoptr (FxSystem) sys = test_system (model);
+  g_autoptr (FxIntegrator) it = fx_integrator_new (sys, 1e-12, 6);
+  FxStepReport rep;
+  double supplied = 0, worst = 0, scale = 0;
+  guint most = 0;
+
+  for (guint n = 0; n < 10; n++)
+    {
+      g_assert_true (fx_integrator_step (it, 0.5, &rep, NULL));
+      supplied += rep.supplied;
+      most = MAX (most, rep.substeps);
+      scale = MAX (scale, MAX (fabs (rep.H), fabs (supplied)));
+      worst = MAX (worst, fabs (rep.balance));
+    }
+  g_test_message ("substeps up to %u; worst |balance| / E_scale %.2g", most, worst / scale);
+  g_assert_cmpuint (most, >, 1);
+  g_assert_cmpfloat (worst / scale, <, 1e-10);
+}
+
 /* ------------------------------------------------------------ the file */
 
 static char *
@@ -486,6 +511,7 @@ main (int argc, char **argv)
   g_test_add_func ("/noise/free-mass", test_free_mass);
   g_test_add_func ("/noise/rotary-oscillator", test_rotary_oscillator);
   g_test_add_func ("/noise/balance", test_pieces_balance);
+  g_test_add_func ("/noise/substeps", test_substeps);
   g_test_add_func ("/noise/seed", test_seed_changes_path);
   g_test_add_func ("/noise/streams", test_streams);
   g_test_add_func ("/noise/file-refused", test_file_refused);
