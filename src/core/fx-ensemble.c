@@ -35,7 +35,7 @@ struct _FxEnsemble {
   GArray *q_values;         /* n_times * n_cols doubles per sample */
   GArray *failures;         /* FxEnsembleFailure                   */
   GArray *path_index;       /* guint: kept probe paths             */
-  GArray *path_values;      /* n_times * (n_cols - energy) per path */
+  GArray *path_values;      /* n_times * n_cols doubles per path     */
   double worst_balance;
 };
 
@@ -96,6 +96,24 @@ guint fx_ensemble_n_samples (const FxEnsemble *e) { return e->n_samples; }
 guint fx_ensemble_n_ok (const FxEnsemble *e) { return (guint) e->n_ok; }
 guint fx_ensemble_n_failed (const FxEnsemble *e) { return e->failures->len; }
 double fx_ensemble_worst_balance (const FxEnsemble *e) { return e->worst_balance; }
+
+guint
+fx_ensemble_n_paths (const FxEnsemble *e)
+{
+  return e->path_index->len;
+}
+
+guint
+fx_ensemble_path_sample (const FxEnsemble *e, guint k)
+{
+  return g_array_index (e->path_index, guint, k);
+}
+
+double
+fx_ensemble_path_value (const FxEnsemble *e, guint k, guint i, guint c)
+{
+  return g_array_index (e->path_values, double, ((gsize) k * e->n_times + i) * e->n_cols + c);
+}
 
 const FxEnsembleFailure *
 fx_ensemble_failure (const FxEnsemble *e, guint i)
@@ -326,11 +344,8 @@ fold (const Run *run, SampleResult *res)
     }
   if (res->sample < e->keep)
     {
-      guint np = n_probe_cols (e);
-
       g_array_append_val (e->path_index, res->sample);
-      for (guint i = 0; i < e->n_times; i++)
-        g_array_append_vals (e->path_values, res->values + i * e->n_cols + FX_ENSEMBLE_N_ENERGY, np);
+      g_array_append_vals (e->path_values, res->values, cells);
     }
 }
 
@@ -372,7 +387,8 @@ worker (gpointer data)
       guint index = (guint) g_atomic_int_add (&run->next, 1);
       SampleResult *res;
 
-      if (index >= run->e->count)
+      if (index >= run->e->count
+          || (run->options->cancel && g_atomic_int_get (run->options->cancel)))
         break;
       res = g_new0 (SampleResult, 1);
       res->sample = run->e->first + index;
@@ -617,11 +633,9 @@ fx_ensemble_write_paths (const FxEnsemble *e, const char *path, GError **error)
   for (guint k = 0; k < e->path_index->len; k++)
     for (guint i = 0; i < e->n_times; i++)
       {
-        const double *row = &g_array_index (e->path_values, double, ((gsize) k * e->n_times + i) * np);
-
         g_string_append_printf (s, "%u,%.17g", g_array_index (e->path_index, guint, k), e->times[i]);
         for (guint c = 0; c < np; c++)
-          append_number (s, row[c]);
+          append_number (s, fx_ensemble_path_value (e, k, i, FX_ENSEMBLE_N_ENERGY + c));
         g_string_append_c (s, '\n');
       }
   return g_file_set_contents (path, s->str, (gssize) s->len, error);
@@ -730,7 +744,7 @@ fx_ensemble_load (const char *path, GError **error)
   gsize cells = n_times * cols->len;
   if (strcmp (magic, PARTIAL_MAGIC) != 0 || cols->len < FX_ENSEMBLE_N_ENERGY || n_times == 0
       || n_mean != cells || n_m2 != cells || n_qv != n_qi * cells
-      || n_pv != n_pi * n_times * (cols->len - FX_ENSEMBLE_N_ENERGY))
+      || n_pv != n_pi * cells)
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
                    _("%s is not a Flexion ensemble partial (flexion-cli ensemble --partial)"),

@@ -44,6 +44,8 @@ typedef struct {
   guint keep;              /* keep the probe paths of samples 0 .. keep - 1     */
   FxEnsembleProgress progress;
   gpointer progress_data;
+  gint *cancel;            /* may be NULL; set (atomically) to stop early: the
+                            * samples not started are left out             */
 } FxEnsembleOptions;
 
 #define FX_ENSEMBLE_DEFAULT_QUANTILE_SAMPLES 1000u
@@ -83,6 +85,10 @@ double       fx_ensemble_std          (const FxEnsemble *e, guint time, guint co
 double       fx_ensemble_quantile     (const FxEnsemble *e, guint time, guint column, double p);
 guint        fx_ensemble_n_failed     (const FxEnsemble *e);
 const FxEnsembleFailure *fx_ensemble_failure (const FxEnsemble *e, guint i);
+/* The kept samples (0 .. keep - 1, in sample order): every column. */
+guint        fx_ensemble_n_paths      (const FxEnsemble *e);
+guint        fx_ensemble_path_sample  (const FxEnsemble *e, guint k);
+double       fx_ensemble_path_value   (const FxEnsemble *e, guint k, guint time, guint column);
 /* The largest |balance| / E_scale over every step of every sample. */
 double       fx_ensemble_worst_balance (const FxEnsemble *e);
 
