@@ -1,0 +1,354 @@
+/* fx-ensemble-plot.c: ensemble statistics against time, and probe paths. */
+#include "fx-ensemble-plot.h"
+#include "fx-render-private.h"
+
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct {
+  double x, y, w, h;      /* data area    */
+  double x0, x1, y0, y1;  /* data ranges  */
+} Frame;
+
+static double fx_ (const Frame *f, double v) { return f->x + (v - f->x0) / (f->x1 - f->x0) * f->w; }
+static double fy_ (const Frame *f, double v) { return f->y + f->h - (v - f->y0) / (f->y1 - f->y0) * f->h; }
+
+static double
+nice_step (double span, int target)
+{
+  double raw = span / MAX (target, 1), decade = pow (10, floor (log10 (raw))), q = raw / decade;
+
+  return (q <= 1 ? 1 : q <= 2 ? 2 : q <= 5 ? 5 : 10) * decade;
+}
+
+static void
+pad_range (double *lo, double *hi)
+{
+  if (!(*lo <= *hi))
+    *lo = 0, *hi = 1;
+  double span = *hi - *lo, pad = span > 0 ? 0.05 * span : MAX (fabs (*lo) * 0.05, 1e-3);
+  *lo -= pad;
+  *hi += pad;
+}
+
+static void
+draw_frame (cairo_t *cr, const Frame *f, const char *title, const char *x_label,
+            const FxPlotStyle *st, const FxPalette *pal)
+{
+  double k = st->font_scale > 0 ? st->font_scale : 1;
+  char buf[64];
+
+  fx_text_font (cr, 10.5 * k, FALSE);
+  cairo_set_line_width (cr, 1);
+  double sx = nice_step (f->x1 - f->x0, 6), sy = nice_step (f->y1 - f->y0, 5);
+  for (double v = ceil (f->y0 / sy) * sy; v <= f->y1; v += sy)
+    {
+      fx_set_rgba (cr, pal->fg, 0.08);
+      cairo_move_to (cr, f->x, round (fy_ (f, v)) + 0.5);
+      cairo_line_to (cr, f->x + f->w, round (fy_ (f, v)) + 0.5);
+      cairo_stroke (cr);
+      fx_format_tick (buf, sizeof buf, v, 1e-9 * sy);
+      fx_set_rgb (cr, pal->dim);
+      fx_text_draw (cr, f->x - 6 * k, fy_ (f, v), buf, FX_ALIGN_END, FX_ALIGN_CENTER);
+    }
+  for (double v = ceil (f->x0 / sx) * sx; v <= f->x1; v += sx)
+    {
+      fx_format_tick (buf, sizeof buf, v, 1e-9 * sx);
+      fx_set_rgb (cr, pal->dim);
+      fx_text_draw (cr, fx_ (f, v), f->y + f->h + 4 * k, buf, FX_ALIGN_CENTER, FX_ALIGN_START);
+    }
+  fx_set_rgba (cr, pal->fg, 0.4);
+  cairo_rectangle (cr, f->x + 0.5, f->y + 0.5, f->w - 1, f->h - 1);
+  cairo_stroke (cr);
+  fx_set_rgb (cr, pal->dim);
+  fx_text_draw (cr, f->x + f->w, f->y + f->h + 18 * k, x_label, FX_ALIGN_END, FX_ALIGN_START);
+  if (st->show_title)
+    {
+      fx_text_font (cr, 12 * k, TRUE);
+      fx_set_rgb (cr, pal->fg);
+      fx_text_draw (cr, f->x, 6 * k, title, FX_ALIGN_START, FX_ALIGN_START);
+    }
+}
+
+static void
+frame_area (const FxPlotStyle *st, double w, double h, Frame *f)
+{
+  double k = st->font_scale > 0 ? st->font_scale : 1;
+
+  f->x = 58 * k;
+  f->y = (st->show_title ? 26 : 10) * k;
+  f->w = MAX (w - f->x - 12 * k, 10);
+  f->h = MAX (h - f->y - 40 * k, 10);
+}
+
+static void
+legend (cairo_t *cr, const Frame *f, guint slot, const char *name, const double rgb[3],
+        const FxPlotStyle *st)
+{
+  double k = st->font_scale > 0 ? st->font_scale : 1, y = f->y + (8 + 15 * slot) * k;
+
+  fx_set_rgb (cr, rgb);
+  cairo_set_line_width (cr, 2.5);
+  cairo_move_to (cr, f->x + 8 * k, y);
+  cairo_line_to (cr, f->x + 24 * k, y);
+  cairo_stroke (cr);
+  fx_text_font (cr, 10 * k, FALSE);
+  fx_text_draw (cr, f->x + 28 * k, y, name, FX_ALIGN_START, FX_ALIGN_CENTER);
+}
+
+static const guint energy_columns[] = {
+  FX_ENSEMBLE_H, FX_ENSEMBLE_KINETIC, FX_ENSEMBLE_ELASTIC, FX_ENSEMBLE_GRAVITY, FX_ENSEMBLE_SUPPLIED
+};
+static const char *const energy_names[] = {
+  N_("Total H"), N_("Kinetic"), N_("Elastic"), N_("Gravity"), N_("Supplied work")
+};
+
+static gboolean
+column_is_zero (const FxEnsemble *e, guint c)
+{
+  for (guint i = 0; i < fx_ensemble_n_times (e); i++)
+    if (fx_ensemble_quantile (e, i, c, 0.0) != 0.0 || fx_ensemble_quantile (e, i, c, 1.0) != 0.0)
+      return FALSE;
+  return TRUE;
+}
+
+static void
+draw_energy (cairo_t *cr, const FxEnsemble *e, double t_now, const FxPlotStyle *st,
+             const FxPalette *pal, double w, double h)
+{
+  guint n = fx_ensemble_n_times (e), shown[G_N_ELEMENTS (energy_columns)], n_shown = 0;
+  g_autofree double *q05 = g_new (double, n), *q95 = g_new (double, n);
+  Frame f;
+  double lo = INFINITY, hi = -INFINITY;
+
+  for (guint j = 0; j < G_N_ELEMENTS (energy_columns); j++)
+    if (!column_is_zero (e, energy_columns[j]))
+      shown[n_shown++] = j;
+  for (guint j = 0; j < n_shown; j++)
+    for (guint i = 0; i < n; i++)
+      {
+        guint c = energy_columns[shown[j]];
+        lo = MIN (lo, fx_ensemble_quantile (e, i, c, 0.05));
+        hi = MAX (hi, fx_ensemble_quantile (e, i, c, 0.95));
+        lo = MIN (lo, fx_ensemble_mean (e, i, c));
+        hi = MAX (hi, fx_ensemble_mean (e, i, c));
+      }
+  for (guint k = 0; k < fx_ensemble_n_paths (e); k++)
+    for (guint i = 0; i < n; i++)
+      {
+        double v = fx_ensemble_path_value (e, k, i, FX_ENSEMBLE_H);
+        lo = MIN (lo, v);
+        hi = MAX (hi, v);
+      }
+  pad_range (&lo, &hi);
+  frame_area (st, w, h, &f);
+  f.x0 = fx_ensemble_time (e, 0);
+  f.x1 = MAX (fx_ensemble_time (e, n - 1), f.x0 + 1e-9);
+  f.y0 = lo;
+  f.y1 = hi;
+  draw_frame (cr, &f, _("Energy: mean, 5\u201395 % band, samples"), "t / s", st, pal);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, f.x, f.y, f.w, f.h);
+  cairo_clip (cr);
+  for (guint j = 0; j < n_shown; j++)
+    {
+      guint c = energy_columns[shown[j]];
+      double rgb[3];
+
+      fx_series_color (shown[j], st->dark, rgb);
+      for (guint i = 0; i < n; i++)
+        {
+          q05[i] = fx_ensemble_quantile (e, i, c, 0.05);
+          q95[i] = fx_ensemble_quantile (e, i, c, 0.95);
+        }
+      for (guint i = 0; i < n; i++)
+        cairo_line_to (cr, fx_ (&f, fx_ensemble_time (e, i)), fy_ (&f, q95[i]));
+      for (guint i = n; i-- > 0;)
+        cairo_line_to (cr, fx_ (&f, fx_ensemble_time (e, i)), fy_ (&f, q05[i]));
+      cairo_close_path (cr);
+      fx_set_rgba (cr, rgb, 0.18);
+      cairo_fill (cr);
+    }
+  /* thin lines: H of each kept sample */
+  {
+    double rgb[3];
+
+    fx_series_color (0, st->dark, rgb);
+    cairo_set_line_width (cr, 0.8);
+    for (guint k = 0; k < fx_ensemble_n_paths (e); k++)
+      {
+        for (guint i = 0; i < n; i++)
+          cairo_line_to (cr, fx_ (&f, fx_ensemble_time (e, i)),
+                         fy_ (&f, fx_ensemble_path_value (e, k, i, FX_ENSEMBLE_H)));
+        fx_set_rgba (cr, rgb, 0.3);
+        cairo_stroke (cr);
+      }
+  }
+  cairo_set_line_width (cr, 2);
+  for (guint j = 0; j < n_shown; j++)
+    {
+      guint c = energy_columns[shown[j]];
+      double rgb[3];
+
+      fx_series_color (shown[j], st->dark, rgb);
+      for (guint i = 0; i < n; i++)
+        cairo_line_to (cr, fx_ (&f, fx_ensemble_time (e, i)), fy_ (&f, fx_ensemble_mean (e, i, c)));
+      fx_set_rgb (cr, rgb);
+      cairo_stroke (cr);
+    }
+  if (t_now >= f.x0 && t_now <= f.x1)
+    {
+      fx_set_rgba (cr, pal->fg, 0.5);
+      cairo_set_line_width (cr, 1);
+      cairo_move_to (cr, round (fx_ (&f, t_now)) + 0.5, f.y);
+      cairo_line_to (cr, round (fx_ (&f, t_now)) + 0.5, f.y + f.h);
+      cairo_stroke (cr);
+    }
+  cairo_restore (cr);
+  for (guint j = 0; j < n_shown; j++)
+    {
+      double rgb[3];
+
+      fx_series_color (shown[j], st->dark, rgb);
+      legend (cr, &f, j, _(energy_names[shown[j]]), rgb, st);
+    }
+}
+
+static guint
+time_index (const FxEnsemble *e, double t)
+{
+  guint n = fx_ensemble_n_times (e), i = 0;
+
+  while (i + 1 < n && fx_ensemble_time (e, i + 1) <= t + 1e-12)
+    i++;
+  return i;
+}
+
+static void
+draw_probes (cairo_t *cr, const FxEnsemble *e, double t_now, const FxPlotStyle *st,
+             const FxPalette *pal, double w, double h)
+{
+  guint n = fx_ensemble_n_times (e), n_probes = (fx_ensemble_n_columns (e) - FX_ENSEMBLE_N_ENERGY) / 2;
+  double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+  Frame f;
+
+  for (guint p = 0; p < n_probes; p++)
+    {
+      guint cx = FX_ENSEMBLE_N_ENERGY + 2 * p, cy = cx + 1;
+      for (guint i = 0; i < n; i++)
+        {
+          xlo = MIN (xlo, fx_ensemble_mean (e, i, cx)), xhi = MAX (xhi, fx_ensemble_mean (e, i, cx));
+          ylo = MIN (ylo, fx_ensemble_mean (e, i, cy)), yhi = MAX (yhi, fx_ensemble_mean (e, i, cy));
+          for (guint k = 0; k < fx_ensemble_n_paths (e); k++)
+            {
+              double x = fx_ensemble_path_value (e, k, i, cx), y = fx_ensemble_path_value (e, k, i, cy);
+              xlo = MIN (xlo, x), xhi = MAX (xhi, x), ylo = MIN (ylo, y), yhi = MAX (yhi, y);
+            }
+        }
+    }
+  pad_range (&xlo, &xhi);
+  pad_range (&ylo, &yhi);
+  frame_area (st, w, h, &f);
+  /* equal scales: widen the narrower range */
+  double sx = (xhi - xlo) / f.w, sy = (yhi - ylo) / f.h, s = MAX (sx, sy);
+  double cx0 = 0.5 * (xlo + xhi), cy0 = 0.5 * (ylo + yhi);
+  f.x0 = cx0 - 0.5 * s * f.w, f.x1 = cx0 + 0.5 * s * f.w;
+  f.y0 = cy0 - 0.5 * s * f.h, f.y1 = cy0 + 0.5 * s * f.h;
+  draw_frame (cr, &f, _("Probe paths: samples and mean"), "x / m", st, pal);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, f.x, f.y, f.w, f.h);
+  cairo_clip (cr);
+  guint now = t_now >= 0 ? time_index (e, t_now) : n - 1;
+  for (guint p = 0; p < n_probes; p++)
+    {
+      guint cx = FX_ENSEMBLE_N_ENERGY + 2 * p, cy = cx + 1;
+      double rgb[3];
+
+      fx_series_color (p, st->dark, rgb);
+      cairo_set_line_width (cr, 0.8);
+      for (guint k = 0; k < fx_ensemble_n_paths (e); k++)
+        {
+          for (guint i = 0; i <= now; i++)
+            cairo_line_to (cr, fx_ (&f, fx_ensemble_path_value (e, k, i, cx)),
+                           fy_ (&f, fx_ensemble_path_value (e, k, i, cy)));
+          fx_set_rgba (cr, rgb, 0.3);
+          cairo_stroke (cr);
+          cairo_arc (cr, fx_ (&f, fx_ensemble_path_value (e, k, now, cx)),
+                     fy_ (&f, fx_ensemble_path_value (e, k, now, cy)), 2.0, 0, 2 * G_PI);
+          fx_set_rgba (cr, rgb, 0.6);
+          cairo_fill (cr);
+        }
+      cairo_set_line_width (cr, 2.2);
+      for (guint i = 0; i <= now; i++)
+        cairo_line_to (cr, fx_ (&f, fx_ensemble_mean (e, i, cx)), fy_ (&f, fx_ensemble_mean (e, i, cy)));
+      fx_set_rgb (cr, rgb);
+      cairo_stroke (cr);
+    }
+  cairo_restore (cr);
+  for (guint p = 0; p < n_probes; p++)
+    {
+      double rgb[3];
+      g_autofree char *name = g_strndup (fx_ensemble_column_name (e, FX_ENSEMBLE_N_ENERGY + 2 * p),
+                                         strlen (fx_ensemble_column_name (e, FX_ENSEMBLE_N_ENERGY + 2 * p)) - 2);
+
+      fx_series_color (p, st->dark, rgb);
+      legend (cr, &f, p, name, rgb, st);
+    }
+}
+
+void
+fx_ensemble_plot_draw (cairo_t *cr, FxEnsemblePlotKind kind, const FxEnsemble *e, double t_now,
+                       const FxPlotStyle *style, double w, double h)
+{
+  const FxPalette *pal = fx_palette_get (style->dark);
+
+  cairo_save (cr);
+  if (!style->transparent)
+    {
+      fx_set_rgb (cr, pal->bg);
+      cairo_paint (cr);
+    }
+  if (e == NULL || fx_ensemble_n_ok (e) == 0 || fx_ensemble_n_times (e) < 2)
+    {
+      fx_text_font (cr, 12, FALSE);
+      fx_set_rgb (cr, pal->dim);
+      fx_text_draw (cr, w / 2, h / 2, _("No samples yet"), FX_ALIGN_CENTER, FX_ALIGN_CENTER);
+    }
+  else if (kind == FX_ENSEMBLE_PLOT_ENERGY)
+    draw_energy (cr, e, t_now, style, pal, w, h);
+  else
+    draw_probes (cr, e, t_now, style, pal, w, h);
+  cairo_restore (cr);
+}
+
+gboolean
+fx_ensemble_plot_write_png (FxEnsemblePlotKind kind, const FxEnsemble *e, gboolean dark, int w,
+                            int h, const char *path, GError **error)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cairo_t *cr = cairo_create (surface);
+  FxPlotStyle style;
+  g_autofree char *tmp = g_strdup_printf ("%s.part-%d", path, (int) getpid ());
+
+  fx_plot_style_init (&style);
+  style.dark = dark;
+  fx_ensemble_plot_draw (cr, kind, e, -1, &style, w, h);
+  cairo_destroy (cr);
+  cairo_status_t status = cairo_surface_write_to_png (surface, tmp);
+  cairo_surface_destroy (surface);
+  if (status != CAIRO_STATUS_SUCCESS || g_rename (tmp, path) != 0)
+    {
+      g_unlink (tmp);
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("cannot write %s: %s"), path,
+                   status != CAIRO_STATUS_SUCCESS ? cairo_status_to_string (status)
+                                                  : g_strerror (errno));
+      return FALSE;
+    }
+  return TRUE;
+}

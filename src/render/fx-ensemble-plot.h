@@ -1,0 +1,25 @@
+/* fx-ensemble-plot.h: the plots of an ensemble (fx-ensemble.h), drawn with
+ * cairo: means with a shaded 5-95 % band and thin sample lines. */
+#pragma once
+
+#include <cairo.h>
+#include "fx-ensemble.h"
+#include "fx-plot.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  FX_ENSEMBLE_PLOT_ENERGY,  /* H, kinetic, elastic, supplied: mean, band; H of each kept sample */
+  FX_ENSEMBLE_PLOT_PROBES,  /* probe paths y vs x of the kept samples and their mean            */
+} FxEnsemblePlotKind;
+
+/* t_now >= 0 marks the current time (a cursor, and each probe's position
+ * then); style->t_window is ignored (the whole span is shown). */
+void fx_ensemble_plot_draw (cairo_t *cr, FxEnsemblePlotKind kind, const FxEnsemble *e,
+                            double t_now, const FxPlotStyle *style, double w, double h);
+
+/* Writes the plot as a PNG of w x h pixels (a temporary file renamed). */
+gboolean fx_ensemble_plot_write_png (FxEnsemblePlotKind kind, const FxEnsemble *e, gboolean dark,
+                                     int w, int h, const char *path, GError **error);
+
+G_END_DECLS
