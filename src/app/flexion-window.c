@@ -1,5 +1,6 @@
 /* flexion-window.c */
 #include "flexion-window.h"
+#include "flexion-ensemble-view.h"
 #include "flexion-application.h"
 #include "flexion-canvas.h"
 #include "flexion-inspector.h"
@@ -1325,6 +1326,8 @@ flexion_window_init (FlexionWindow *self)
   g_signal_connect_swapped (self->sim, "notify::playing", G_CALLBACK (update_play_button), self);
   g_signal_connect_swapped (self->sim, "notify::speed", G_CALLBACK (on_sim_speed), self);
   flexion_canvas_set_simulation (self->canvas, self->sim);
+  /* the Ensemble toggle beside Play (flexion-ensemble-view.c) */
+  flexion_ensemble_toggle_attach (self, self->play_button);
 
   static const FxPlotKind kinds[] = { FX_PLOT_ENERGY, FX_PLOT_BALANCE, FX_PLOT_NEWTON };
   for (guint i = 0; i < 3; i++)

@@ -11,6 +11,9 @@
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/resource.h>
+#endif
 
 #define PARTIAL_MAGIC "flexion-ensemble-partial/1"
 #define PARTIAL_TYPE "(stuuuuuadasstadadauada(udds)auadd)"
@@ -382,6 +385,12 @@ worker (gpointer data)
 {
   Run *run = data;
 
+#ifdef __linux__
+  /* on Linux the niceness is per thread: only this worker yields */
+  if (run->options->nice > 0)
+    setpriority (PRIO_PROCESS, 0, run->options->nice);
+#endif
+
   for (;;)
     {
       guint index = (guint) g_atomic_int_add (&run->next, 1);
@@ -465,7 +474,7 @@ fx_ensemble_run (const FxModel *model, const FxEnsembleOptions *o, GError **erro
 
   threads = o->threads > 0 ? o->threads : g_get_num_processors ();
   threads = MIN (threads, e->count);
-  if (threads <= 1)
+  if (threads <= 1 && o->nice <= 0)
     worker (&run);
   else
     {

@@ -44,6 +44,8 @@ typedef struct {
   guint keep;              /* keep the probe paths of samples 0 .. keep - 1     */
   FxEnsembleProgress progress;
   gpointer progress_data;
+  int nice;               /* > 0: workers run in threads of their own at this
+                            * niceness (Linux), so that a window stays smooth */
   gint *cancel;            /* may be NULL; set (atomically) to stop early: the
                             * samples not started are left out             */
 } FxEnsembleOptions;
