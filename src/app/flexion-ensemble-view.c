@@ -397,7 +397,11 @@ flexion_ensemble_toggle_new (FlexionWindow *window)
   Ui *ui = g_new0 (Ui, 1);
 
   ui->window = window;
-  ui->toggle = gtk_toggle_button_new_with_label (_("Ensemble"));
+  /* an icon (random paths) keeps the simulation bar as narrow as before */
+  ui->toggle = gtk_toggle_button_new ();
+  gtk_button_set_icon_name (GTK_BUTTON (ui->toggle), "media-playlist-shuffle-symbolic");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (ui->toggle), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Ensemble"), -1);
   gtk_widget_set_tooltip_text (ui->toggle,
                                _("Run 20 noisy samples in the background and show their mean, "
                                  "5\u201395 % band and paths"));
