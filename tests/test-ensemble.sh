@@ -88,6 +88,11 @@ expect_status bad-part 1 "--part 5/4 exits 1"
 run_cli no-samples ensemble "$model" --stats "$tmp/x.csv"
 expect_status no-samples 1 "ensemble without --samples exits 1"
 
+run_cli neg-seed ensemble "$model" --samples 2 --seed -4 --stats "$tmp/x.csv"
+expect_status neg-seed 1 "ensemble --seed -4 exits 1"
+run_cli neg-seed-run run "$model" --until 0.2 --seed -4
+expect_status neg-seed-run 1 "run --seed -4 exits 1"
+
 # run --seed: the seed changes the path, and the model's seed is the default
 run_cli seed1 run "$model" --until 1 --probes "$tmp/s1.csv"
 run_cli seed2 run "$model" --until 1 --probes "$tmp/s2.csv" --seed 1

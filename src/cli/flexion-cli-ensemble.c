@@ -115,7 +115,7 @@ run_ensemble (const char *path, const EnsembleArgs *a)
   o.n_samples = (guint) a->samples;
   o.threads = (guint) a->threads;
   o.every = (guint) a->every;
-  if (a->seed >= 0)
+  if (a->seed != G_MININT64)
     o.seed = (guint64) a->seed;
   if (a->quantile_samples >= 0)
     o.quantile_samples = (guint) a->quantile_samples;
@@ -158,7 +158,7 @@ int
 flexion_cli_ensemble (int argc, char **argv)
 {
   int samples = 0, threads = 0, keep = -1, every = 0, quantile_samples = -1;
-  gint64 seed = -1;
+  gint64 seed = G_MININT64;  /* not given */
   char *stats = NULL, *paths = NULL, *partial = NULL, *part = NULL;
   GOptionEntry entries[] = {
     { "samples", 0, 0, G_OPTION_ARG_INT, &samples, "Number of samples", "N" },
@@ -183,7 +183,8 @@ flexion_cli_ensemble (int argc, char **argv)
       g_printerr ("flexion-cli ensemble: %s\n\n%s", error->message, flexion_cli_ensemble_usage);
       goto out;
     }
-  if (argc != 2 || samples < 1 || threads < 0 || every < 0 || seed > G_MAXUINT32
+  if (argc != 2 || samples < 1 || threads < 0 || every < 0
+      || (seed != G_MININT64 && (seed < 0 || seed > G_MAXUINT32))
       || (stats == NULL && partial == NULL && paths == NULL))
     {
       g_printerr ("flexion-cli ensemble: expected one MODEL, --samples N >= 1 and an output "

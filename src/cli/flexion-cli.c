@@ -162,7 +162,7 @@ cmd_run (int argc, char **argv)
   double dt = 0, until = 0;
   char *energy_path = NULL, *trace_path = NULL, *probes_path = NULL;
   int every = 1;
-  gint64 seed = -1;
+  gint64 seed = G_MININT64;  /* not given */
   GOptionEntry entries[] = {
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Noise seed", "N" },
     { "dt", 0, 0, G_OPTION_ARG_DOUBLE, &dt, "Time step (s)", "S" },
@@ -195,6 +195,12 @@ cmd_run (int argc, char **argv)
       return EXIT_USAGE;
     }
 
+  if (seed != G_MININT64 && (seed < 0 || seed > G_MAXUINT32))
+    {
+      g_printerr ("flexion-cli run: --seed must be from 0 to %u\n", G_MAXUINT32);
+      return EXIT_USAGE;
+    }
+
   g_autoptr (FxModel) model = load_model (argv[1]);
   if (model == NULL)
     return EXIT_INVALID;
@@ -202,12 +208,7 @@ cmd_run (int argc, char **argv)
     model->dt = dt;
   if (until > 0)
     model->t_end = until;
-  if (seed > G_MAXUINT32)
-    {
-      g_printerr ("flexion-cli run: --seed must be from 0 to %u\n", G_MAXUINT32);
-      return EXIT_USAGE;
-    }
-  if (seed >= 0)
+  if (seed != G_MININT64)
     model->seed = (guint64) seed;
 
   g_autoptr (FxSystem) sys = fx_system_new (model, &error);
@@ -548,6 +549,8 @@ main (int argc, char **argv)
   if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
     {
       fputs (usage_text, argc < 2 ? stderr : stdout);
+      if (argc >= 2)
+        fputs (flexion_cli_ensemble_usage, stdout);
       return argc < 2 ? EXIT_USAGE : 0;
     }
   if (strcmp (argv[1], "--version") == 0)
