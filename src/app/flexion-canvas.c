@@ -29,6 +29,8 @@ struct _FlexionCanvas {
   FxAssignment *assignment;   /* of the drawn model         */
 
   FxView view;
+  FlexionCanvasOverlay overlay;  /* flexion_canvas_set_overlay */
+  gpointer overlay_data;
   gboolean view_valid;
   FxSceneStyle style;
   gboolean snap;
@@ -210,6 +212,14 @@ on_sim_state (FlexionCanvas *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+void
+flexion_canvas_set_overlay (FlexionCanvas *self, FlexionCanvasOverlay draw, gpointer data)
+{
+  self->overlay = draw;
+  self->overlay_data = data;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 gint64
 flexion_canvas_take_max_tick_gap (FlexionCanvas *self)
 {
@@ -379,6 +389,8 @@ flexion_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     }
   fx_scene_draw (cr, canvas_model (self), frame, run ? self->model_frame : NULL,
                  &self->view, &style, w, h);
+  if (self->overlay && run)
+    self->overlay (cr, &self->view, frame->t, self->overlay_data);
   if (self->drag == DRAG_DRAW_LINK && self->moved)
     draw_link_preview (self, cr);
   else if (canvas_model (self)->joints->len == 0 && !self->presentation)

@@ -59,6 +59,13 @@ void         flexion_canvas_get_style       (FlexionCanvas *canvas, FxSceneStyle
 /* The section and element count new links get. */
 void         flexion_canvas_default_section (FxSection *section, guint *elements);
 
+/* An extra layer over the running mechanism (the ensemble's sample
+ * trails, flexion-ensemble-view.c): called at the end of each draw of a run
+ * with the view and the shown time. NULL removes it. */
+typedef void (*FlexionCanvasOverlay) (cairo_t *cr, const FxView *view, double t, gpointer data);
+void         flexion_canvas_set_overlay     (FlexionCanvas *canvas, FlexionCanvasOverlay draw,
+                                             gpointer data);
+
 /* The longest gap between two frame-clock ticks seen since the last call,
  * in microseconds (for the responsiveness test and diagnostics). */
 gint64       flexion_canvas_take_max_tick_gap (FlexionCanvas *canvas);

@@ -2,6 +2,7 @@
 #include "flexion-ensemble-view.h"
 #include "fx-ensemble.h"
 #include "fx-ensemble-plot.h"
+#include "flexion-canvas.h"
 
 #include <glib/gi18n.h>
 #include <string.h>
@@ -41,6 +42,7 @@ typedef struct {
   Job *job;                /* the running computation, or NULL */
   guint poll;              /* progress timeout */
   gboolean following;       /* connected to the simulation's frames */
+  GtkWidget *canvas;         /* weak: where the sample trails are drawn */
 } Ui;
 
 static Ui *
@@ -77,6 +79,29 @@ redraw (Ui *ui)
       gtk_widget_queue_draw (ui->energy);
       gtk_widget_queue_draw (ui->probes);
     }
+}
+
+/* The other samples' probe trails, faint, over the running mechanism
+ * (which is sample 0: the same seed and sample index). */
+static void
+draw_trails (cairo_t *cr, const FxView *view, double t, gpointer data)
+{
+  Ui *ui = data;
+
+  fx_ensemble_draw_trails (cr, ui->ensemble, view, t,
+                           adw_style_manager_get_dark (adw_style_manager_get_default ()));
+}
+
+static void
+show_trails (Ui *ui, gboolean on)
+{
+  if (ui->canvas == NULL && on && ui->window)
+    {
+      ui->canvas = flexion_window_get_canvas (ui->window);
+      g_object_add_weak_pointer (G_OBJECT (ui->canvas), (gpointer *) &ui->canvas);
+    }
+  if (ui->canvas)
+    flexion_canvas_set_overlay (FLEXION_CANVAS (ui->canvas), on ? draw_trails : NULL, ui);
 }
 
 /* ------------------------------------------------------------ computing */
@@ -175,6 +200,7 @@ computed (GObject *source, GAsyncResult *result, gpointer data)
                        fx_ensemble_failure (e, 0)->sample, fx_ensemble_failure (e, 0)->t);
   set_status (ui, text);
   gtk_widget_set_sensitive (ui->export_button, TRUE);
+  show_trails (ui, TRUE);
   redraw (ui);
 }
 
@@ -185,6 +211,7 @@ start (Ui *ui)
   Job *job = g_new0 (Job, 1);
 
   stop (ui);
+  show_trails (ui, FALSE);  /* they would be the previous model's */
   job->ref = 1;
   job->total = (guint) gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (ui->samples));
   job->model = fx_model_copy (fx_document_get_model (doc));
@@ -362,6 +389,7 @@ on_toggled (GtkToggleButton *button, Ui *ui)
   else
     {
       stop (ui);
+      show_trails (ui, FALSE);
       if (ui->panel)
         gtk_widget_set_visible (ui->panel, FALSE);
     }
@@ -373,6 +401,10 @@ static void
 on_toggle_destroy (GtkWidget *toggle, Ui *ui)
 {
   stop (ui);
+  show_trails (ui, FALSE);
+  if (ui->canvas)
+    g_object_remove_weak_pointer (G_OBJECT (ui->canvas), (gpointer *) &ui->canvas);
+  ui->canvas = NULL;
   if (ui->panel)
     gtk_window_destroy (GTK_WINDOW (ui->panel));
   ui->panel = NULL;

@@ -352,3 +352,54 @@ fx_ensemble_plot_write_png (FxEnsemblePlotKind kind, const FxEnsemble *e, gboole
     }
   return TRUE;
 }
+
+void
+fx_ensemble_draw_trails (cairo_t *cr, const FxEnsemble *e, const FxView *view, double t,
+                         gboolean dark)
+{
+  if (e == NULL || fx_ensemble_n_ok (e) == 0)
+    return;
+  guint n_probes = (fx_ensemble_n_columns (e) - FX_ENSEMBLE_N_ENERGY) / 2;
+  guint now = time_index (e, t);
+  double x, y;
+
+  cairo_save (cr);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  for (guint p = 0; p < n_probes; p++)
+    {
+      guint cx = FX_ENSEMBLE_N_ENERGY + 2 * p, cy = cx + 1;
+      double rgb[3];
+
+      fx_series_color (p, dark, rgb);
+      cairo_set_line_width (cr, 1.0);
+      for (guint k = 0; k < fx_ensemble_n_paths (e); k++)
+        {
+          for (guint i = 0; i <= now; i++)
+            {
+              fx_view_to_device (view, fx_ensemble_path_value (e, k, i, cx),
+                                 fx_ensemble_path_value (e, k, i, cy), &x, &y);
+              cairo_line_to (cr, x, y);
+            }
+          fx_set_rgba (cr, rgb, 0.25);
+          cairo_stroke (cr);
+          fx_view_to_device (view, fx_ensemble_path_value (e, k, now, cx),
+                             fx_ensemble_path_value (e, k, now, cy), &x, &y);
+          cairo_arc (cr, x, y, 2.5, 0, 2 * G_PI);
+          fx_set_rgba (cr, rgb, 0.5);
+          cairo_fill (cr);
+        }
+      /* the mean, dashed: it is no sample's path */
+      double dash[] = { 6, 4 };
+      cairo_set_dash (cr, dash, 2, 0);
+      cairo_set_line_width (cr, 2.0);
+      for (guint i = 0; i <= now; i++)
+        {
+          fx_view_to_device (view, fx_ensemble_mean (e, i, cx), fx_ensemble_mean (e, i, cy), &x, &y);
+          cairo_line_to (cr, x, y);
+        }
+      fx_set_rgba (cr, rgb, 0.9);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
+    }
+  cairo_restore (cr);
+}

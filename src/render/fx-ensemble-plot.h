@@ -5,6 +5,7 @@
 #include <cairo.h>
 #include "fx-ensemble.h"
 #include "fx-plot.h"
+#include "fx-view.h"
 
 G_BEGIN_DECLS
 
@@ -17,6 +18,11 @@ typedef enum {
  * then); style->t_window is ignored (the whole span is shown). */
 void fx_ensemble_plot_draw (cairo_t *cr, FxEnsemblePlotKind kind, const FxEnsemble *e,
                             double t_now, const FxPlotStyle *style, double w, double h);
+
+/* Over the mechanism drawn with `view`: each kept sample's probe trails up
+ * to time t, faint, with a dot where the probe is at t, and the mean trail. */
+void fx_ensemble_draw_trails (cairo_t *cr, const FxEnsemble *e, const FxView *view, double t,
+                              gboolean dark);
 
 /* Writes the plot as a PNG of w x h pixels (a temporary file renamed). */
 gboolean fx_ensemble_plot_write_png (FxEnsemblePlotKind kind, const FxEnsemble *e, gboolean dark,

@@ -64,6 +64,25 @@ find_named (GtkWidget *w, const char *name)
 }
 
 static void
+screenshot (GtkWidget *top, const char *name)
+{
+  if (g_getenv ("G_TEST_BUILDDIR") == NULL)
+    return;
+  int w = gtk_widget_get_width (top), h = gtk_widget_get_height (top);
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (top);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  g_autoptr (GskRenderNode) node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (top));
+  g_autoptr (GdkTexture) texture = gsk_renderer_render_texture (renderer, node,
+                                                                &GRAPHENE_RECT_INIT (0, 0, w, h));
+  g_autofree char *path = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), name, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+}
+
+static void
 test_ensemble_toggle (void)
 {
   FlexionWindow *win = flexion_window_new (ADW_APPLICATION (app));
@@ -105,25 +124,13 @@ test_ensemble_toggle (void)
 
   /* the plots follow the main run */
   double t_before = flexion_simulation_get_time (sim);
-  g_action_group_activate_action (G_ACTION_GROUP (win), "step", NULL);
-  spin (0.3);
+  for (guint i = 0; i < 30; i++)
+    g_action_group_activate_action (G_ACTION_GROUP (win), "step", NULL);
+  spin (0.5);
   g_assert_cmpfloat (flexion_simulation_get_time (sim), >, t_before);
-  if (g_getenv ("G_TEST_BUILDDIR"))
-    {
-      /* a picture of the panel, to look at */
-      int w = gtk_widget_get_width (panel), h = gtk_widget_get_height (panel);
-      g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (panel);
-      GtkSnapshot *snapshot = gtk_snapshot_new ();
-      gdk_paintable_snapshot (paintable, snapshot, w, h);
-      g_autoptr (GskRenderNode) node = gtk_snapshot_free_to_node (snapshot);
-      GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (panel));
-      g_autoptr (GdkTexture) texture = gsk_renderer_render_texture (
-        renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
-      g_autofree char *shot = g_build_filename (g_getenv ("G_TEST_BUILDDIR"),
-                                                "ensemble-panel.png", NULL);
-      g_assert_true (gdk_texture_save_to_png (texture, shot));
-      g_test_message ("screenshot: %s", shot);
-    }
+  /* pictures of the panel and the window (sample trails on the canvas) */
+  screenshot (panel, "ensemble-panel.png");
+  screenshot (GTK_WIDGET (win), "ensemble-window.png");
 
   g_autofree char *dir = g_dir_make_tmp ("flexion-ensemble-ui-XXXXXX", NULL);
   g_autofree char *csv = g_build_filename (dir, "stats.csv", NULL);
