@@ -124,7 +124,7 @@ compute (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
   o.keep = job->total;
   /* leave one core to the window, so that it keeps drawing */
   o.threads = MAX (1u, g_get_num_processors () - 1);
-  o.nice = 10;
+  o.nice = 19;  /* background work: the window and the main run come first */
   o.progress = on_progress;
   o.progress_data = job;
   o.cancel = &job->cancel;

@@ -40,6 +40,7 @@ struct _FxEnsemble {
   GArray *path_index;       /* guint: kept probe paths             */
   GArray *path_values;      /* n_times * n_cols doubles per path     */
   double worst_balance;
+  double *q_cache;          /* per cell: min, q05, q95, max (lazy)  */
 };
 
 /* ------------------------------------------------------------ basics */
@@ -82,6 +83,7 @@ fx_ensemble_free (FxEnsemble *e)
   g_array_unref (e->failures);
   g_array_unref (e->path_index);
   g_array_unref (e->path_values);
+  g_free (e->q_cache);
   g_free (e);
 }
 
@@ -137,17 +139,52 @@ fx_ensemble_std (const FxEnsemble *e, guint i, guint c)
   return e->n_ok > 1 ? sqrt (MAX (e->m2[i * e->n_cols + c], 0.0) / (double) (e->n_ok - 1)) : 0.0;
 }
 
+static void
+sorted_cell (const FxEnsemble *e, guint cell, double *v)
+{
+  guint n = e->q_index->len, stride = e->n_times * e->n_cols;
+
+  for (guint k = 0; k < n; k++)
+    v[k] = g_array_index (e->q_values, double, (gsize) k * stride + cell);
+  gsl_sort (v, 1, n);
+}
+
+/* The quantiles the CSV and the plots ask for, sorted once per cell (a
+ * plot redraws every frame). Computed on first use, after the run. */
+static const double *
+quantile_cache (FxEnsemble *e)
+{
+  guint n = e->q_index->len, cells = e->n_times * e->n_cols;
+
+  if (e->q_cache == NULL && n > 0)
+    {
+      g_autofree double *v = g_new (double, n);
+
+      e->q_cache = g_new (double, (gsize) 4 * cells);
+      for (guint k = 0; k < cells; k++)
+        {
+          sorted_cell (e, k, v);
+          e->q_cache[4 * k] = v[0];
+          e->q_cache[4 * k + 1] = gsl_stats_quantile_from_sorted_data (v, 1, n, 0.05);
+          e->q_cache[4 * k + 2] = gsl_stats_quantile_from_sorted_data (v, 1, n, 0.95);
+          e->q_cache[4 * k + 3] = v[n - 1];
+        }
+    }
+  return e->q_cache;
+}
+
 double
 fx_ensemble_quantile (const FxEnsemble *e, guint i, guint c, double p)
 {
-  guint n = e->q_index->len, stride = e->n_times * e->n_cols;
-  g_autofree double *v = g_new (double, MAX (n, 1));
+  guint n = e->q_index->len, cell = i * e->n_cols + c;
 
   if (n == 0)
     return NAN;
-  for (guint k = 0; k < n; k++)
-    v[k] = g_array_index (e->q_values, double, (gsize) k * stride + i * e->n_cols + c);
-  gsl_sort (v, 1, n);
+  const double *q = quantile_cache ((FxEnsemble *) e);
+  if (p == 0.0 || p == 0.05 || p == 0.95 || p == 1.0)
+    return q[4 * cell + (p == 0.0 ? 0 : p == 0.05 ? 1 : p == 0.95 ? 2 : 3)];
+  g_autofree double *v = g_new (double, n);
+  sorted_cell (e, cell, v);
   return gsl_stats_quantile_from_sorted_data (v, 1, n, p);
 }
 
@@ -332,6 +369,7 @@ fold (const Run *run, SampleResult *res)
       return;
     }
   e->n_ok++;
+  g_clear_pointer (&e->q_cache, g_free);
   for (guint k = 0; k < cells; k++)
     {
       double y = res->values[k], delta = y - e->mean[k];
@@ -536,6 +574,7 @@ merge_into (FxEnsemble *m, const FxEnsemble *p)
       }
   m->n_ok += p->n_ok;
   m->count += p->count;
+  g_clear_pointer (&m->q_cache, g_free);
   m->worst_balance = MAX (m->worst_balance, p->worst_balance);
   g_array_append_vals (m->q_index, p->q_index->data, p->q_index->len);
   g_array_append_vals (m->q_values, p->q_values->data, p->q_values->len);

@@ -83,7 +83,9 @@ guint        fx_ensemble_n_samples    (const FxEnsemble *e);  /* N of the study 
 guint        fx_ensemble_n_ok         (const FxEnsemble *e);  /* samples in the statistics */
 double       fx_ensemble_mean         (const FxEnsemble *e, guint time, guint column);
 double       fx_ensemble_std          (const FxEnsemble *e, guint time, guint column);
-/* p in [0, 1], over the quantile samples; NAN when there are none. */
+/* p in [0, 1], over the quantile samples; NAN when there are none. The 0,
+ * 5, 95 and 100 % quantiles are sorted once and kept (the first call after
+ * the run fills them in: call from one thread at a time). */
 double       fx_ensemble_quantile     (const FxEnsemble *e, guint time, guint column, double p);
 guint        fx_ensemble_n_failed     (const FxEnsemble *e);
 const FxEnsembleFailure *fx_ensemble_failure (const FxEnsemble *e, guint i);
