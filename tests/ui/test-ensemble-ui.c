@@ -108,13 +108,17 @@ test_ensemble_toggle (void)
   gint64 gap_alone = flexion_canvas_take_max_tick_gap (canvas);
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), TRUE);
   g_assert_true (flexion_ensemble_toggle_is_running (toggle));
+  /* the panel's first frames (a new toplevel) are counted apart */
+  spin (0.15);
+  gint64 gap_open = flexion_canvas_take_max_tick_gap (canvas);
   g_assert_true (wait_until (finished, toggle, 120));
   gint64 gap = flexion_canvas_take_max_tick_gap (canvas);
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);  /* pause */
   g_assert_false (flexion_simulation_get_playing (sim));
   const FxEnsemble *e = flexion_ensemble_toggle_get_ensemble (toggle);
-  g_test_message ("longest frame-clock gap while playing: %.1f ms alone, %.1f ms with 20 "
-                  "samples computed in the background", gap_alone / 1e3, gap / 1e3);
+  g_test_message ("longest frame-clock gap while playing: %.1f ms alone, %.1f ms while the "
+                  "panel opens, %.1f ms while 20 samples are computed in the background",
+                  gap_alone / 1e3, gap_open / 1e3, gap / 1e3);
   g_assert_cmpuint (fx_ensemble_n_ok (e) + fx_ensemble_n_failed (e), ==,
                     FLEXION_ENSEMBLE_DEFAULT_SAMPLES);
   g_assert_cmpuint (fx_ensemble_n_paths (e), ==, fx_ensemble_n_ok (e));
