@@ -90,6 +90,54 @@ warren (guint panels, guint elements)
   return m;
 }
 
+/* The same truss as a teacher draws it: the bottom chord left to right, then
+ * the top chord, then the diagonals. Numbered link after link, junctions then
+ * join unknowns far apart (the banded solver's worst case). */
+static inline FxModel *
+warren_drawn (guint panels, guint elements)
+{
+  FxModel *m = fx_model_new ();
+  guint count = 0;
+  char a[32], b[32];
+  for (guint i = 0; i <= panels; i++)
+    {
+      g_snprintf (a, sizeof a, "B%u", i);
+      joint (m, a, i, 0.0);
+    }
+  for (guint i = 0; i < panels; i++)
+    {
+      g_snprintf (a, sizeof a, "T%u", i);
+      joint (m, a, i + 0.5, 0.866);
+    }
+  joint_ptr (m, "B0")->support = FX_SUPPORT_PIN;
+  g_snprintf (a, sizeof a, "B%u", panels);
+  joint_ptr (m, a)->support = FX_SUPPORT_PIN;
+  for (guint i = 0; i < panels; i++)
+    {
+      g_snprintf (a, sizeof a, "B%u", i);
+      g_snprintf (b, sizeof b, "B%u", i + 1);
+      link (m, &count, a, b, elements);
+    }
+  for (guint i = 0; i + 1 < panels; i++)
+    {
+      g_snprintf (a, sizeof a, "T%u", i);
+      g_snprintf (b, sizeof b, "T%u", i + 1);
+      link (m, &count, a, b, elements);
+    }
+  for (guint i = 0; i < panels; i++)
+    {
+      g_snprintf (a, sizeof a, "B%u", i);
+      g_snprintf (b, sizeof b, "T%u", i);
+      link (m, &count, a, b, elements);
+      g_snprintf (a, sizeof a, "B%u", i + 1);
+      link (m, &count, b, a, elements);
+    }
+  g_snprintf (a, sizeof a, "T%u", panels / 2);
+  blow (m, a);
+  m->dt = 5e-4;
+  return m;
+}
+
 static inline FxModel *
 lattice (guint cells, guint elements)
 {
