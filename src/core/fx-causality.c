@@ -103,6 +103,33 @@ static GArray *
 build_junctions (const FxModel *model, FxChannel channel)
 {
   GArray *junctions = g_array_new (FALSE, FALSE, sizeof (Junction));
+  /* the link ends at each joint, in link order: one pass over the links,
+   * not one per joint (a hub of a thousand links is searched many times
+   * while splits are tried) */
+  g_autoptr (GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autofree guint *count = g_new0 (guint, model->joints->len + 1);
+  g_autofree guint *ends = g_new (guint, 2 * MAX (model->links->len, 1));
+  for (guint jt = 0; jt < model->joints->len; jt++)
+    g_hash_table_insert (index, fx_model_joint (model, jt)->id, GUINT_TO_POINTER (jt + 1));
+  for (guint l = 0; l < model->links->len; l++)
+    for (guint side = 0; side < 2; side++)
+      {
+        const FxLink *link = fx_model_link (model, l);
+        guint jt1 = GPOINTER_TO_UINT (g_hash_table_lookup (index, side == 0 ? link->from : link->to));
+        if (jt1 > 0)
+          count[jt1]++;
+      }
+  for (guint jt = 0; jt < model->joints->len; jt++)
+    count[jt + 1] += count[jt];
+  g_autofree guint *fill = g_memdup2 (count, sizeof (guint) * (model->joints->len + 1));
+  for (guint l = 0; l < model->links->len; l++)
+    for (guint side = 0; side < 2; side++)
+      {
+        const FxLink *link = fx_model_link (model, l);
+        guint jt1 = GPOINTER_TO_UINT (g_hash_table_lookup (index, side == 0 ? link->from : link->to));
+        if (jt1 > 0)
+          ends[fill[jt1 - 1]++] = 2 * l + side;
+      }
 
   for (guint jt = 0; jt < model->joints->len; jt++)
     {
@@ -113,14 +140,11 @@ build_junctions (const FxModel *model, FxChannel channel)
       int shared = -1;  /* index of the joint's one junction, once made */
       guint first = junctions->len;
 
-      for (guint l = 0; l < model->links->len; l++)
+      for (guint e = count[jt]; e < count[jt + 1]; e++)
         {
+          guint l = ends[e] / 2, side = ends[e] % 2;
           const FxLink *link = fx_model_link (model, l);
-          for (guint side = 0; side < 2; side++)
-            {
-              const char *end = side == 0 ? link->from : link->to;
-              if (g_strcmp0 (end, joint->id) != 0)
-                continue;
+          {
               int partner = split_pin ? motor_partner_junction (model, junctions, first, joint, link) : -1;
               if (partner >= 0)
                 {
@@ -585,7 +609,7 @@ try_splits (const FxModel *model, const guint *cand, guint n_cand, guint k, guin
       g_autoptr (FxModel) e = expand_model (model, split, NULL);
       return solve_model (e, T, R, NULL);
     }
-  for (guint i = start; i + k <= n_cand; i++)
+  for (guint i = start; i + k <= n_cand && *budget > 0; i++)
     {
       split[cand[i]] = TRUE;
       if (try_splits (model, cand, n_cand, k - 1, i + 1, split, T, R, budget))
@@ -622,7 +646,11 @@ fx_assignment_compute (const FxModel *model)
     {
       /* fewest splits first; links whose ends disagree are tried first */
       g_autofree guint *cand = g_new (guint, MAX (n, 1));
-      guint n_cand = 0, budget = 20000;
+      /* the search's budget, in models tried: each try costs about one
+       * pass over the links and joints, so a large model tries fewer (a
+       * second or so of work at most) and then reports its conflicts */
+      guint n_cand = 0;
+      guint budget = (guint) CLAMP (5e5 / (n + model->joints->len + 1.0), 50.0, 20000.0);
       for (int pass = 0; pass < 2; pass++)
         for (guint l = 0; l < n; l++)
           {
