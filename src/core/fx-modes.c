@@ -1,0 +1,924 @@
+/* fx-modes.c: linear modes about the drawn configuration (physics.md section 10).
+ *
+ * Outline. The residual of the implicit midpoint at x = x_n = 0 has the
+ * Jacobian dR/dx = E - dt/2 A, so two evaluations give E and A = dF/dx
+ * (assemble_dense). Without gravity and loads every rotation and nonlinear
+ * term is multiplied by a zero velocity or stress, so A is exactly the
+ * structure and the interconnection. Torsional springs store energy in an
+ * angle, which is configuration, not an unknown: each spring adds one
+ * co-energy unknown, its moment sigma = k phi (compliance 1/k), so that the
+ * linear system keeps the form E y' = A y.
+ *
+ * The unknowns split into velocities v (masses M) and stresses sigma
+ * (compliances C), and A = [[0, -D^T], [D, 0]]:
+ *     M v' = -D^T sigma,      C sigma' = D v.
+ *   motions:        ker D     (the mobility)
+ *   self-stresses:  ker D^T   (the degree of static indeterminacy)
+ *   vibrations:     with sigma = C^-1 D v / lambda on the compliant stresses
+ *                   and D_r v = 0 on the rigid ones (their stresses are
+ *                   multipliers), K v = omega^2 M v, K = D_c^T C_c^-1 D_c,
+ *                   restricted to ker D_r; velocities without mass are
+ *                   condensed out statically (they carry infinite
+ *                   eigenvalues, which are not modes); the remaining
+ *                   symmetric-definite pencil goes to gsl_eigen_gensymmv.
+ * Every matrix is first scaled to unit mass / unit compliance on its
+ * diagonal (energy norms), so that rank decisions compare like with like
+ * whatever the units of the fields.
+ */
+#include "fx-modes.h"
+#include "fx-system-private.h"
+
+#include <glib/gi18n-lib.h>
+#include <gsl/gsl_blas.h>
+#include <gsl/gsl_eigen.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
+#include <math.h>
+#include <string.h>
+
+G_DEFINE_QUARK (fx-modes-error-quark, fx_modes_error)
+
+/* A singular value below KERNEL_RTOL times the largest one is zero: the
+ * scaled D has entries of order one, its nonzero singular values stay above
+ * ~1/N_elements, and round-off puts the kernel's near 1e-15. */
+#define KERNEL_RTOL 1e-9
+/* An eigenvalue of a unit-diagonal mass (compliance) restricted to a
+ * subspace below this is a massless (rigid) direction. */
+#define MASS_RTOL 1e-10
+/* Pseudo-inverse cut for the stiffness of massless directions. */
+#define PINV_RTOL 1e-12
+
+/* ---------------------------------------------------------- assembly */
+
+/* The Jacobian dR/dx of the midpoint residual at x = x_n = 0 for step dt,
+ * dense, row-major n x n. The one place that knows the Jacobian container. */
+static void
+assemble_dense (FxSystem *sys, double dt, double *out)
+{
+  const guint n = sys->n;
+  g_autofree double *x = g_new0 (double, n);
+  g_autofree double *R = g_new (double, n);
+  g_autoptr (FxMatrix) J = fx_system_new_jacobian (sys, FX_MATRIX_DENSE, NULL);
+
+  /* the dense path records every entry: it cannot fail on pattern or size
+   * below FX_MODES_MAX_UNKNOWNS */
+  g_assert (J != NULL);
+  fx_system_residual (sys, x, dt, R, NULL, J);
+  for (guint i = 0; i < n; i++)
+    for (guint j = 0; j < n; j++)
+      out[(gsize) i * n + j] = fx_matrix_get (J, i, j);
+}
+
+FxModel *
+fx_modes_linear_model (const FxModel *model)
+{
+  FxModel *m = fx_model_copy (model);
+
+  m->gravity[0] = m->gravity[1] = 0.0;
+  g_array_set_size (m->loads, 0);
+  for (guint i = 0; i < m->links->len; i++)
+    {
+      FxLink *l = fx_model_link (m, i);
+      l->damping = l->rotational_damping = 0.0;
+      l->initial_velocity[0] = l->initial_velocity[1] = 0.0;
+      l->initial_omega = 0.0;
+    }
+  for (guint i = 0; i < m->joints->len; i++)
+    {
+      FxJoint *j = fx_model_joint (m, i);
+      j->drive_velocity[0] = j->drive_velocity[1] = 0.0;
+    }
+  for (guint i = 0; i < fx_model_n_motors (m); i++)
+    fx_model_motor (m, i)->value = 0.0;
+  for (guint i = 0; i < fx_model_n_springs (m); i++)
+    {
+      /* the rest angle would be a preload: modes are about the drawn state */
+      fx_model_spring (m, i)->damping = 0.0;
+      fx_model_spring (m, i)->rest_angle = 0.0;
+    }
+  return m;
+}
+
+/* Is unknown i a velocity (else a stress)? Slots alternate node / element;
+ * a node slot holds the CG1 fields, an element slot the DG0 ones. Unknowns
+ * outside every link are inertias' velocities. */
+static gboolean
+unknown_is_velocity (const FxSystem *sys, guint i)
+{
+  for (guint li = 0; li < sys->n_links; li++)
+    {
+      const FxLinkSys *l = &sys->links[li];
+      guint size = FX_SLOT * (2 * l->N + 1);
+      if (i < l->offset || i >= l->offset + size)
+        continue;
+      guint slot = (i - l->offset) / FX_SLOT, comp = (i - l->offset) % FX_SLOT;
+      gboolean node = slot % 2 == 0;
+      FxCausality c = comp < 2 ? l->T : l->R;
+      return node == (c == FX_CAUSAL_F);
+    }
+  return TRUE;
+}
+
+/* ------------------------------------------------------- dense helpers */
+
+static gsl_matrix *
+submatrix (const double *a, guint lda, const guint *rows, guint nr, const guint *cols, guint nc)
+{
+  gsl_matrix *m = gsl_matrix_alloc (nr, nc);
+  for (guint i = 0; i < nr; i++)
+    for (guint j = 0; j < nc; j++)
+      gsl_matrix_set (m, i, j, a[(gsize) rows[i] * lda + cols[j]]);
+  return m;
+}
+
+/* Orthonormal basis (columns) of ker B, B r x c with c > 0 (r may be 0),
+ * or NULL when the kernel is {0}. Rows are scaled to unit size first:
+ * that leaves the kernel unchanged and makes the rank decision fair. */
+static gsl_matrix *
+kernel_basis (const gsl_matrix *B, gsize r, gsize c, guint *dim)
+{
+  gsize m = MAX (r, c);
+  gsl_matrix *U = gsl_matrix_calloc (m, c);
+  gsl_matrix *V = gsl_matrix_alloc (c, c);
+  gsl_vector *s = gsl_vector_alloc (c), *work = gsl_vector_alloc (c);
+  gsl_matrix *Z = NULL;
+
+  for (gsize i = 0; i < r; i++)
+    {
+      double big = 0.0;
+      for (gsize j = 0; j < c; j++)
+        big = MAX (big, fabs (gsl_matrix_get (B, i, j)));
+      for (gsize j = 0; j < c && big > 0.0; j++)
+        gsl_matrix_set (U, i, j, gsl_matrix_get (B, i, j) / big);
+    }
+  gsl_linalg_SV_decomp (U, V, s, work);
+  double smax = gsl_vector_get (s, 0);
+  guint k = 0;
+  for (gsize j = 0; j < c; j++)
+    if (gsl_vector_get (s, j) <= KERNEL_RTOL * smax)
+      k++;
+  if (k > 0)
+    {
+      Z = gsl_matrix_alloc (c, k);
+      guint col = 0;
+      for (gsize j = 0; j < c; j++)
+        if (gsl_vector_get (s, j) <= KERNEL_RTOL * smax)
+          {
+            gsl_vector_view vj = gsl_matrix_column (V, j);
+            gsl_matrix_set_col (Z, col++, &vj.vector);
+          }
+    }
+  gsl_matrix_free (U);
+  gsl_matrix_free (V);
+  gsl_vector_free (s);
+  gsl_vector_free (work);
+  *dim = k;
+  return Z;
+}
+
+/* P^T A P */
+static gsl_matrix *
+congruence (const gsl_matrix *A, const gsl_matrix *P)
+{
+  gsl_matrix *AP = gsl_matrix_alloc (A->size1, P->size2);
+  gsl_matrix *out = gsl_matrix_alloc (P->size2, P->size2);
+  gsl_blas_dgemm (CblasNoTrans, CblasNoTrans, 1.0, A, P, 0.0, AP);
+  gsl_blas_dgemm (CblasTrans, CblasNoTrans, 1.0, P, AP, 0.0, out);
+  gsl_matrix_free (AP);
+  return out;
+}
+
+/* Eigen-decomposition of a symmetric matrix (copied), ascending. */
+static void
+symmetric_eigen (const gsl_matrix *A, gsl_vector **eval, gsl_matrix **evec)
+{
+  gsize n = A->size1;
+  gsl_matrix *W = gsl_matrix_alloc (n, n);
+  gsl_eigen_symmv_workspace *ws = gsl_eigen_symmv_alloc (n);
+  gsl_matrix_memcpy (W, A);
+  *eval = gsl_vector_alloc (n);
+  *evec = gsl_matrix_alloc (n, n);
+  gsl_eigen_symmv (W, *eval, *evec, ws);
+  gsl_eigen_symmv_sort (*eval, *evec, GSL_EIGEN_SORT_VAL_ASC);
+  gsl_eigen_symmv_free (ws);
+  gsl_matrix_free (W);
+}
+
+/* ------------------------------------------------------- the problem */
+
+typedef struct {
+  FxSystem *sys;
+  guint n;                  /* unknowns of the system                   */
+  guint na;                 /* plus one per torsional spring            */
+  double *E, *A;            /* na x na, row-major                       */
+  guint nv, ns;             /* velocities, stresses                     */
+  guint *vel, *str;         /* their unknowns                           */
+  double *sv, *ss;          /* scale of each: v = sv v~, sigma = ss s~  */
+  gsl_matrix *D;            /* scaled ns x nv: C~ s~' = D v~            */
+  gsl_matrix *M, *C;        /* scaled masses and compliances            */
+} Linear;
+
+static void
+linear_clear (Linear *L)
+{
+  g_free (L->E);
+  g_free (L->A);
+  g_free (L->vel);
+  g_free (L->str);
+  g_free (L->sv);
+  g_free (L->ss);
+  g_clear_pointer (&L->D, gsl_matrix_free);
+  g_clear_pointer (&L->M, gsl_matrix_free);
+  g_clear_pointer (&L->C, gsl_matrix_free);
+}
+
+/* E and A of the system, with springs as extra stress unknowns. */
+static void
+linearise (Linear *L)
+{
+  FxSystem *sys = L->sys;
+  const guint n = sys->n, ns = sys->springs->len, na = n + ns;
+  g_autofree double *J1 = g_new (double, (gsize) n * n);
+  g_autofree double *J2 = g_new (double, (gsize) n * n);
+  g_autofree double *k = g_new0 (double, MAX (ns, 1));
+
+  /* springs: take their stiffness out of the Jacobian (it enters there at
+   * order dt^2 through the angle) and put it back as an unknown */
+  for (guint s = 0; s < ns; s++)
+    {
+      FxSpringSys *sp = &g_array_index (sys->springs, FxSpringSys, s);
+      k[s] = sp->k;
+      sp->k = sp->c = 0.0;
+    }
+  memset (sys->x, 0, sizeof (double) * n);
+  assemble_dense (sys, 1.0, J1);   /* E - A/2 */
+  assemble_dense (sys, 2.0, J2);   /* E - A   */
+
+  L->n = n;
+  L->na = na;
+  L->E = g_new0 (double, (gsize) na * na);
+  L->A = g_new0 (double, (gsize) na * na);
+  for (guint i = 0; i < n; i++)
+    for (guint j = 0; j < n; j++)
+      {
+        gsize ij = (gsize) i * n + j;
+        L->E[(gsize) i * na + j] = 2.0 * J1[ij] - J2[ij];
+        L->A[(gsize) i * na + j] = 2.0 * (J1[ij] - J2[ij]);
+      }
+  /* spring s: C sigma' = k^-1 sigma' = w_a - w_b, moment -sigma on a, +sigma on b */
+  for (guint s = 0; s < ns; s++)
+    {
+      const FxSpringSys *sp = &g_array_index (sys->springs, FxSpringSys, s);
+      guint r = n + s;
+      L->E[(gsize) r * na + r] = k[s] > 0.0 ? 1.0 / k[s] : 0.0;
+      if (k[s] <= 0.0)
+        continue;  /* no spring: its "stress" is a free unknown, E = A = 0 */
+      L->A[(gsize) r * na + sp->dof_a] = 1.0;
+      L->A[(gsize) sp->dof_a * na + r] = -1.0;
+      if (sp->dof_b >= 0)
+        {
+          L->A[(gsize) r * na + sp->dof_b] = -1.0;
+          L->A[(gsize) sp->dof_b * na + r] = 1.0;
+        }
+    }
+  for (guint s = 0; s < ns; s++)
+    g_array_index (sys->springs, FxSpringSys, s).k = k[s];
+}
+
+/* A must be skew with no velocity-velocity or stress-stress coupling; else
+ * something other than structure (a load, a drive) entered. */
+static gboolean
+check_structure (const Linear *L, const gboolean *is_vel, GError **error)
+{
+  const guint na = L->na;
+  double big = 0.0, bad = 0.0;
+
+  for (gsize i = 0; i < (gsize) na * na; i++)
+    big = MAX (big, fabs (L->A[i]));
+  for (guint i = 0; i < na; i++)
+    for (guint j = 0; j < na; j++)
+      {
+        double a = L->A[(gsize) i * na + j], at = L->A[(gsize) j * na + i];
+        bad = MAX (bad, fabs (a + at));
+        if (is_vel[i] == is_vel[j])
+          bad = MAX (bad, fabs (a));
+      }
+  if (bad > 1e-9 * big)
+    {
+      g_set_error (error, FX_MODES_ERROR, FX_MODES_ERROR_FAILED,
+                   _("the linearised mechanism is not a pure structure (skew defect %.3g of %.3g)"),
+                   bad, big);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Split the unknowns, scale them to unit diagonal mass / compliance (the
+ * massless and rigid ones to unit largest coupling) and extract D, M, C. */
+static gboolean
+split_and_scale (Linear *L, GError **error)
+{
+  const guint na = L->na;
+  g_autofree gboolean *is_vel = g_new (gboolean, na);
+
+  L->vel = g_new (guint, na);
+  L->str = g_new (guint, na);
+  L->nv = L->ns = 0;
+  for (guint i = 0; i < na; i++)
+    {
+      is_vel[i] = i < L->n ? unknown_is_velocity (L->sys, i) : FALSE;
+      if (is_vel[i])
+        L->vel[L->nv++] = i;
+      else
+        L->str[L->ns++] = i;
+    }
+  if (!check_structure (L, is_vel, error))
+    return FALSE;
+
+  double *scale = g_new (double, na);
+  for (guint i = 0; i < na; i++)
+    {
+      double e = L->E[(gsize) i * na + i], big = 0.0;
+      for (guint j = 0; j < na; j++)
+        big = MAX (big, fabs (L->A[(gsize) j * na + i]));
+      scale[i] = e > 0.0 ? 1.0 / sqrt (e) : big > 0.0 ? 1.0 / big : 1.0;
+    }
+  for (guint i = 0; i < na; i++)
+    for (guint j = 0; j < na; j++)
+      {
+        L->E[(gsize) i * na + j] *= scale[i] * scale[j];
+        L->A[(gsize) i * na + j] *= scale[i] * scale[j];
+      }
+  L->sv = g_new (double, MAX (L->nv, 1));
+  L->ss = g_new (double, MAX (L->ns, 1));
+  for (guint i = 0; i < L->nv; i++)
+    L->sv[i] = scale[L->vel[i]];
+  for (guint i = 0; i < L->ns; i++)
+    L->ss[i] = scale[L->str[i]];
+  g_free (scale);
+
+  if (L->nv > 0)
+    L->M = submatrix (L->E, na, L->vel, L->nv, L->vel, L->nv);
+  if (L->ns > 0)
+    L->C = submatrix (L->E, na, L->str, L->ns, L->str, L->ns);
+  if (L->nv > 0 && L->ns > 0)
+    L->D = submatrix (L->A, na, L->str, L->ns, L->vel, L->nv);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------ results */
+
+typedef struct {
+  FxModeKind kind;
+  double omega2;
+  double *state;  /* na */
+} RawMode;
+
+static void
+raw_mode_clear (gpointer p)
+{
+  g_free (((RawMode *) p)->state);
+}
+
+/* Kernel vectors (columns of Z in the scaled unknowns of `idx`), ordered
+ * by decreasing E-weight; returns how many have E = 0 (no inertia or no
+ * compliance). */
+static guint
+kernel_modes (const Linear *L, const gsl_matrix *Z, const gsl_matrix *Eblock,
+              const guint *idx, const double *scl, FxModeKind kind, GArray *out)
+{
+  gsl_vector *w;
+  gsl_matrix *U;
+  gsl_matrix *G = congruence (Eblock, Z);
+  guint k = Z->size2, degenerate = 0;
+
+  symmetric_eigen (G, &w, &U);
+  double wmax = gsl_vector_get (w, k - 1);
+  for (guint c = k; c-- > 0;)
+    {
+      RawMode rm = { kind, 0.0, g_new0 (double, L->na) };
+      if (gsl_vector_get (w, c) <= MASS_RTOL * MAX (wmax, 1e-300))
+        degenerate++;
+      for (gsize i = 0; i < Z->size1; i++)
+        {
+          double v = 0.0;
+          for (guint j = 0; j < k; j++)
+            v += gsl_matrix_get (Z, i, j) * gsl_matrix_get (U, j, c);
+          rm.state[idx[i]] = scl[i] * v;
+        }
+      g_array_append_val (out, rm);
+    }
+  gsl_matrix_free (G);
+  gsl_matrix_free (U);
+  gsl_vector_free (w);
+  return degenerate;
+}
+
+/* Motions: ker D (all velocities when nothing is stressed). */
+static void
+find_motions (const Linear *L, FxModes *res, GArray *out)
+{
+  guint k = 0;
+  gsl_matrix *Z;
+
+  if (L->nv == 0)
+    return;
+  if (L->ns == 0)
+    {
+      Z = gsl_matrix_alloc (L->nv, L->nv);
+      gsl_matrix_set_identity (Z);
+      k = L->nv;
+    }
+  else
+    Z = kernel_basis (L->D, L->ns, L->nv, &k);
+  res->mobility = k;
+  if (k > 0)
+    res->n_massless_motions = kernel_modes (L, Z, L->M, L->vel, L->sv, FX_MODE_MOTION, out);
+  g_clear_pointer (&Z, gsl_matrix_free);
+}
+
+/* Self-stress states: ker D^T. */
+static void
+find_self_stress (const Linear *L, FxModes *res, GArray *out)
+{
+  guint k = 0;
+  gsl_matrix *Z;
+
+  if (L->ns == 0)
+    return;
+  if (L->nv == 0)
+    {
+      Z = gsl_matrix_alloc (L->ns, L->ns);
+      gsl_matrix_set_identity (Z);
+      k = L->ns;
+    }
+  else
+    {
+      gsl_matrix *Dt = gsl_matrix_alloc (L->nv, L->ns);
+      gsl_matrix_transpose_memcpy (Dt, L->D);
+      Z = kernel_basis (Dt, L->nv, L->ns, &k);
+      gsl_matrix_free (Dt);
+    }
+  res->indeterminacy = k;
+  if (k > 0)
+    res->n_rigid_self_stress = kernel_modes (L, Z, L->C, L->str, L->ss, FX_MODE_SELF_STRESS, out);
+  g_clear_pointer (&Z, gsl_matrix_free);
+}
+
+/* K = D_c^T C_c^-1 D_c over the compliant stresses (scaled: C_c has unit
+ * diagonal, so its Cholesky factor is well scaled). */
+static gsl_matrix *
+stiffness (const Linear *L, const guint *comp, guint nc)
+{
+  gsl_matrix *K = gsl_matrix_calloc (L->nv, L->nv);
+  if (nc == 0)
+    return K;
+  gsl_matrix *Cc = gsl_matrix_alloc (nc, nc);
+  gsl_matrix *Y = gsl_matrix_alloc (nc, L->nv);
+  for (guint i = 0; i < nc; i++)
+    {
+      for (guint j = 0; j < nc; j++)
+        gsl_matrix_set (Cc, i, j, gsl_matrix_get (L->C, comp[i], comp[j]));
+      for (guint j = 0; j < L->nv; j++)
+        gsl_matrix_set (Y, i, j, gsl_matrix_get (L->D, comp[i], j));
+    }
+  gsl_linalg_cholesky_decomp1 (Cc);                    /* C_c = G G^T */
+  gsl_blas_dtrsm (CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, 1.0, Cc, Y);  /* G^-1 D_c */
+  gsl_blas_dsyrk (CblasLower, CblasTrans, 1.0, Y, 0.0, K);
+  for (guint i = 0; i < L->nv; i++)
+    for (guint j = 0; j < i; j++)
+      gsl_matrix_set (K, j, i, gsl_matrix_get (K, i, j));
+  gsl_matrix_free (Cc);
+  gsl_matrix_free (Y);
+  return K;
+}
+
+/* Velocities allowed by the rigid stresses: ker D_r (identity if none). */
+static gsl_matrix *
+rigid_constraints (const Linear *L, const guint *rigid, guint nr, guint *nz)
+{
+  if (nr == 0)
+    {
+      gsl_matrix *Z = gsl_matrix_alloc (L->nv, L->nv);
+      gsl_matrix_set_identity (Z);
+      *nz = L->nv;
+      return Z;
+    }
+  gsl_matrix *Dr = gsl_matrix_alloc (nr, L->nv);
+  for (guint i = 0; i < nr; i++)
+    for (guint j = 0; j < L->nv; j++)
+      gsl_matrix_set (Dr, i, j, gsl_matrix_get (L->D, rigid[i], j));
+  gsl_matrix *Z = kernel_basis (Dr, nr, L->nv, nz);
+  gsl_matrix_free (Dr);
+  return Z;
+}
+
+/* The massless directions of the restricted mass (eigenvalues ~0) carry
+ * no inertia: condense them out, K~ = Kpp - Kpq Kqq^+ Kqp, and keep the
+ * map q -> full coordinates (columns of U) in `lift`. */
+static void
+condense (const gsl_matrix *Kz, const gsl_matrix *Mz, gsl_matrix **Kc, gsl_vector **mc,
+          gsl_matrix **lift)
+{
+  gsize nz = Kz->size1;
+  gsl_vector *w;
+  gsl_matrix *U;
+
+  symmetric_eigen (Mz, &w, &U);
+  double wmax = gsl_vector_get (w, nz - 1);
+  gsize nq = 0;
+  while (nq < nz && gsl_vector_get (w, nq) <= MASS_RTOL * wmax)
+    nq++;
+  gsize np = nz - nq;
+  if (np == 0)
+    {
+      *Kc = *lift = NULL;
+      *mc = NULL;
+      gsl_matrix_free (U);
+      gsl_vector_free (w);
+      return;
+    }
+  gsl_matrix *KU = congruence (Kz, U);   /* U^T Kz U: massless block first */
+
+  *mc = gsl_vector_alloc (np);
+  for (gsize i = 0; i < np; i++)
+    gsl_vector_set (*mc, i, gsl_vector_get (w, nq + i));
+  *Kc = gsl_matrix_alloc (np, np);
+  gsl_matrix_const_view Kpp = gsl_matrix_const_submatrix (KU, nq, nq, np, np);
+  gsl_matrix_memcpy (*Kc, &Kpp.matrix);
+  /* lift: full = U [ -Kqq^+ Kqp q ; q ] */
+  gsl_matrix *Y = gsl_matrix_calloc (nz, np);
+  for (gsize i = 0; i < np; i++)
+    gsl_matrix_set (Y, nq + i, i, 1.0);
+  if (nq > 0)
+    {
+      gsl_matrix_const_view Kqq = gsl_matrix_const_submatrix (KU, 0, 0, nq, nq);
+      gsl_matrix_const_view Kqp = gsl_matrix_const_submatrix (KU, 0, nq, nq, np);
+      gsl_vector *kw;
+      gsl_matrix *kv;
+      symmetric_eigen (&Kqq.matrix, &kw, &kv);
+      double kmax = MAX (fabs (gsl_vector_get (kw, 0)), fabs (gsl_vector_get (kw, nq - 1)));
+      /* X = Kqq^+ Kqp = V diag(1/k) V^T Kqp */
+      gsl_matrix *T = gsl_matrix_alloc (nq, np);
+      gsl_blas_dgemm (CblasTrans, CblasNoTrans, 1.0, kv, &Kqp.matrix, 0.0, T);
+      for (gsize i = 0; i < nq; i++)
+        {
+          double ki = gsl_vector_get (kw, i);
+          double inv = fabs (ki) > PINV_RTOL * kmax ? 1.0 / ki : 0.0;
+          gsl_vector_view row = gsl_matrix_row (T, i);
+          gsl_vector_scale (&row.vector, inv);
+        }
+      gsl_matrix_view Yq = gsl_matrix_submatrix (Y, 0, 0, nq, np);
+      gsl_blas_dgemm (CblasNoTrans, CblasNoTrans, -1.0, kv, T, 0.0, &Yq.matrix);
+      /* Kc -= Kpq X */
+      gsl_blas_dgemm (CblasTrans, CblasNoTrans, 1.0, &Kqp.matrix, &Yq.matrix, 1.0, *Kc);
+      gsl_matrix_free (T);
+      gsl_matrix_free (kv);
+      gsl_vector_free (kw);
+    }
+  *lift = gsl_matrix_alloc (nz, np);
+  gsl_blas_dgemm (CblasNoTrans, CblasNoTrans, 1.0, U, Y, 0.0, *lift);
+  gsl_matrix_free (Y);
+  gsl_matrix_free (KU);
+  gsl_matrix_free (U);
+  gsl_vector_free (w);
+}
+
+/* Vibration modes: K v = omega^2 M v on the velocities the rigid stresses
+ * allow, massless directions condensed. The first `n_zero` eigenvalues are
+ * the motions with inertia (omega = 0), found already. */
+static void
+find_vibrations (const Linear *L, guint n_zero, guint max_keep, FxModes *res, GArray *out)
+{
+  if (L->nv == 0)
+    return;
+  g_autofree guint *comp = g_new (guint, MAX (L->ns, 1));
+  g_autofree guint *rigid = g_new (guint, MAX (L->ns, 1));
+  guint nc = 0, nr = 0, nz = 0;
+  for (guint i = 0; i < L->ns; i++)
+    {
+      if (gsl_matrix_get (L->C, i, i) > 0.0)
+        comp[nc++] = i;
+      else
+        rigid[nr++] = i;
+    }
+  gsl_matrix *K = stiffness (L, comp, nc);
+  gsl_matrix *Z = rigid_constraints (L, rigid, nr, &nz);
+  if (Z == NULL)
+    {
+      gsl_matrix_free (K);
+      return;
+    }
+  gsl_matrix *Kz = congruence (K, Z), *Mz = congruence (L->M, Z);
+  gsl_matrix *Kc, *lift;
+  gsl_vector *mc;
+  condense (Kz, Mz, &Kc, &mc, &lift);
+  gsize np = mc ? mc->size : 0;
+  res->n_dropped = L->na - 2 * np;  /* each kept velocity pairs with a stress */
+
+  if (np > 0)
+    {
+      gsl_matrix *Md = gsl_matrix_calloc (np, np);
+      gsl_matrix *V = gsl_matrix_alloc (np, np);
+      gsl_vector *w2 = gsl_vector_alloc (np);
+      gsl_eigen_gensymmv_workspace *ws = gsl_eigen_gensymmv_alloc (np);
+      for (gsize i = 0; i < np; i++)
+        gsl_matrix_set (Md, i, i, gsl_vector_get (mc, i));
+      gsl_eigen_gensymmv (Kc, Md, w2, V, ws);
+      gsl_eigen_gensymmv_sort (w2, V, GSL_EIGEN_SORT_VAL_ASC);
+      gsl_matrix *ZL = gsl_matrix_alloc (L->nv, np);
+      gsl_blas_dgemm (CblasNoTrans, CblasNoTrans, 1.0, Z, lift, 0.0, ZL);
+      guint kept = 0;
+      for (gsize c = MIN (n_zero, np); c < np && (max_keep == 0 || kept < max_keep); c++, kept++)
+        {
+          RawMode rm = { FX_MODE_VIBRATION, MAX (gsl_vector_get (w2, c), 0.0), g_new0 (double, L->na) };
+          for (guint i = 0; i < L->nv; i++)
+            {
+              double v = 0.0;
+              for (gsize j = 0; j < np; j++)
+                v += gsl_matrix_get (ZL, i, j) * gsl_matrix_get (V, j, c);
+              rm.state[L->vel[i]] = L->sv[i] * v;
+            }
+          g_array_append_val (out, rm);
+        }
+      gsl_eigen_gensymmv_free (ws);
+      gsl_matrix_free (ZL);
+      gsl_matrix_free (Md);
+      gsl_matrix_free (V);
+      gsl_vector_free (w2);
+    }
+  gsl_matrix_free (K);
+  gsl_matrix_free (Z);
+  gsl_matrix_free (Kz);
+  gsl_matrix_free (Mz);
+  g_clear_pointer (&Kc, gsl_matrix_free);
+  g_clear_pointer (&lift, gsl_matrix_free);
+  g_clear_pointer (&mc, gsl_vector_free);
+}
+
+/* ------------------------------------------------------------- shapes */
+
+static void
+drawn_nodes (FxSystem *sys, FxModes *res, double **theta)
+{
+  res->n_links = fx_system_n_links (sys);
+  res->link_nodes = g_new0 (guint, MAX (res->n_links, 1));
+  res->link_first = g_new0 (guint, MAX (res->n_links, 1));
+  res->n_nodes = 0;
+  for (guint l = 0; l < res->n_links; l++)
+    {
+      res->link_first[l] = res->n_nodes;
+      res->link_nodes[l] = fx_system_link_elements (sys, l) + 1;
+      res->n_nodes += res->link_nodes[l];
+    }
+  res->node_xy = g_new0 (double, 2 * MAX (res->n_nodes, 1));
+  *theta = g_new0 (double, MAX (res->n_nodes, 1));
+  double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
+  memset (sys->x, 0, sizeof (double) * sys->n);
+  for (guint l = 0; l < res->n_links; l++)
+    for (guint i = 0; i < res->link_nodes[l]; i++)
+      {
+        guint k = res->link_first[l] + i;
+        double *p = &res->node_xy[2 * k];
+        fx_system_node (sys, l, i, &p[0], &p[1], &(*theta)[k], NULL);
+        for (guint c = 0; c < 2; c++)
+          lo[c] = MIN (lo[c], p[c]), hi[c] = MAX (hi[c], p[c]);
+      }
+  res->size = res->n_nodes > 0 ? hypot (hi[0] - lo[0], hi[1] - lo[1]) : 0.0;
+}
+
+/* Fields at node i of link l: DG0 fields averaged over the two elements
+ * that meet there (sampled just either side). */
+static void
+node_fields (const FxSystem *sys, guint l, guint i, guint n_nodes, double v[2], double *m, double *nx)
+{
+  const double eps = 1e-9, s = (double) i / (double) (n_nodes - 1);
+  double va[2], vb[2], ma, mb, na[2], nb[2];
+  fx_system_fields_at (sys, l, MAX (s - eps, 0.0), va, NULL, na, &ma);
+  fx_system_fields_at (sys, l, MIN (s + eps, 1.0), vb, NULL, nb, &mb);
+  v[0] = 0.5 * (va[0] + vb[0]);
+  v[1] = 0.5 * (va[1] + vb[1]);
+  *m = 0.5 * (ma + mb);
+  *nx = 0.5 * (na[0] + nb[0]);
+}
+
+static void
+fill_shape (FxSystem *sys, const FxModes *res, const double *theta, FxMode *mode)
+{
+  double big_d = 0.0, big_m = 0.0, big_n = 0.0;
+
+  memcpy (sys->x, mode->state, sizeof (double) * sys->n);
+  mode->shape = g_new0 (double, FX_MODE_SHAPE_STRIDE * MAX (res->n_nodes, 1));
+  for (guint l = 0; l < res->n_links; l++)
+    for (guint i = 0; i < res->link_nodes[l]; i++)
+      {
+        guint k = res->link_first[l] + i;
+        double *sh = &mode->shape[FX_MODE_SHAPE_STRIDE * k], v[2];
+        double c = cos (theta[k]), s = sin (theta[k]);
+        node_fields (sys, l, i, res->link_nodes[l], v, &sh[FX_MODE_M], &sh[FX_MODE_N]);
+        sh[FX_MODE_DX] = c * v[0] - s * v[1];   /* Lambda(theta*) v_hat */
+        sh[FX_MODE_DY] = s * v[0] + c * v[1];
+        big_d = MAX (big_d, hypot (sh[FX_MODE_DX], sh[FX_MODE_DY]));
+        big_m = MAX (big_m, fabs (sh[FX_MODE_M]));
+        big_n = MAX (big_n, fabs (sh[FX_MODE_N]));
+      }
+  memset (sys->x, 0, sizeof (double) * sys->n);
+  double unit = mode->kind == FX_MODE_SELF_STRESS ? (big_m > 0.0 ? big_m : big_n) : big_d;
+  if (unit <= 0.0)
+    return;
+  for (guint k = 0; k < FX_MODE_SHAPE_STRIDE * res->n_nodes; k++)
+    mode->shape[k] /= unit;
+  for (guint i = 0; i < res->n_unknowns; i++)
+    mode->state[i] /= unit;
+}
+
+/* ------------------------------------------------------------- public */
+
+static void
+results_from_raw (FxSystem *sys, FxModes *res, GArray *raw)
+{
+  g_autofree double *theta = NULL;
+  guint counter[3] = { 0, 0, 0 };
+
+  drawn_nodes (sys, res, &theta);
+  res->n_modes = raw->len;
+  res->modes = g_new0 (FxMode, MAX (raw->len, 1));
+  for (guint i = 0; i < raw->len; i++)
+    {
+      RawMode *rm = &g_array_index (raw, RawMode, i);
+      FxMode *m = &res->modes[i];
+      m->kind = rm->kind;
+      m->index = ++counter[rm->kind];
+      m->frequency = rm->kind == FX_MODE_VIBRATION ? sqrt (rm->omega2) / (2.0 * G_PI) : 0.0;
+      m->state = g_new (double, MAX (res->n_unknowns, 1));
+      memcpy (m->state, rm->state, sizeof (double) * res->n_unknowns);
+      fill_shape (sys, res, theta, m);
+    }
+}
+
+FxModes *
+fx_modes_compute (const FxModel *model, guint max_vibrations, GError **error)
+{
+  g_autoptr (FxModel) lin = fx_modes_linear_model (model);
+  g_autoptr (FxSystem) sys = fx_system_new (lin, error);
+  Linear L = { 0 };
+
+  if (sys == NULL)
+    return NULL;
+  guint n = fx_system_n_unknowns (sys);
+  if (n > FX_MODES_MAX_UNKNOWNS)
+    {
+      g_set_error (error, FX_MODES_ERROR, FX_MODES_ERROR_TOO_LARGE,
+                   _("this model has %u unknowns; modes use a dense eigensolver limited to %u "
+                     "(use fewer elements per link)"), n, FX_MODES_MAX_UNKNOWNS);
+      return NULL;
+    }
+  /* GSL's default handler aborts; every call here checks its own inputs */
+  gsl_error_handler_t *old = gsl_set_error_handler_off ();
+
+  FxModes *res = g_new0 (FxModes, 1);
+  res->n_unknowns = n;
+  L.sys = sys;
+  linearise (&L);
+  if (!split_and_scale (&L, error))
+    {
+      linear_clear (&L);
+      gsl_set_error_handler (old);
+      fx_modes_free (res);
+      return NULL;
+    }
+  g_autoptr (GArray) raw = g_array_new (FALSE, FALSE, sizeof (RawMode));
+  g_array_set_clear_func (raw, raw_mode_clear);
+  find_motions (&L, res, raw);
+  find_self_stress (&L, res, raw);
+  find_vibrations (&L, res->mobility - res->n_massless_motions, max_vibrations, res, raw);
+  linear_clear (&L);
+  gsl_set_error_handler (old);
+
+  results_from_raw (sys, res, raw);
+  return res;
+}
+
+void
+fx_modes_free (FxModes *modes)
+{
+  if (modes == NULL)
+    return;
+  for (guint i = 0; i < modes->n_modes; i++)
+    {
+      g_free (modes->modes[i].shape);
+      g_free (modes->modes[i].state);
+    }
+  g_free (modes->modes);
+  g_free (modes->link_nodes);
+  g_free (modes->link_first);
+  g_free (modes->node_xy);
+  g_free (modes);
+}
+
+guint
+fx_modes_count (const FxModes *modes, FxModeKind kind)
+{
+  guint n = 0;
+  for (guint i = 0; i < modes->n_modes; i++)
+    n += modes->modes[i].kind == kind;
+  return n;
+}
+
+const char *
+fx_mode_kind_to_string (FxModeKind kind)
+{
+  switch (kind)
+    {
+    case FX_MODE_MOTION: return "motion";
+    case FX_MODE_SELF_STRESS: return "self-stress";
+    case FX_MODE_VIBRATION: default: return "vibration";
+    }
+}
+
+char *
+fx_modes_summary (const FxModes *modes)
+{
+  if (modes->indeterminacy == 0)
+    return g_strdup_printf (_("mobility %u · statically determinate"), modes->mobility);
+  return g_strdup_printf (_("mobility %u · indeterminate to degree %u"),
+                          modes->mobility, modes->indeterminacy);
+}
+
+char *
+fx_mode_label (const FxModes *modes, const FxMode *mode)
+{
+  (void) modes;
+  switch (mode->kind)
+    {
+    case FX_MODE_MOTION:
+      return g_strdup_printf (_("mechanism mode %u"), mode->index);
+    case FX_MODE_SELF_STRESS:
+      return g_strdup_printf (_("self-stress state %u"), mode->index);
+    case FX_MODE_VIBRATION:
+    default:
+      if (mode->frequency >= 100.0)
+        return g_strdup_printf (_("mode %u · %.0f Hz"), mode->index, mode->frequency);
+      return g_strdup_printf (_("mode %u · %.3g Hz"), mode->index, mode->frequency);
+    }
+}
+
+/* CSV numbers: %.10g, always finite (a mode's values are finite by
+ * construction; a non-finite one is an error, never written). */
+static gboolean
+finite_or_error (double v, GError **error)
+{
+  if (isfinite (v))
+    return TRUE;
+  g_set_error_literal (error, FX_MODES_ERROR, FX_MODES_ERROR_FAILED,
+                       _("a mode has a non-finite value; nothing written"));
+  return FALSE;
+}
+
+static gboolean
+write_atomically (const char *path, GString *text, GError **error)
+{
+  /* g_file_set_contents writes a temporary file beside the target and renames it */
+  return g_file_set_contents (path, text->str, (gssize) text->len, error);
+}
+
+gboolean
+fx_modes_write_csv (const FxModes *modes, const FxModel *model, const char *path, GError **error)
+{
+  g_autoptr (GString) s = g_string_new ("mode,frequency_hz,kind\n");
+  (void) model;
+  for (guint i = 0; i < modes->n_modes; i++)
+    {
+      const FxMode *m = &modes->modes[i];
+      if (!finite_or_error (m->frequency, error))
+        return FALSE;
+      g_string_append_printf (s, "%u,%.10g,%s\n", m->index, m->frequency,
+                              fx_mode_kind_to_string (m->kind));
+    }
+  return write_atomically (path, s, error);
+}
+
+gboolean
+fx_modes_write_shapes (const FxModes *modes, const FxModel *model, const char *path, GError **error)
+{
+  g_autoptr (GString) s = g_string_new ("mode,kind,link,node,x,y,dx,dy,moment,axial\n");
+  for (guint i = 0; i < modes->n_modes; i++)
+    {
+      const FxMode *m = &modes->modes[i];
+      for (guint l = 0; l < modes->n_links; l++)
+        for (guint k = 0; k < modes->link_nodes[l]; k++)
+          {
+            guint node = modes->link_first[l] + k;
+            const double *sh = &m->shape[FX_MODE_SHAPE_STRIDE * node];
+            const double *p = &modes->node_xy[2 * node];
+            for (guint c = 0; c < FX_MODE_SHAPE_STRIDE; c++)
+              if (!finite_or_error (sh[c], error))
+                return FALSE;
+            g_string_append_printf (s, "%u,%s,%s,%u,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n",
+                                    m->index, fx_mode_kind_to_string (m->kind),
+                                    fx_model_link (model, l)->id, k, p[0], p[1],
+                                    sh[FX_MODE_DX], sh[FX_MODE_DY], sh[FX_MODE_M], sh[FX_MODE_N]);
+          }
+    }
+  return write_atomically (path, s, error);
+}
