@@ -687,19 +687,78 @@ drawn_nodes (FxSystem *sys, FxModes *res, double **theta)
   res->size = res->n_nodes > 0 ? hypot (hi[0] - lo[0], hi[1] - lo[1]) : 0.0;
 }
 
-/* Fields at node i of link l: DG0 fields averaged over the two elements
- * that meet there (sampled just either side). */
-static void
-node_fields (const FxSystem *sys, guint l, guint i, guint n_nodes, double v[2], double *m, double *nx)
+/* Model-link fraction of point xi (0..1) of element e of segment k of a
+ * link in nseg segments (a split link's halves have equal length). */
+static double
+segment_fraction (guint nseg, guint k, guint N, double e_xi)
 {
-  const double eps = 1e-9, s = (double) i / (double) (n_nodes - 1);
-  double va[2], vb[2], ma, mb, na[2], nb[2];
-  fx_system_fields_at (sys, l, MAX (s - eps, 0.0), va, NULL, na, &ma);
-  fx_system_fields_at (sys, l, MIN (s + eps, 1.0), vb, NULL, nb, &mb);
-  v[0] = 0.5 * (va[0] + vb[0]);
-  v[1] = 0.5 * (va[1] + vb[1]);
-  *m = 0.5 * (ma + mb);
-  *nx = 0.5 * (na[0] + nb[0]);
+  double local = e_xi / N;
+  return nseg == 2 ? 0.5 * k + 0.5 * local : local;
+}
+
+typedef struct {
+  double v[2], m, n;
+} NodeFields;
+
+static void
+sample (const FxSystem *sys, guint l, double s, NodeFields *out)
+{
+  double nh[2];
+  fx_system_fields_at (sys, l, s, out->v, NULL, nh, &out->m);
+  out->n = nh[0];
+}
+
+/* Fields at local node j of segment k of model link l. CG1 fields are
+ * nodal; a DG0 field (piecewise constant) is drawn as the mean of the two
+ * elements at an interior node and extrapolated linearly at an end, so that
+ * a rigid rotation about a pin shows zero at the pin. */
+static void
+node_fields (const FxSystem *sys, guint l, guint k, guint j, NodeFields *out)
+{
+  const FxLinkSys *ls = &sys->links[sys->seg_first[l] + k];
+  const guint nseg = sys->seg_count[l], N = ls->N;
+  const gboolean dg_v = ls->T == FX_CAUSAL_V, dg_n = ls->T == FX_CAUSAL_F, dg_m = ls->R == FX_CAUSAL_F;
+  NodeFields at_node, a, b;
+  double wa, wb;
+
+  sample (sys, l, segment_fraction (nseg, k, N, j), &at_node);
+  if (N == 1)
+    {
+      sample (sys, l, segment_fraction (nseg, k, N, 0.5), &a);
+      b = a, wa = 1.0, wb = 0.0;
+    }
+  else
+    {
+      guint ea = j == 0 ? 0 : j == N ? N - 1 : j - 1;
+      guint eb = j == 0 ? 1 : j == N ? N - 2 : j;
+      wa = j == 0 || j == N ? 1.5 : 0.5;
+      wb = j == 0 || j == N ? -0.5 : 0.5;
+      sample (sys, l, segment_fraction (nseg, k, N, ea + 0.5), &a);
+      sample (sys, l, segment_fraction (nseg, k, N, eb + 0.5), &b);
+    }
+  *out = at_node;
+  if (dg_v)
+    for (guint c = 0; c < 2; c++)
+      out->v[c] = wa * a.v[c] + wb * b.v[c];
+  if (dg_n)
+    out->n = wa * a.n + wb * b.n;
+  if (dg_m)
+    out->m = wa * a.m + wb * b.m;
+}
+
+/* Node i of model link l as (segment, local node): the shared midpoint of
+ * a split link is the first half's end. */
+static guint
+local_node (const FxSystem *sys, guint l, guint i, guint *j)
+{
+  guint na = sys->links[sys->seg_first[l]].N;
+  if (sys->seg_count[l] == 2 && i > na)
+    {
+      *j = i - na;
+      return 1;
+    }
+  *j = i;
+  return 0;
 }
 
 static void
@@ -713,11 +772,15 @@ fill_shape (FxSystem *sys, const FxModes *res, const double *theta, FxMode *mode
     for (guint i = 0; i < res->link_nodes[l]; i++)
       {
         guint k = res->link_first[l] + i;
-        double *sh = &mode->shape[FX_MODE_SHAPE_STRIDE * k], v[2];
+        double *sh = &mode->shape[FX_MODE_SHAPE_STRIDE * k];
         double c = cos (theta[k]), s = sin (theta[k]);
-        node_fields (sys, l, i, res->link_nodes[l], v, &sh[FX_MODE_M], &sh[FX_MODE_N]);
-        sh[FX_MODE_DX] = c * v[0] - s * v[1];   /* Lambda(theta*) v_hat */
-        sh[FX_MODE_DY] = s * v[0] + c * v[1];
+        NodeFields f;
+        guint j, seg = local_node (sys, l, i, &j);
+        node_fields (sys, l, seg, j, &f);
+        sh[FX_MODE_DX] = c * f.v[0] - s * f.v[1];   /* Lambda(theta*) v_hat */
+        sh[FX_MODE_DY] = s * f.v[0] + c * f.v[1];
+        sh[FX_MODE_M] = f.m;
+        sh[FX_MODE_N] = f.n;
         big_d = MAX (big_d, hypot (sh[FX_MODE_DX], sh[FX_MODE_DY]));
         big_m = MAX (big_m, fabs (sh[FX_MODE_M]));
         big_n = MAX (big_n, fabs (sh[FX_MODE_N]));
