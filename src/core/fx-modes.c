@@ -414,55 +414,144 @@ kernel_modes (const Linear *L, const gsl_matrix *Z, const gsl_matrix *Eblock,
   return degenerate;
 }
 
-/* Motions: ker D (all velocities when nothing is stressed). */
-static void
-find_motions (const Linear *L, FxModes *res, GArray *out)
+/* An orthonormal basis of the span of the columns of W (r x k), whose
+ * singular values are 0 or 1 (rows of an orthonormal basis): column-pivoted
+ * QR (GSL) and a rank cut at 1/2, far from both. NULL when the span is {0}. */
+static gsl_matrix *
+span_basis (const gsl_matrix *W, guint *dim)
 {
-  guint k = 0;
-  gsl_matrix *Z;
+  gsize r = W->size1, k = W->size2, mn = MIN (r, k);
+  gsl_matrix *QR = gsl_matrix_alloc (r, k), *Q = gsl_matrix_alloc (r, r), *R = gsl_matrix_alloc (r, k);
+  gsl_vector *tau = gsl_vector_alloc (mn), *norm = gsl_vector_alloc (k);
+  gsl_permutation *p = gsl_permutation_alloc (k);
+  gsl_matrix *B = NULL;
+  int sign;
+  guint rank = 0;
 
-  if (L->nv == 0)
-    return;
-  if (L->ns == 0)
+  gsl_matrix_memcpy (QR, W);
+  gsl_linalg_QRPT_decomp (QR, tau, p, &sign, norm);
+  gsl_linalg_QR_unpack (QR, tau, Q, R);
+  while (rank < mn && fabs (gsl_matrix_get (R, rank, rank)) > 0.5)
+    rank++;
+  if (rank > 0)
     {
-      Z = gsl_matrix_alloc (L->nv, L->nv);
-      gsl_matrix_set_identity (Z);
-      k = L->nv;
+      gsl_matrix_const_view q = gsl_matrix_const_submatrix (Q, 0, 0, r, rank);
+      B = gsl_matrix_alloc (r, rank);
+      gsl_matrix_memcpy (B, &q.matrix);
     }
-  else
-    Z = kernel_basis (L->D, L->ns, L->nv, &k);
-  res->mobility = k;
-  if (k > 0)
-    res->n_massless_motions = kernel_modes (L, Z, L->M, L->vel, L->sv, FX_MODE_MOTION, out);
-  g_clear_pointer (&Z, gsl_matrix_free);
+  gsl_matrix_free (QR);
+  gsl_matrix_free (Q);
+  gsl_matrix_free (R);
+  gsl_vector_free (tau);
+  gsl_vector_free (norm);
+  gsl_permutation_free (p);
+  *dim = rank;
+  return B;
 }
 
-/* Self-stress states: ker D^T. */
-static void
-find_self_stress (const Linear *L, FxModes *res, GArray *out)
+/* Rows 0..rows-1 of the columns `null` of the square orthogonal V, scaled
+ * back by `scale`: a basis of the kernel that those rows carry. */
+static gsl_matrix *
+kernel_part (const gsl_matrix *V, const gboolean *null, gsize rows, const double *scale, guint *dim)
 {
-  guint k = 0;
-  gsl_matrix *Z;
+  gsize k = 0, m = V->size1;
+  for (gsize j = 0; j < m; j++)
+    k += null[j];
+  *dim = 0;
+  if (k == 0)
+    return NULL;
+  gsl_matrix *W = gsl_matrix_alloc (rows, k);
+  for (gsize j = 0, c = 0; j < m; j++)
+    if (null[j])
+      {
+        for (gsize i = 0; i < rows; i++)
+          gsl_matrix_set (W, i, c, gsl_matrix_get (V, i, j));
+        c++;
+      }
+  gsl_matrix *B = span_basis (W, dim);
+  gsl_matrix_free (W);
+  for (gsize i = 0; B && i < rows; i++)
+    {
+      gsl_vector_view row = gsl_matrix_row (B, i);
+      gsl_vector_scale (&row.vector, scale[i]);
+    }
+  return B;
+}
 
-  if (L->ns == 0)
-    return;
-  if (L->nv == 0)
+/* Both kernels from one SVD. D is equilibrated, R D C (R, C diagonal:
+ * rows, then columns, to unit largest entry), and padded to a square P of
+ * order m = max(ns, nv): P = U S V^T. The null columns of V, cut to the
+ * first nv rows, span ker(R D C) (the padding's coordinates are free), so
+ * ker D = C ker(R D C); likewise U gives ker D^T = R ker((R D C)^T). */
+static void
+structure_kernels (const Linear *L, gsl_matrix **Zm, guint *km, gsl_matrix **Zs, guint *ks)
+{
+  const gsize ns = L->ns, nv = L->nv, m = MAX (ns, nv);
+  g_autofree double *R = g_new (double, ns);
+  g_autofree double *C = g_new (double, nv);
+  g_autofree gboolean *null = g_new (gboolean, m);
+  gsl_matrix *U = gsl_matrix_calloc (m, m), *V = gsl_matrix_alloc (m, m);
+  gsl_vector *s = gsl_vector_alloc (m), *work = gsl_vector_alloc (m);
+
+  for (gsize i = 0; i < ns; i++)
     {
-      Z = gsl_matrix_alloc (L->ns, L->ns);
-      gsl_matrix_set_identity (Z);
-      k = L->ns;
+      double big = 0.0;
+      for (gsize j = 0; j < nv; j++)
+        big = MAX (big, fabs (gsl_matrix_get (L->D, i, j)));
+      R[i] = big > 0.0 ? 1.0 / big : 1.0;
     }
-  else
+  for (gsize j = 0; j < nv; j++)
     {
-      gsl_matrix *Dt = gsl_matrix_alloc (L->nv, L->ns);
-      gsl_matrix_transpose_memcpy (Dt, L->D);
-      Z = kernel_basis (Dt, L->nv, L->ns, &k);
-      gsl_matrix_free (Dt);
+      double big = 0.0;
+      for (gsize i = 0; i < ns; i++)
+        big = MAX (big, fabs (R[i] * gsl_matrix_get (L->D, i, j)));
+      C[j] = big > 0.0 ? 1.0 / big : 1.0;
     }
-  res->indeterminacy = k;
-  if (k > 0)
-    res->n_rigid_self_stress = kernel_modes (L, Z, L->C, L->str, L->ss, FX_MODE_SELF_STRESS, out);
-  g_clear_pointer (&Z, gsl_matrix_free);
+  for (gsize i = 0; i < ns; i++)
+    for (gsize j = 0; j < nv; j++)
+      gsl_matrix_set (U, i, j, R[i] * gsl_matrix_get (L->D, i, j) * C[j]);
+  gsl_linalg_SV_decomp (U, V, s, work);
+  double smax = gsl_vector_get (s, 0);
+  for (gsize j = 0; j < m; j++)
+    null[j] = gsl_vector_get (s, j) <= KERNEL_RTOL * smax;
+  *Zm = kernel_part (V, null, nv, C, km);
+  *Zs = kernel_part (U, null, ns, R, ks);
+  gsl_matrix_free (U);
+  gsl_matrix_free (V);
+  gsl_vector_free (s);
+  gsl_vector_free (work);
+}
+
+static gsl_matrix *
+identity (gsize n)
+{
+  gsl_matrix *I = gsl_matrix_alloc (n, n);
+  gsl_matrix_set_identity (I);
+  return I;
+}
+
+/* Motions: ker D; self-stress states: ker D^T (all velocities when nothing
+ * is stressed, all stresses when nothing moves). */
+static void
+find_kernels (const Linear *L, FxModes *res, GArray *out)
+{
+  gsl_matrix *Zm = NULL, *Zs = NULL;
+  guint km = 0, ks = 0;
+
+  if (L->nv > 0 && L->ns > 0)
+    structure_kernels (L, &Zm, &km, &Zs, &ks);
+  else if (L->nv > 0)
+    Zm = identity (L->nv), km = L->nv;
+  else if (L->ns > 0)
+    Zs = identity (L->ns), ks = L->ns;
+  res->mobility = km;
+  res->indeterminacy = ks;
+  if (km > 0)
+    res->n_massless_motions = kernel_modes (L, Zm, L->M, L->vel, L->sv, FX_MODE_MOTION, out);
+  if (ks > 0)
+    res->n_rigid_self_stress = kernel_modes (L, Zs, L->C, L->str, L->ss, FX_MODE_SELF_STRESS, out);
+  g_clear_pointer (&Zm, gsl_matrix_free);
+  g_clear_pointer (&Zs, gsl_matrix_free);
 }
 
 /* K = D_c^T C_c^-1 D_c over the compliant stresses (scaled: C_c has unit
@@ -493,16 +582,15 @@ stiffness (const Linear *L, const guint *comp, guint nc)
   return K;
 }
 
-/* Velocities allowed by the rigid stresses: ker D_r (identity if none). */
+/* Velocities allowed by the rigid stresses: ker D_r; NULL (with nz = nv)
+ * when there is no rigid stress, meaning the identity. */
 static gsl_matrix *
 rigid_constraints (const Linear *L, const guint *rigid, guint nr, guint *nz)
 {
   if (nr == 0)
     {
-      gsl_matrix *Z = gsl_matrix_alloc (L->nv, L->nv);
-      gsl_matrix_set_identity (Z);
       *nz = L->nv;
-      return Z;
+      return NULL;
     }
   gsl_matrix *Dr = gsl_matrix_alloc (nr, L->nv);
   for (guint i = 0; i < nr; i++)
@@ -513,75 +601,154 @@ rigid_constraints (const Linear *L, const guint *rigid, guint nr, guint *nz)
   return Z;
 }
 
-/* The massless directions of the restricted mass (eigenvalues ~0) carry
- * no inertia: condense them out, K~ = Kpp - Kpq Kqq^+ Kqp, and keep the
- * map q -> full coordinates (columns of U) in `lift`. */
+/* The reduced pencil Kc q = omega^2 Mc q on the np directions with inertia,
+ * and lift (nz x np): the velocity (in the constrained coordinates) of q. */
+typedef struct {
+  gsize np;
+  gsl_matrix *Kc, *Mc, *lift;
+} Reduced;
+
 static void
-condense (const gsl_matrix *Kz, const gsl_matrix *Mz, gsl_matrix **Kc, gsl_vector **mc,
-          gsl_matrix **lift)
+reduced_clear (Reduced *r)
 {
-  gsize nz = Kz->size1;
+  g_clear_pointer (&r->Kc, gsl_matrix_free);
+  g_clear_pointer (&r->Mc, gsl_matrix_free);
+  g_clear_pointer (&r->lift, gsl_matrix_free);
+}
+
+/* In a basis where the first nq coordinates carry no inertia (K blocks
+ * Kqq, Kqp, Kpp of KB), static condensation: Kc = Kpp - Kpq Kqq^+ Kqp, and
+ * X = -Kqq^+ Kqp gives the massless coordinates of each q. Directions that
+ * have neither mass nor stiffness (Kqq's kernel) are massless motions: they
+ * do not move with q. */
+static gsl_matrix *
+condense_blocks (const gsl_matrix *KB, gsize nq, gsl_matrix *Kc)
+{
+  gsize np = KB->size1 - nq;
+  gsl_matrix_const_view Kpp = gsl_matrix_const_submatrix (KB, nq, nq, np, np);
+  gsl_matrix_memcpy (Kc, &Kpp.matrix);
+  if (nq == 0)
+    return NULL;
+  gsl_matrix_const_view Kqq = gsl_matrix_const_submatrix (KB, 0, 0, nq, nq);
+  gsl_matrix_const_view Kqp = gsl_matrix_const_submatrix (KB, 0, nq, nq, np);
+  gsl_vector *kw;
+  gsl_matrix *kv;
+  symmetric_eigen (&Kqq.matrix, &kw, &kv);
+  double kmax = MAX (fabs (gsl_vector_get (kw, 0)), fabs (gsl_vector_get (kw, nq - 1)));
+  gsl_matrix *T = gsl_matrix_alloc (nq, np), *X = gsl_matrix_alloc (nq, np);
+  gsl_blas_dgemm (CblasTrans, CblasNoTrans, 1.0, kv, &Kqp.matrix, 0.0, T);
+  for (gsize i = 0; i < nq; i++)
+    {
+      double ki = gsl_vector_get (kw, i);
+      gsl_vector_view row = gsl_matrix_row (T, i);
+      gsl_vector_scale (&row.vector, fabs (ki) > PINV_RTOL * kmax ? 1.0 / ki : 0.0);
+    }
+  gsl_blas_dgemm (CblasNoTrans, CblasNoTrans, -1.0, kv, T, 0.0, X);   /* X = -Kqq^+ Kqp */
+  gsl_blas_dgemm (CblasTrans, CblasNoTrans, 1.0, &Kqp.matrix, X, 1.0, Kc);  /* Kc += Kpq X */
+  gsl_matrix_free (T);
+  gsl_matrix_free (kv);
+  gsl_vector_free (kw);
+  return X;
+}
+
+/* No rigid stress: the massless velocities are exactly the zero rows of M
+ * (the mass matrix is block diagonal per field), so select instead of
+ * diagonalising. */
+static void
+reduce_by_selection (const gsl_matrix *K, const gsl_matrix *M, Reduced *r)
+{
+  gsize n = M->size1, nq = 0, np = 0;
+  g_autofree gsize *order = g_new (gsize, n);
+  for (gsize i = 0; i < n; i++)
+    if (!(gsl_matrix_get (M, i, i) > 0.0))
+      order[nq++] = i;
+  for (gsize i = 0; i < n; i++)
+    if (gsl_matrix_get (M, i, i) > 0.0)
+      order[nq + np++] = i;
+  r->np = np;
+  if (np == 0)
+    return;
+  gsl_matrix *KB = gsl_matrix_alloc (n, n);
+  for (gsize i = 0; i < n; i++)
+    for (gsize j = 0; j < n; j++)
+      gsl_matrix_set (KB, i, j, gsl_matrix_get (K, order[i], order[j]));
+  r->Kc = gsl_matrix_alloc (np, np);
+  r->Mc = gsl_matrix_alloc (np, np);
+  for (gsize i = 0; i < np; i++)
+    for (gsize j = 0; j < np; j++)
+      gsl_matrix_set (r->Mc, i, j, gsl_matrix_get (M, order[nq + i], order[nq + j]));
+  gsl_matrix *X = condense_blocks (KB, nq, r->Kc);
+  r->lift = gsl_matrix_calloc (n, np);
+  for (gsize i = 0; i < np; i++)
+    gsl_matrix_set (r->lift, order[nq + i], i, 1.0);
+  for (gsize k = 0; k < nq && X; k++)
+    for (gsize i = 0; i < np; i++)
+      gsl_matrix_set (r->lift, order[k], i, gsl_matrix_get (X, k, i));
+  g_clear_pointer (&X, gsl_matrix_free);
+  gsl_matrix_free (KB);
+}
+
+/* Constrained coordinates: the massless directions are the near-null
+ * eigenvectors of the restricted mass (its diagonal is no guide there). */
+static void
+reduce_by_eigen (const gsl_matrix *Kz, const gsl_matrix *Mz, Reduced *r)
+{
+  gsize nz = Kz->size1, nq = 0;
   gsl_vector *w;
   gsl_matrix *U;
 
   symmetric_eigen (Mz, &w, &U);
   double wmax = gsl_vector_get (w, nz - 1);
-  gsize nq = 0;
   while (nq < nz && gsl_vector_get (w, nq) <= MASS_RTOL * wmax)
     nq++;
-  gsize np = nz - nq;
-  if (np == 0)
+  r->np = nz - nq;
+  if (r->np > 0)
     {
-      *Kc = *lift = NULL;
-      *mc = NULL;
-      gsl_matrix_free (U);
-      gsl_vector_free (w);
-      return;
-    }
-  gsl_matrix *KU = congruence (Kz, U);   /* U^T Kz U: massless block first */
-
-  *mc = gsl_vector_alloc (np);
-  for (gsize i = 0; i < np; i++)
-    gsl_vector_set (*mc, i, gsl_vector_get (w, nq + i));
-  *Kc = gsl_matrix_alloc (np, np);
-  gsl_matrix_const_view Kpp = gsl_matrix_const_submatrix (KU, nq, nq, np, np);
-  gsl_matrix_memcpy (*Kc, &Kpp.matrix);
-  /* lift: full = U [ -Kqq^+ Kqp q ; q ] */
-  gsl_matrix *Y = gsl_matrix_calloc (nz, np);
-  for (gsize i = 0; i < np; i++)
-    gsl_matrix_set (Y, nq + i, i, 1.0);
-  if (nq > 0)
-    {
-      gsl_matrix_const_view Kqq = gsl_matrix_const_submatrix (KU, 0, 0, nq, nq);
-      gsl_matrix_const_view Kqp = gsl_matrix_const_submatrix (KU, 0, nq, nq, np);
-      gsl_vector *kw;
-      gsl_matrix *kv;
-      symmetric_eigen (&Kqq.matrix, &kw, &kv);
-      double kmax = MAX (fabs (gsl_vector_get (kw, 0)), fabs (gsl_vector_get (kw, nq - 1)));
-      /* X = Kqq^+ Kqp = V diag(1/k) V^T Kqp */
-      gsl_matrix *T = gsl_matrix_alloc (nq, np);
-      gsl_blas_dgemm (CblasTrans, CblasNoTrans, 1.0, kv, &Kqp.matrix, 0.0, T);
-      for (gsize i = 0; i < nq; i++)
+      gsize np = r->np;
+      gsl_matrix *KB = congruence (Kz, U);
+      r->Kc = gsl_matrix_alloc (np, np);
+      r->Mc = gsl_matrix_calloc (np, np);
+      for (gsize i = 0; i < np; i++)
+        gsl_matrix_set (r->Mc, i, i, gsl_vector_get (w, nq + i));
+      gsl_matrix *X = condense_blocks (KB, nq, r->Kc);
+      gsl_matrix *Y = gsl_matrix_calloc (nz, np);   /* [X; I] */
+      for (gsize i = 0; i < np; i++)
+        gsl_matrix_set (Y, nq + i, i, 1.0);
+      if (X)
         {
-          double ki = gsl_vector_get (kw, i);
-          double inv = fabs (ki) > PINV_RTOL * kmax ? 1.0 / ki : 0.0;
-          gsl_vector_view row = gsl_matrix_row (T, i);
-          gsl_vector_scale (&row.vector, inv);
+          gsl_matrix_view Yq = gsl_matrix_submatrix (Y, 0, 0, nq, np);
+          gsl_matrix_memcpy (&Yq.matrix, X);
+          gsl_matrix_free (X);
         }
-      gsl_matrix_view Yq = gsl_matrix_submatrix (Y, 0, 0, nq, np);
-      gsl_blas_dgemm (CblasNoTrans, CblasNoTrans, -1.0, kv, T, 0.0, &Yq.matrix);
-      /* Kc -= Kpq X */
-      gsl_blas_dgemm (CblasTrans, CblasNoTrans, 1.0, &Kqp.matrix, &Yq.matrix, 1.0, *Kc);
-      gsl_matrix_free (T);
-      gsl_matrix_free (kv);
-      gsl_vector_free (kw);
+      r->lift = gsl_matrix_alloc (nz, np);
+      gsl_blas_dgemm (CblasNoTrans, CblasNoTrans, 1.0, U, Y, 0.0, r->lift);
+      gsl_matrix_free (Y);
+      gsl_matrix_free (KB);
     }
-  *lift = gsl_matrix_alloc (nz, np);
-  gsl_blas_dgemm (CblasNoTrans, CblasNoTrans, 1.0, U, Y, 0.0, *lift);
-  gsl_matrix_free (Y);
-  gsl_matrix_free (KU);
   gsl_matrix_free (U);
   gsl_vector_free (w);
+}
+
+/* One vibration mode's state: velocities Z lift q (stresses zero: the
+ * mode at its instant of largest velocity). */
+static double *
+vibration_state (const Linear *L, const gsl_matrix *Z, const Reduced *r, const gsl_vector *q)
+{
+  double *state = g_new0 (double, L->na);
+  gsl_vector *w = gsl_vector_alloc (r->lift->size1);
+  gsl_blas_dgemv (CblasNoTrans, 1.0, r->lift, q, 0.0, w);
+  for (guint i = 0; i < L->nv; i++)
+    {
+      double v = 0.0;
+      if (Z == NULL)
+        v = gsl_vector_get (w, i);
+      else
+        for (gsize j = 0; j < Z->size2; j++)
+          v += gsl_matrix_get (Z, i, j) * gsl_vector_get (w, j);
+      state[L->vel[i]] = L->sv[i] * v;
+    }
+  gsl_vector_free (w);
+  return state;
 }
 
 /* Vibration modes: K v = omega^2 M v on the velocities the rigid stresses
@@ -604,56 +771,43 @@ find_vibrations (const Linear *L, guint n_zero, guint max_keep, FxModes *res, GA
     }
   gsl_matrix *K = stiffness (L, comp, nc);
   gsl_matrix *Z = rigid_constraints (L, rigid, nr, &nz);
-  if (Z == NULL)
+  Reduced r = { 0 };
+  if (Z == NULL && nz > 0)
+    reduce_by_selection (K, L->M, &r);
+  else if (Z != NULL)
     {
-      gsl_matrix_free (K);
-      return;
+      gsl_matrix *Kz = congruence (K, Z), *Mz = congruence (L->M, Z);
+      reduce_by_eigen (Kz, Mz, &r);
+      gsl_matrix_free (Kz);
+      gsl_matrix_free (Mz);
     }
-  gsl_matrix *Kz = congruence (K, Z), *Mz = congruence (L->M, Z);
-  gsl_matrix *Kc, *lift;
-  gsl_vector *mc;
-  condense (Kz, Mz, &Kc, &mc, &lift);
-  gsize np = mc ? mc->size : 0;
-  res->n_dropped = L->na - 2 * np;  /* each kept velocity pairs with a stress */
+  gsl_matrix_free (K);
+  /* each kept velocity direction pairs with a stress one; the rest of the
+   * pencil's directions are infinite eigenvalues (E phi = 0) */
+  res->n_dropped = L->na > 2 * r.np ? L->na - 2 * r.np : 0;
 
-  if (np > 0)
+  if (r.np > 0)
     {
-      gsl_matrix *Md = gsl_matrix_calloc (np, np);
+      gsize np = r.np;
       gsl_matrix *V = gsl_matrix_alloc (np, np);
       gsl_vector *w2 = gsl_vector_alloc (np);
       gsl_eigen_gensymmv_workspace *ws = gsl_eigen_gensymmv_alloc (np);
-      for (gsize i = 0; i < np; i++)
-        gsl_matrix_set (Md, i, i, gsl_vector_get (mc, i));
-      gsl_eigen_gensymmv (Kc, Md, w2, V, ws);
+      gsl_eigen_gensymmv (r.Kc, r.Mc, w2, V, ws);
       gsl_eigen_gensymmv_sort (w2, V, GSL_EIGEN_SORT_VAL_ASC);
-      gsl_matrix *ZL = gsl_matrix_alloc (L->nv, np);
-      gsl_blas_dgemm (CblasNoTrans, CblasNoTrans, 1.0, Z, lift, 0.0, ZL);
       guint kept = 0;
       for (gsize c = MIN (n_zero, np); c < np && (max_keep == 0 || kept < max_keep); c++, kept++)
         {
-          RawMode rm = { FX_MODE_VIBRATION, MAX (gsl_vector_get (w2, c), 0.0), g_new0 (double, L->na) };
-          for (guint i = 0; i < L->nv; i++)
-            {
-              double v = 0.0;
-              for (gsize j = 0; j < np; j++)
-                v += gsl_matrix_get (ZL, i, j) * gsl_matrix_get (V, j, c);
-              rm.state[L->vel[i]] = L->sv[i] * v;
-            }
+          gsl_vector_view q = gsl_matrix_column (V, c);
+          RawMode rm = { FX_MODE_VIBRATION, MAX (gsl_vector_get (w2, c), 0.0),
+                         vibration_state (L, Z, &r, &q.vector) };
           g_array_append_val (out, rm);
         }
       gsl_eigen_gensymmv_free (ws);
-      gsl_matrix_free (ZL);
-      gsl_matrix_free (Md);
       gsl_matrix_free (V);
       gsl_vector_free (w2);
     }
-  gsl_matrix_free (K);
-  gsl_matrix_free (Z);
-  gsl_matrix_free (Kz);
-  gsl_matrix_free (Mz);
-  g_clear_pointer (&Kc, gsl_matrix_free);
-  g_clear_pointer (&lift, gsl_matrix_free);
-  g_clear_pointer (&mc, gsl_vector_free);
+  reduced_clear (&r);
+  g_clear_pointer (&Z, gsl_matrix_free);
 }
 
 /* ------------------------------------------------------------- shapes */
@@ -852,8 +1006,7 @@ fx_modes_compute (const FxModel *model, guint max_vibrations, GError **error)
     }
   g_autoptr (GArray) raw = g_array_new (FALSE, FALSE, sizeof (RawMode));
   g_array_set_clear_func (raw, raw_mode_clear);
-  find_motions (&L, res, raw);
-  find_self_stress (&L, res, raw);
+  find_kernels (&L, res, raw);
   find_vibrations (&L, res->mobility - res->n_massless_motions, max_vibrations, res, raw);
   linear_clear (&L);
   gsl_set_error_handler (old);
