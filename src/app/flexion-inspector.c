@@ -19,6 +19,7 @@ struct _FlexionInspector {
   gboolean applying;    /* our own edit: do not rebuild */
   guint rebuild_id;     /* one pending rebuild, however many edits came */
   GtkWidget *box;       /* the groups */
+  char *modes_summary;  /* from the Modes panel, shown with the model */
 };
 
 G_DEFINE_FINAL_TYPE (FlexionInspector, flexion_inspector, ADW_TYPE_BIN)
@@ -579,6 +580,8 @@ show_model (FlexionInspector *self, const FxModel *m)
   /* Translators: the model's contents: joints, links, loads, probes */
   g_autofree char *counts = g_strdup_printf (_("%s, %s, %s, %s"), joints, links, loads, probes);
   info_row (s, _("Contents"), counts);
+  if (self->modes_summary && *self->modes_summary)
+    info_row (s, _("Modes"), self->modes_summary);
   if (m->links->len == 0)
     {
       GtkWidget *hint = gtk_label_new (_("Drag on the canvas to draw a link; joints appear at its "
@@ -639,7 +642,21 @@ flexion_inspector_dispose (GObject *object)
     g_clear_signal_handler (&self->changed_id, self->doc);
   g_clear_handle_id (&self->rebuild_id, g_source_remove);
   g_clear_object (&self->doc);
+  g_clear_pointer (&self->modes_summary, g_free);
   G_OBJECT_CLASS (flexion_inspector_parent_class)->dispose (object);
+}
+
+void
+flexion_inspector_set_modes_summary (FlexionInspector *self, const char *summary)
+{
+  g_return_if_fail (FLEXION_IS_INSPECTOR (self));
+  if (g_strcmp0 (self->modes_summary, summary) == 0)
+    return;
+  g_free (self->modes_summary);
+  self->modes_summary = g_strdup (summary);
+  /* only the model section shows it */
+  if (self->joint < 0 && self->link < 0 && self->rebuild_id == 0)
+    self->rebuild_id = g_idle_add (rebuild_idle, self);
 }
 
 static void

@@ -372,12 +372,14 @@ typedef struct {
   FxModeKind kind;
   double omega2;
   double *state;  /* na */
+  double *stress; /* na, vibrations: the stresses at largest displacement */
 } RawMode;
 
 static void
 raw_mode_clear (gpointer p)
 {
   g_free (((RawMode *) p)->state);
+  g_free (((RawMode *) p)->stress);
 }
 
 /* Kernel vectors (columns of Z in the scaled unknowns of `idx`), ordered
@@ -396,7 +398,7 @@ kernel_modes (const Linear *L, const gsl_matrix *Z, const gsl_matrix *Eblock,
   double wmax = gsl_vector_get (w, k - 1);
   for (guint c = k; c-- > 0;)
     {
-      RawMode rm = { kind, 0.0, g_new0 (double, L->na) };
+      RawMode rm = { kind, 0.0, g_new0 (double, L->na), NULL };
       if (gsl_vector_get (w, c) <= MASS_RTOL * MAX (wmax, 1e-300))
         degenerate++;
       for (gsize i = 0; i < Z->size1; i++)
@@ -555,11 +557,13 @@ find_kernels (const Linear *L, FxModes *res, GArray *out)
 }
 
 /* K = D_c^T C_c^-1 D_c over the compliant stresses (scaled: C_c has unit
- * diagonal, so its Cholesky factor is well scaled). */
+ * diagonal, so its Cholesky factor is well scaled); *factor (NULL when no
+ * stress is compliant) keeps C_c's Cholesky factor. */
 static gsl_matrix *
-stiffness (const Linear *L, const guint *comp, guint nc)
+stiffness (const Linear *L, const guint *comp, guint nc, gsl_matrix **factor)
 {
   gsl_matrix *K = gsl_matrix_calloc (L->nv, L->nv);
+  *factor = NULL;
   if (nc == 0)
     return K;
   gsl_matrix *Cc = gsl_matrix_alloc (nc, nc);
@@ -577,7 +581,7 @@ stiffness (const Linear *L, const guint *comp, guint nc)
   for (guint i = 0; i < L->nv; i++)
     for (guint j = 0; j < i; j++)
       gsl_matrix_set (K, j, i, gsl_matrix_get (K, i, j));
-  gsl_matrix_free (Cc);
+  *factor = Cc;
   gsl_matrix_free (Y);
   return K;
 }
@@ -751,6 +755,31 @@ vibration_state (const Linear *L, const gsl_matrix *Z, const Reduced *r, const g
   return state;
 }
 
+/* The compliant stresses when the mode is at its largest displacement:
+ * C sigma' = D v with v = state cos(omega t) gives sigma = C^-1 D state
+ * sin(omega t) / omega, in phase with the displacement (rigid links' stresses,
+ * multipliers, are left at zero: only drawn). */
+static double *
+vibration_stress (const Linear *L, const guint *comp, guint nc, const gsl_matrix *factor,
+                  const double *state, double omega)
+{
+  double *stress = g_new0 (double, L->na);
+  gsl_vector *b = gsl_vector_alloc (nc), *x = gsl_vector_alloc (nc);
+  for (guint i = 0; i < nc; i++)
+    {
+      double d = 0.0;
+      for (guint j = 0; j < L->nv; j++)
+        d += gsl_matrix_get (L->D, comp[i], j) * state[L->vel[j]] / L->sv[j];
+      gsl_vector_set (b, i, d);
+    }
+  gsl_linalg_cholesky_solve (factor, b, x);
+  for (guint i = 0; i < nc; i++)
+    stress[L->str[comp[i]]] = L->ss[comp[i]] * gsl_vector_get (x, i) / omega;
+  gsl_vector_free (b);
+  gsl_vector_free (x);
+  return stress;
+}
+
 /* Vibration modes: K v = omega^2 M v on the velocities the rigid stresses
  * allow, massless directions condensed. The first `n_zero` eigenvalues are
  * the motions with inertia (omega = 0), found already. */
@@ -769,7 +798,8 @@ find_vibrations (const Linear *L, guint n_zero, guint max_keep, FxModes *res, GA
       else
         rigid[nr++] = i;
     }
-  gsl_matrix *K = stiffness (L, comp, nc);
+  gsl_matrix *Cfactor;
+  gsl_matrix *K = stiffness (L, comp, nc, &Cfactor);
   gsl_matrix *Z = rigid_constraints (L, rigid, nr, &nz);
   Reduced r = { 0 };
   if (Z == NULL && nz > 0)
@@ -799,7 +829,9 @@ find_vibrations (const Linear *L, guint n_zero, guint max_keep, FxModes *res, GA
         {
           gsl_vector_view q = gsl_matrix_column (V, c);
           RawMode rm = { FX_MODE_VIBRATION, MAX (gsl_vector_get (w2, c), 0.0),
-                         vibration_state (L, Z, &r, &q.vector) };
+                         vibration_state (L, Z, &r, &q.vector), NULL };
+          if (Cfactor && rm.omega2 > 0.0)
+            rm.stress = vibration_stress (L, comp, nc, Cfactor, rm.state, sqrt (rm.omega2));
           g_array_append_val (out, rm);
         }
       gsl_eigen_gensymmv_free (ws);
@@ -808,6 +840,7 @@ find_vibrations (const Linear *L, guint n_zero, guint max_keep, FxModes *res, GA
     }
   reduced_clear (&r);
   g_clear_pointer (&Z, gsl_matrix_free);
+  g_clear_pointer (&Cfactor, gsl_matrix_free);
 }
 
 /* ------------------------------------------------------------- shapes */
@@ -915,6 +948,34 @@ local_node (const FxSystem *sys, guint l, guint i, guint *j)
   return 0;
 }
 
+/* A vibration's moment and axial force, from its stresses: largest |m| = 1
+ * (the colours show where it bends, not how much). */
+static void
+fill_stress_shape (FxSystem *sys, const FxModes *res, const double *stress, FxMode *mode)
+{
+  double big_m = 0.0, big_n = 0.0;
+  memcpy (sys->x, stress, sizeof (double) * sys->n);
+  for (guint l = 0; l < res->n_links; l++)
+    for (guint i = 0; i < res->link_nodes[l]; i++)
+      {
+        double *sh = &mode->shape[FX_MODE_SHAPE_STRIDE * (res->link_first[l] + i)];
+        NodeFields f;
+        guint j, seg = local_node (sys, l, i, &j);
+        node_fields (sys, l, seg, j, &f);
+        sh[FX_MODE_M] = f.m;
+        sh[FX_MODE_N] = f.n;
+        big_m = MAX (big_m, fabs (f.m));
+        big_n = MAX (big_n, fabs (f.n));
+      }
+  memset (sys->x, 0, sizeof (double) * sys->n);
+  double unit = big_m > 0.0 ? big_m : big_n;
+  for (guint k = 0; k < res->n_nodes && unit > 0.0; k++)
+    {
+      mode->shape[FX_MODE_SHAPE_STRIDE * k + FX_MODE_M] /= unit;
+      mode->shape[FX_MODE_SHAPE_STRIDE * k + FX_MODE_N] /= unit;
+    }
+}
+
 static void
 fill_shape (FxSystem *sys, const FxModes *res, const double *theta, FxMode *mode)
 {
@@ -970,6 +1031,8 @@ results_from_raw (FxSystem *sys, FxModes *res, GArray *raw)
       m->state = g_new (double, MAX (res->n_unknowns, 1));
       memcpy (m->state, rm->state, sizeof (double) * res->n_unknowns);
       fill_shape (sys, res, theta, m);
+      if (rm->stress)
+        fill_stress_shape (sys, res, rm->stress, m);
     }
 }
 
@@ -1137,4 +1200,50 @@ fx_modes_write_shapes (const FxModes *modes, const FxModel *model, const char *p
           }
     }
   return write_atomically (path, s, error);
+}
+
+/* ------------------------------------------------------------ drawing */
+
+FxStepFrame *
+fx_modes_frame (const FxModes *modes, const FxModel *model, guint index, double phase,
+                double amplitude)
+{
+  FxStepFrame *f = fx_step_frame_new_from_model (model);
+  g_return_val_if_fail (index < modes->n_modes, f);
+  const FxMode *m = &modes->modes[index];
+  const double a = m->kind == FX_MODE_SELF_STRESS ? 0.0 : amplitude * sin (2.0 * G_PI * phase);
+  double big = 0.0;
+
+  for (guint l = 0; l < MIN (f->n_links, modes->n_links); l++)
+    {
+      guint k0 = f->node_offset[l], nk = f->node_offset[l + 1] - k0;
+      if (nk != modes->link_nodes[l])
+        continue;  /* the model changed since the modes were computed */
+      for (guint i = 0; i < nk; i++)
+        {
+          const double *sh = &m->shape[FX_MODE_SHAPE_STRIDE * (modes->link_first[l] + i)];
+          f->x[k0 + i] += a * sh[FX_MODE_DX];
+          f->y[k0 + i] += a * sh[FX_MODE_DY];
+          /* a vibration bends in phase with its displacement */
+          f->moment[k0 + i] = m->kind == FX_MODE_SELF_STRESS ? sh[FX_MODE_M]
+                            : m->kind == FX_MODE_VIBRATION ? sh[FX_MODE_M] * sin (2.0 * G_PI * phase)
+                            : 0.0;
+          big = MAX (big, fabs (f->moment[k0 + i]));
+        }
+    }
+  /* joints follow the link ends that meet there */
+  for (guint l = 0; l < MIN (f->n_links, model->links->len); l++)
+    {
+      const FxLink *ln = fx_model_link (model, l);
+      int ends[2] = { fx_model_find_joint (model, ln->from), fx_model_find_joint (model, ln->to) };
+      guint nodes[2] = { f->node_offset[l], f->node_offset[l + 1] - 1 };
+      for (guint e = 0; e < 2; e++)
+        if (ends[e] >= 0 && (guint) ends[e] < f->n_joints && f->node_offset[l + 1] > f->node_offset[l])
+          {
+            f->joint_xy[2 * ends[e]] = f->x[nodes[e]];
+            f->joint_xy[2 * ends[e] + 1] = f->y[nodes[e]];
+          }
+    }
+  f->moment_max_abs = big;
+  return f;
 }

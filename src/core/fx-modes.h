@@ -17,6 +17,7 @@
 #pragma once
 
 #include "fx-model.h"
+#include "fx-frame.h"
 
 G_BEGIN_DECLS
 
@@ -40,8 +41,9 @@ typedef enum {
 
 /* Per node of a shape: spatial displacement (dx, dy), bending moment m and
  * axial force n. Motions and vibrations fill dx, dy (largest |d| = 1, in
- * units of the drawing's chosen amplitude); self-stress states fill m and n
- * (largest |m| = 1, or largest |n| = 1 when no moment). */
+ * units of the drawing's chosen amplitude); self-stress states and
+ * vibrations fill m and n (largest |m| = 1, or largest |n| = 1 when no
+ * moment; a vibration's at its largest displacement, in phase with it). */
 enum { FX_MODE_DX, FX_MODE_DY, FX_MODE_M, FX_MODE_N, FX_MODE_SHAPE_STRIDE };
 
 typedef struct {
@@ -96,5 +98,13 @@ gboolean  fx_modes_write_csv    (const FxModes *modes, const FxModel *model, con
                                  GError **error);
 gboolean  fx_modes_write_shapes (const FxModes *modes, const FxModel *model, const char *path,
                                  GError **error);
+
+/* The drawn model displaced by mode `index` at animation phase (0..1, one
+ * cycle): motions and vibrations move by amplitude * shape * sin(2 pi
+ * phase) (m; e.g. a tenth of modes->size), a vibration's moment swings with
+ * it, a self-stress state keeps its place and carries its moment; moments
+ * are normalised (largest |m| = 1) for the colours. */
+FxStepFrame *fx_modes_frame      (const FxModes *modes, const FxModel *model, guint index,
+                                  double phase, double amplitude);
 
 G_END_DECLS

@@ -1,0 +1,408 @@
+/* flexion-modes-panel.c: the Modes panel (see flexion-modes-panel.h). */
+#include "flexion-modes-panel.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+/* Edits come in bursts (a drag moves a joint many times): wait this long
+ * after the last one. A new document is computed at once. */
+#define RECOMPUTE_DELAY_MS 300
+/* Vibration modes listed. */
+#define MAX_VIBRATIONS 20
+/* One animation cycle, whatever the frequency: 13.7 Hz is not watchable. */
+#define CYCLE_SECONDS 1.6
+/* Displacement amplitude as a fraction of the model's size. */
+#define AMPLITUDE_FRACTION 0.08
+
+struct _FlexionModesPanel {
+  AdwBin parent_instance;
+
+  GtkWidget *spinner, *back_button, *save_button, *summary_label, *list;
+
+  FxDocument *doc;
+  FlexionCanvas *canvas;
+  FlexionSimulation *sim;
+
+  FxModel *modes_model;   /* the model the modes belong to  */
+  FxModes *modes;
+  char *summary;
+  guint generation;       /* drops results of older models  */
+  GCancellable *cancellable;
+  guint recompute_id;
+
+  int shown;              /* index into modes->modes, -1: none */
+  guint tick_id;
+  gint64 t0;
+};
+
+G_DEFINE_FINAL_TYPE (FlexionModesPanel, flexion_modes_panel, ADW_TYPE_BIN)
+
+enum { COMPUTED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+/* ---- the shape on the canvas ---- */
+
+static void
+draw_shown (FlexionModesPanel *self, double phase)
+{
+  if (self->canvas == NULL || self->modes == NULL || self->shown < 0)
+    return;
+  const FxMode *m = &self->modes->modes[self->shown];
+  g_autofree char *label = fx_mode_label (self->modes, m);
+  double amplitude = AMPLITUDE_FRACTION * MAX (self->modes->size, 1e-9);
+  g_autoptr (FxStepFrame) frame = fx_modes_frame (self->modes, self->modes_model, (guint) self->shown,
+                                                  phase, amplitude);
+  flexion_canvas_set_mode_frame (self->canvas, frame, label);
+}
+
+static gboolean
+on_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  FlexionModesPanel *self = FLEXION_MODES_PANEL (widget);
+  gint64 now = gdk_frame_clock_get_frame_time (clock);
+  if (self->t0 == 0)
+    self->t0 = now;
+  draw_shown (self, fmod ((now - self->t0) / 1e6 / CYCLE_SECONDS, 1.0));
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+stop_animation (FlexionModesPanel *self)
+{
+  if (self->tick_id)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
+  self->tick_id = 0;
+  self->t0 = 0;
+}
+
+void
+flexion_modes_panel_show_mode (FlexionModesPanel *self, int index)
+{
+  g_return_if_fail (FLEXION_IS_MODES_PANEL (self));
+  if (self->modes == NULL || index >= (int) self->modes->n_modes)
+    index = -1;
+  self->shown = index;
+  gtk_widget_set_visible (self->back_button, index >= 0);
+  if (index < 0)
+    {
+      stop_animation (self);
+      gtk_list_box_unselect_all (GTK_LIST_BOX (self->list));
+      if (self->canvas)
+        flexion_canvas_set_mode_frame (self->canvas, NULL, NULL);
+      return;
+    }
+  GtkListBoxRow *row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (self->list), index);
+  if (row && !gtk_list_box_row_is_selected (row))
+    gtk_list_box_select_row (GTK_LIST_BOX (self->list), row);
+  draw_shown (self, 0.25);  /* at once, at full amplitude */
+  if (self->tick_id == 0)
+    self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), on_tick, NULL, NULL);
+}
+
+int
+flexion_modes_panel_get_shown_mode (FlexionModesPanel *self)
+{
+  return self->shown;
+}
+
+static void
+on_row_selected (GtkListBox *list, GtkListBoxRow *row, FlexionModesPanel *self)
+{
+  int index = row ? gtk_list_box_row_get_index (row) : -1;
+  if (index != self->shown && index >= 0)
+    flexion_modes_panel_show_mode (self, index);
+}
+
+/* ---- the list ---- */
+
+static void
+set_summary (FlexionModesPanel *self, const char *text)
+{
+  g_free (self->summary);
+  self->summary = g_strdup (text);
+  gtk_label_set_text (GTK_LABEL (self->summary_label), text);
+}
+
+static GtkWidget *
+mode_row (const FxModes *modes, const FxMode *m)
+{
+  g_autofree char *text = fx_mode_label (modes, m);
+  GtkWidget *label = gtk_label_new (text);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "numeric");
+  if (m->kind == FX_MODE_SELF_STRESS)
+    gtk_widget_set_tooltip_text (label, _("Stresses in equilibrium with no load: drawn by their bending moment"));
+  else if (m->kind == FX_MODE_MOTION)
+    gtk_widget_set_tooltip_text (label, _("A motion that strains nothing (zero frequency)"));
+  return label;
+}
+
+static void
+rebuild_list (FlexionModesPanel *self)
+{
+  GtkWidget *child;
+  while ((child = gtk_widget_get_first_child (self->list)))
+    gtk_list_box_remove (GTK_LIST_BOX (self->list), child);
+  gtk_widget_set_sensitive (self->save_button, self->modes != NULL);
+  if (self->modes == NULL)
+    return;
+  for (guint i = 0; i < self->modes->n_modes; i++)
+    gtk_list_box_append (GTK_LIST_BOX (self->list), mode_row (self->modes, &self->modes->modes[i]));
+}
+
+/* ---- computing, off the UI thread ---- */
+
+static void
+compute_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  GError *error = NULL;
+  FxModes *modes = fx_modes_compute (data, MAX_VIBRATIONS, &error);
+  if (modes)
+    g_task_return_pointer (task, modes, (GDestroyNotify) fx_modes_free);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+on_computed (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  FxModes *modes = g_task_propagate_pointer (G_TASK (result), &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;  /* the panel is gone or a newer model is on its way */
+  FlexionModesPanel *self = FLEXION_MODES_PANEL (source);
+  if (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (result), "generation")) != self->generation)
+    {
+      g_clear_pointer (&modes, fx_modes_free);
+      return;
+    }
+  gtk_spinner_stop (GTK_SPINNER (self->spinner));
+  self->modes = modes;
+  if (modes)
+    {
+      g_autofree char *summary = fx_modes_summary (modes);
+      set_summary (self, summary);
+    }
+  else
+    set_summary (self, error->message);
+  rebuild_list (self);
+  g_signal_emit (self, signals[COMPUTED], 0);
+}
+
+static void
+compute (FlexionModesPanel *self)
+{
+  self->recompute_id = 0;
+  flexion_modes_panel_show_mode (self, -1);
+  g_clear_pointer (&self->modes, fx_modes_free);
+  g_clear_pointer (&self->modes_model, fx_model_free);
+  rebuild_list (self);
+  if (self->cancellable)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->generation++;
+  set_summary (self, "");
+  if (self->doc == NULL || fx_document_get_model (self->doc)->links->len == 0)
+    {
+      g_signal_emit (self, signals[COMPUTED], 0);
+      return;
+    }
+  self->modes_model = fx_model_copy (fx_document_get_model (self->doc));
+  self->cancellable = g_cancellable_new ();
+  GTask *task = g_task_new (self, self->cancellable, on_computed, NULL);
+  g_object_set_data (G_OBJECT (task), "generation", GUINT_TO_POINTER (self->generation));
+  g_task_set_task_data (task, fx_model_copy (self->modes_model), (GDestroyNotify) fx_model_free);
+  g_task_set_return_on_cancel (task, TRUE);
+  gtk_spinner_start (GTK_SPINNER (self->spinner));
+  g_task_run_in_thread (task, compute_in_thread);
+  g_object_unref (task);
+}
+
+static gboolean
+compute_later (gpointer data)
+{
+  compute (data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_doc_changed (FlexionModesPanel *self)
+{
+  /* the shape no longer matches the drawing: leave at once */
+  flexion_modes_panel_show_mode (self, -1);
+  if (self->recompute_id)
+    g_source_remove (self->recompute_id);
+  self->recompute_id = g_timeout_add (RECOMPUTE_DELAY_MS, compute_later, self);
+}
+
+void
+flexion_modes_panel_set_document (FlexionModesPanel *self, FxDocument *doc)
+{
+  g_return_if_fail (FLEXION_IS_MODES_PANEL (self));
+  if (self->doc)
+    g_signal_handlers_disconnect_by_data (self->doc, self);
+  g_set_object (&self->doc, doc);
+  if (doc)
+    g_signal_connect_swapped (doc, "changed", G_CALLBACK (on_doc_changed), self);
+  if (self->recompute_id)
+    g_source_remove (self->recompute_id);
+  self->recompute_id = 0;
+  compute (self);
+}
+
+void
+flexion_modes_panel_set_canvas (FlexionModesPanel *self, FlexionCanvas *canvas)
+{
+  g_return_if_fail (FLEXION_IS_MODES_PANEL (self));
+  self->canvas = canvas;  /* a sibling in the same window: outlives the panel's use */
+}
+
+static void
+on_playing (FlexionModesPanel *self)
+{
+  if (self->sim && flexion_simulation_get_playing (self->sim))
+    flexion_modes_panel_show_mode (self, -1);
+}
+
+void
+flexion_modes_panel_set_simulation (FlexionModesPanel *self, FlexionSimulation *sim)
+{
+  g_return_if_fail (FLEXION_IS_MODES_PANEL (self));
+  if (self->sim)
+    g_signal_handlers_disconnect_by_data (self->sim, self);
+  g_set_object (&self->sim, sim);
+  if (sim)
+    g_signal_connect_swapped (sim, "notify::playing", G_CALLBACK (on_playing), self);
+}
+
+const FxModes *
+flexion_modes_panel_get_modes (FlexionModesPanel *self)
+{
+  return self->modes;
+}
+
+const char *
+flexion_modes_panel_get_summary (FlexionModesPanel *self)
+{
+  return self->summary ? self->summary : "";
+}
+
+gboolean
+flexion_modes_panel_save_table (FlexionModesPanel *self, const char *path, GError **error)
+{
+  if (self->modes == NULL)
+    {
+      g_set_error_literal (error, FX_MODES_ERROR, FX_MODES_ERROR_FAILED, _("No modes to save"));
+      return FALSE;
+    }
+  return fx_modes_write_csv (self->modes, self->modes_model, path, error);
+}
+
+/* ---- saving the table ---- */
+
+static void
+on_save_response (GtkNativeDialog *dialog, int response, FlexionModesPanel *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+      g_autoptr (GError) error = NULL;
+      if (path && !flexion_modes_panel_save_table (self, path, &error))
+        {
+          GtkWidget *w = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
+          if (w)
+            adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (w), adw_toast_new (error->message));
+        }
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+  g_object_unref (self);
+}
+
+static void
+on_save_clicked (FlexionModesPanel *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkFileChooserNative *dialog =
+    gtk_file_chooser_native_new (_("Save Frequency Table"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                 GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "modes.csv");
+  g_signal_connect (dialog, "response", G_CALLBACK (on_save_response), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* ---- life cycle ---- */
+
+static gboolean
+on_key (GtkEventControllerKey *controller, guint keyval, guint keycode, GdkModifierType state,
+        FlexionModesPanel *self)
+{
+  if (keyval != GDK_KEY_Escape || self->shown < 0)
+    return FALSE;
+  flexion_modes_panel_show_mode (self, -1);
+  return TRUE;
+}
+
+static void
+on_back (FlexionModesPanel *self)
+{
+  flexion_modes_panel_show_mode (self, -1);
+}
+
+static void
+flexion_modes_panel_dispose (GObject *object)
+{
+  FlexionModesPanel *self = FLEXION_MODES_PANEL (object);
+  if (self->cancellable)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  if (self->recompute_id)
+    g_source_remove (self->recompute_id);
+  self->recompute_id = 0;
+  stop_animation (self);
+  if (self->doc)
+    g_signal_handlers_disconnect_by_data (self->doc, self);
+  if (self->sim)
+    g_signal_handlers_disconnect_by_data (self->sim, self);
+  g_clear_object (&self->doc);
+  g_clear_object (&self->sim);
+  g_clear_pointer (&self->modes, fx_modes_free);
+  g_clear_pointer (&self->modes_model, fx_model_free);
+  g_clear_pointer (&self->summary, g_free);
+  G_OBJECT_CLASS (flexion_modes_panel_parent_class)->dispose (object);
+}
+
+static void
+flexion_modes_panel_class_init (FlexionModesPanelClass *klass)
+{
+  GtkWidgetClass *wc = GTK_WIDGET_CLASS (klass);
+  G_OBJECT_CLASS (klass)->dispose = flexion_modes_panel_dispose;
+  gtk_widget_class_set_template_from_resource (wc, "/io/github/flexion/Flexion/flexion-modes-panel.ui");
+  gtk_widget_class_bind_template_child (wc, FlexionModesPanel, spinner);
+  gtk_widget_class_bind_template_child (wc, FlexionModesPanel, back_button);
+  gtk_widget_class_bind_template_child (wc, FlexionModesPanel, save_button);
+  gtk_widget_class_bind_template_child (wc, FlexionModesPanel, summary_label);
+  gtk_widget_class_bind_template_child (wc, FlexionModesPanel, list);
+  signals[COMPUTED] = g_signal_new ("computed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                    0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+flexion_modes_panel_init (FlexionModesPanel *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->shown = -1;
+  g_signal_connect (self->list, "row-selected", G_CALLBACK (on_row_selected), self);
+  g_signal_connect_swapped (self->back_button, "clicked", G_CALLBACK (on_back), self);
+  g_signal_connect_swapped (self->save_button, "clicked", G_CALLBACK (on_save_clicked), self);
+  GtkEventController *keys = gtk_event_controller_key_new ();
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (on_key), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
+}
+
+GtkWidget *
+flexion_modes_panel_new (void)
+{
+  return g_object_new (FLEXION_TYPE_MODES_PANEL, NULL);
+}
