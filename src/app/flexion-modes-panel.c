@@ -350,17 +350,33 @@ on_back (FlexionModesPanel *self)
   flexion_modes_panel_show_mode (self, -1);
 }
 
+/* Out of the window (closing): no more work, no more results. A running
+ * task holds the panel alive until it ends; its result is then dropped. */
 static void
-flexion_modes_panel_dispose (GObject *object)
+stop_work (FlexionModesPanel *self)
 {
-  FlexionModesPanel *self = FLEXION_MODES_PANEL (object);
   if (self->cancellable)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  self->generation++;
   if (self->recompute_id)
     g_source_remove (self->recompute_id);
   self->recompute_id = 0;
   stop_animation (self);
+}
+
+static void
+flexion_modes_panel_unroot (GtkWidget *widget)
+{
+  stop_work (FLEXION_MODES_PANEL (widget));
+  GTK_WIDGET_CLASS (flexion_modes_panel_parent_class)->unroot (widget);
+}
+
+static void
+flexion_modes_panel_dispose (GObject *object)
+{
+  FlexionModesPanel *self = FLEXION_MODES_PANEL (object);
+  stop_work (self);
   if (self->doc)
     g_signal_handlers_disconnect_by_data (self->doc, self);
   if (self->sim)
@@ -378,6 +394,7 @@ flexion_modes_panel_class_init (FlexionModesPanelClass *klass)
 {
   GtkWidgetClass *wc = GTK_WIDGET_CLASS (klass);
   G_OBJECT_CLASS (klass)->dispose = flexion_modes_panel_dispose;
+  wc->unroot = flexion_modes_panel_unroot;
   gtk_widget_class_set_template_from_resource (wc, "/io/github/flexion/Flexion/flexion-modes-panel.ui");
   gtk_widget_class_bind_template_child (wc, FlexionModesPanel, spinner);
   gtk_widget_class_bind_template_child (wc, FlexionModesPanel, back_button);

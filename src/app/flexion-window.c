@@ -1321,6 +1321,8 @@ flexion_window_class_init (FlexionWindowClass *klass)
 static void
 on_modes_computed (FlexionWindow *self)
 {
+  if (self->inspector == NULL)  /* the window is closing */
+    return;
   flexion_inspector_set_modes_summary (self->inspector,
                                        flexion_modes_panel_get_summary (self->modes_panel));
 }
@@ -1352,7 +1354,8 @@ flexion_window_init (FlexionWindow *self)
   self->modes_panel = FLEXION_MODES_PANEL (flexion_modes_panel_new ());
   flexion_modes_panel_set_canvas (self->modes_panel, self->canvas);
   flexion_modes_panel_set_simulation (self->modes_panel, self->sim);
-  g_signal_connect_swapped (self->modes_panel, "computed", G_CALLBACK (on_modes_computed), self);
+  g_signal_connect_object (self->modes_panel, "computed", G_CALLBACK (on_modes_computed), self,
+                           G_CONNECT_SWAPPED);
   gtk_box_append (GTK_BOX (self->plots_box), GTK_WIDGET (self->modes_panel));
 
   g_signal_connect_swapped (self->canvas, "selection-changed", G_CALLBACK (on_selection_changed), self);
