@@ -44,7 +44,14 @@ check "modes on a missing file exits 2" test $? -eq 2
 check "--count 0 exits 1" test $? -eq 1
 "$cli" modes "$examples/four-bar.flexion" --csv "$tmp/no/such/dir.csv" >"$tmp/bad.out" 2>&1
 check "an unwritable table exits 4" test $? -eq 4
-check "no temporary files are left behind" test -z "$(ls "$tmp" | grep -v -e '\.out$' -e '\.err$' -e '\.csv$')"
+"$cli" modes "$examples/triangle-truss.flexion" --count 1 --animation "$tmp/tt.gif" --mode self-stress:2 \
+  >"$tmp/anim.out" 2>&1
+check "--animation writes a GIF of a self-stress state" grep -q "self-stress state 2, one cycle in 48 frames" "$tmp/anim.out"
+check "the GIF is a GIF" test "$(head -c 6 "$tmp/tt.gif")" = "GIF89a"
+"$cli" modes "$examples/four-bar.flexion" --animation "$tmp/none.gif" --mode motion:2 >"$tmp/nomode.out" 2>&1
+check "an unknown mode exits 4 and names what there is" \
+  test $? -eq 4 -a -n "$(grep 'no mode "motion:2": this model has 1 motions' "$tmp/nomode.out")"
+check "no temporary files are left behind" test -z "$(ls "$tmp" | grep -v -e '\.out$' -e '\.err$' -e '\.csv$' -e '\.gif$')"
 
 echo "1..$n"
 (( failures == 0 ))

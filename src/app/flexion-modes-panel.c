@@ -1,5 +1,6 @@
 /* flexion-modes-panel.c: the Modes panel (see flexion-modes-panel.h). */
 #include "flexion-modes-panel.h"
+#include "fx-export.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -17,7 +18,7 @@
 struct _FlexionModesPanel {
   AdwBin parent_instance;
 
-  GtkWidget *spinner, *back_button, *save_button, *summary_label, *list;
+  GtkWidget *spinner, *back_button, *animation_button, *save_button, *summary_label, *list;
 
   FxDocument *doc;
   FlexionCanvas *canvas;
@@ -83,6 +84,7 @@ flexion_modes_panel_show_mode (FlexionModesPanel *self, int index)
     index = -1;
   self->shown = index;
   gtk_widget_set_visible (self->back_button, index >= 0);
+  gtk_widget_set_visible (self->animation_button, index >= 0);
   if (index < 0)
     {
       stop_animation (self);
@@ -332,6 +334,101 @@ on_save_clicked (FlexionModesPanel *self)
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
+/* ---- saving the shown mode's animation (in a worker thread) ---- */
+
+typedef struct {
+  FxModel *model;
+  GPtrArray *frames;
+  char *path;
+} AnimationJob;
+
+static void
+animation_job_free (AnimationJob *job)
+{
+  fx_model_free (job->model);
+  g_ptr_array_unref (job->frames);
+  g_free (job->path);
+  g_free (job);
+}
+
+static void
+animation_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  AnimationJob *job = data;
+  FxAnimationOptions options;
+  GError *error = NULL;
+  fx_animation_options_init (&options);
+  options.fps = 24;
+  options.colorbar = FALSE;
+  options.time_stamp = FALSE;
+  options.show_initial = TRUE;
+  if (fx_export_frames (job->model, job->frames, job->path, fx_animation_format_for_path (job->path),
+                        &options, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+toast (FlexionModesPanel *self, const char *text)
+{
+  GtkWidget *w = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
+  if (w)
+    adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (w), adw_toast_new (text));
+}
+
+static void
+on_animation_saved (GObject *source, GAsyncResult *result, gpointer data)
+{
+  FlexionModesPanel *self = FLEXION_MODES_PANEL (source);
+  g_autoptr (GError) error = NULL;
+  AnimationJob *job = g_task_get_task_data (G_TASK (result));
+  g_autofree char *base = g_path_get_basename (job->path);
+  g_autofree char *text = g_task_propagate_boolean (G_TASK (result), &error)
+    ? g_strdup_printf (_("Saved %s"), base) : g_strdup (error->message);
+  if (gtk_widget_get_root (GTK_WIDGET (self)))
+    toast (self, text);
+}
+
+static void
+on_animation_response (GtkNativeDialog *dialog, int response, FlexionModesPanel *self)
+{
+  g_autoptr (GFile) file = response == GTK_RESPONSE_ACCEPT
+    ? gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog)) : NULL;
+  g_autofree char *path = file ? g_file_get_path (file) : NULL;
+  if (path && self->modes && self->shown >= 0)
+    {
+      AnimationJob *job = g_new0 (AnimationJob, 1);
+      job->model = fx_model_copy (self->modes_model);
+      job->frames = fx_modes_cycle (self->modes, self->modes_model, (guint) self->shown, 48,
+                                    1.25 * AMPLITUDE_FRACTION * MAX (self->modes->size, 1e-9));
+      job->path = g_steal_pointer (&path);
+      GTask *task = g_task_new (self, NULL, on_animation_saved, NULL);
+      g_task_set_task_data (task, job, (GDestroyNotify) animation_job_free);
+      g_task_run_in_thread (task, animation_in_thread);
+      g_object_unref (task);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+  g_object_unref (self);
+}
+
+static void
+on_animation_clicked (FlexionModesPanel *self)
+{
+  if (self->modes == NULL || self->shown < 0)
+    return;
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkFileChooserNative *dialog =
+    gtk_file_chooser_native_new (_("Save Mode Animation"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                 GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+  const FxMode *m = &self->modes->modes[self->shown];
+  g_autofree char *name = g_strdup_printf ("%s-%u.gif", fx_mode_kind_to_string (m->kind), m->index);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_animation_response), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
 /* ---- life cycle ---- */
 
 static gboolean
@@ -399,6 +496,7 @@ flexion_modes_panel_class_init (FlexionModesPanelClass *klass)
   gtk_widget_class_bind_template_child (wc, FlexionModesPanel, spinner);
   gtk_widget_class_bind_template_child (wc, FlexionModesPanel, back_button);
   gtk_widget_class_bind_template_child (wc, FlexionModesPanel, save_button);
+  gtk_widget_class_bind_template_child (wc, FlexionModesPanel, animation_button);
   gtk_widget_class_bind_template_child (wc, FlexionModesPanel, summary_label);
   gtk_widget_class_bind_template_child (wc, FlexionModesPanel, list);
   signals[COMPUTED] = g_signal_new ("computed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -413,6 +511,7 @@ flexion_modes_panel_init (FlexionModesPanel *self)
   g_signal_connect (self->list, "row-selected", G_CALLBACK (on_row_selected), self);
   g_signal_connect_swapped (self->back_button, "clicked", G_CALLBACK (on_back), self);
   g_signal_connect_swapped (self->save_button, "clicked", G_CALLBACK (on_save_clicked), self);
+  g_signal_connect_swapped (self->animation_button, "clicked", G_CALLBACK (on_animation_clicked), self);
   GtkEventController *keys = gtk_event_controller_key_new ();
   g_signal_connect (keys, "key-pressed", G_CALLBACK (on_key), self);
   gtk_widget_add_controller (GTK_WIDGET (self), keys);

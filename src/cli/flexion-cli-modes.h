@@ -1,7 +1,8 @@
 /* flexion-cli-modes.h: the "modes" command of flexion-cli. */
 #pragma once
 
-/* flexion-cli modes MODEL [--count K] [--csv OUT] [--shapes OUT];
+/* flexion-cli modes MODEL [--count K] [--csv OUT] [--shapes OUT]
+ *                   [--animation OUT [--mode NAME]];
  * argv[0] is "modes". Returns the exit status. */
 int flexion_cli_modes (int argc, char **argv);
 
@@ -14,4 +15,6 @@ int flexion_cli_modes (int argc, char **argv);
   "  --csv OUT       frequency table: mode,frequency_hz,kind (kind: motion,\n" \
   "                  self-stress or vibration)\n" \
   "  --shapes OUT    nodal shapes: mode,kind,link,node,x,y,dx,dy,moment,axial\n" \
+  "  --animation OUT one cycle of a mode (.gif, .webm, .mp4 or a new folder of PNG)\n" \
+  "  --mode NAME     the mode animated: 2 (vibration 2, default 1), motion:1, self-stress:1\n" \
   "\n"

@@ -1247,3 +1247,39 @@ fx_modes_frame (const FxModes *modes, const FxModel *model, guint index, double 
   f->moment_max_abs = big;
   return f;
 }
+
+GPtrArray *
+fx_modes_cycle (const FxModes *modes, const FxModel *model, guint index, guint n_frames,
+                double amplitude)
+{
+  GPtrArray *frames = g_ptr_array_new_with_free_func ((GDestroyNotify) fx_step_frame_unref);
+  for (guint i = 0; i < n_frames; i++)
+    {
+      FxStepFrame *f = fx_modes_frame (modes, model, index, (double) i / n_frames, amplitude);
+      f->step = i;
+      g_ptr_array_add (frames, f);
+    }
+  return frames;
+}
+
+int
+fx_modes_find (const FxModes *modes, const char *name, GError **error)
+{
+  FxModeKind kind = FX_MODE_VIBRATION;
+  const char *number = name;
+  if (g_str_has_prefix (name, "motion:"))
+    kind = FX_MODE_MOTION, number = name + strlen ("motion:");
+  else if (g_str_has_prefix (name, "self-stress:"))
+    kind = FX_MODE_SELF_STRESS, number = name + strlen ("self-stress:");
+  guint64 k = 0;
+  if (g_ascii_string_to_unsigned (number, 10, 1, G_MAXUINT, &k, NULL))
+    for (guint i = 0; i < modes->n_modes; i++)
+      if (modes->modes[i].kind == kind && modes->modes[i].index == k)
+        return (int) i;
+  g_set_error (error, FX_MODES_ERROR, FX_MODES_ERROR_FAILED,
+               _("no mode \"%s\": this model has %u motions, %u self-stress states and %u "
+                 "vibration modes listed (name one as 2, motion:1 or self-stress:1)"),
+               name, fx_modes_count (modes, FX_MODE_MOTION), fx_modes_count (modes, FX_MODE_SELF_STRESS),
+               fx_modes_count (modes, FX_MODE_VIBRATION));
+  return -1;
+}

@@ -107,4 +107,13 @@ gboolean  fx_modes_write_shapes (const FxModes *modes, const FxModel *model, con
 FxStepFrame *fx_modes_frame      (const FxModes *modes, const FxModel *model, guint index,
                                   double phase, double amplitude);
 
+/* One cycle of mode `index` as n_frames frames (GPtrArray of FxStepFrame*,
+ * owning them), for animation exports. */
+GPtrArray   *fx_modes_cycle      (const FxModes *modes, const FxModel *model, guint index,
+                                  guint n_frames, double amplitude);
+
+/* The mode named by the user: "3" (vibration 3), "motion:1" or
+ * "self-stress:2"; -1 (with an error) if there is none such. */
+int          fx_modes_find       (const FxModes *modes, const char *name, GError **error);
+
 G_END_DECLS
