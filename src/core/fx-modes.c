@@ -1036,6 +1036,24 @@ results_from_raw (FxSystem *sys, FxModes *res, GArray *raw)
     }
 }
 
+static gboolean
+results_finite (const FxModes *res)
+{
+  for (guint i = 0; i < res->n_modes; i++)
+    {
+      const FxMode *m = &res->modes[i];
+      if (!isfinite (m->frequency))
+        return FALSE;
+      for (guint k = 0; k < FX_MODE_SHAPE_STRIDE * res->n_nodes; k++)
+        if (!isfinite (m->shape[k]))
+          return FALSE;
+      for (guint k = 0; k < res->n_unknowns; k++)
+        if (!isfinite (m->state[k]))
+          return FALSE;
+    }
+  return TRUE;
+}
+
 FxModes *
 fx_modes_compute (const FxModel *model, guint max_vibrations, GError **error)
 {
@@ -1053,7 +1071,8 @@ fx_modes_compute (const FxModel *model, guint max_vibrations, GError **error)
                      "(use fewer elements per link)"), n, FX_MODES_MAX_UNKNOWNS);
       return NULL;
     }
-  /* GSL's default handler aborts; every call here checks its own inputs */
+  /* GSL's default handler aborts the program; here a failed decomposition
+   * shows up as a non-finite result, which is reported instead */
   gsl_error_handler_t *old = gsl_set_error_handler_off ();
 
   FxModes *res = g_new0 (FxModes, 1);
@@ -1075,6 +1094,13 @@ fx_modes_compute (const FxModel *model, guint max_vibrations, GError **error)
   gsl_set_error_handler (old);
 
   results_from_raw (sys, res, raw);
+  if (!results_finite (res))
+    {
+      g_set_error_literal (error, FX_MODES_ERROR, FX_MODES_ERROR_FAILED,
+                           _("the eigensolver failed on this model (a non-finite result)"));
+      fx_modes_free (res);
+      return NULL;
+    }
   return res;
 }
 
