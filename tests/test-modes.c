@@ -230,6 +230,38 @@ test_tip_mass_cantilever (void)
   check_finite_modes (modes);
 }
 
+/* A torsional spring stores energy in an angle, which is not an unknown:
+ * the modes give it one of its own. A stiff massless bar pinned at O with a
+ * 2 kg tip mass at L = 1.5 and a spring k = 30 N m to the ground swings at
+ * sqrt(k / (m L^2)); a speed motor at the pin instead holds it (mobility 0,
+ * no swing at all). */
+static void
+test_spring_and_motor (void)
+{
+  g_autoptr (FxModel) m = fx_model_new ();
+  fx_model_add_joint (m, "O", 0, 0)->support = FX_SUPPORT_PIN;
+  fx_model_add_joint (m, "B", 1.5, 0)->mass = 2.0;
+  test_add_link (m, "bar", "O", "B", 2, 0.0, 0.0, 1e9, 4e8, 1e7);
+  g_autoptr (FxModel) with_spring = fx_model_copy (m);
+  fx_model_add_spring (with_spring, "k", "O", "bar", NULL, 30.0, 0.5);
+  g_autoptr (FxModes) sm = modes_of (with_spring, 0);
+  double f = nth_vibration (sm, 1)->frequency, f_ref = sqrt (30.0 / (2.0 * 1.5 * 1.5)) / (2 * G_PI);
+  g_test_message ("spring pendulum: %.6f Hz, sqrt(k/(m L^2)): %.6f Hz", f, f_ref);
+  g_assert_cmpfloat (fabs (f - f_ref) / f_ref, <, 1e-4);
+  g_assert_cmpuint (sm->mobility, ==, 0);
+  check_finite_modes (sm);
+
+  g_autoptr (FxModel) with_motor = fx_model_copy (m);
+  /* the driven end takes its angular velocity: the free end's moment needs
+   * a rotary inertia to be fed */
+  fx_model_joint (with_motor, 1)->inertia = 1e-3;
+  fx_model_add_motor (with_motor, "drive", "O", "bar", NULL, FX_MOTOR_SPEED, 2.0);
+  g_autoptr (FxModes) mm = modes_of (with_motor, 0);
+  g_assert_cmpuint (mm->mobility, ==, 0);
+  g_assert_cmpuint (mm->indeterminacy, ==, 0);
+  check_finite_modes (mm);
+}
+
 /* Started in mode 1's shape at small amplitude, the cantilever oscillates at
  * mode 1's frequency: velocity zero crossings of the tip. */
 static void
@@ -313,6 +345,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/modes/rigid-and-massless", test_rigid_and_massless);
   g_test_add_func ("/modes/tip-mass", test_tip_mass_cantilever);
+  g_test_add_func ("/modes/spring-and-motor", test_spring_and_motor);
   g_test_add_func ("/modes/time-domain", test_time_domain);
   g_test_add_func ("/modes/csv", test_csv);
   return g_test_run ();
