@@ -307,6 +307,52 @@ test_time_domain (void)
   g_assert_cmpfloat (fabs (period - T) / T, <, 0.005);
 }
 
+/* Beyond the dense limit: shift-invert Arnoldi on the Newton matrix. On
+ * every example it finds the dense solver's lowest vibrations. */
+static void
+test_iterative_matches_dense (void)
+{
+  for (guint c = 0; c < G_N_ELEMENTS (counts); c++)
+    {
+      g_autoptr (FxModel) m = test_load_example (counts[c].file);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (FxModes) dense = fx_modes_compute_with (m, 6, FX_MODES_DENSE, &error);
+      g_assert_no_error (error);
+      g_autoptr (FxModes) iter = fx_modes_compute_with (m, 6, FX_MODES_ITERATIVE, &error);
+      g_assert_no_error (error);
+      g_assert_true (dense->counted);
+      g_assert_false (iter->counted);
+      g_assert_cmpuint (fx_modes_count (iter, FX_MODE_MOTION), ==, 0);
+      g_assert_cmpuint (fx_modes_count (iter, FX_MODE_VIBRATION), ==,
+                        fx_modes_count (dense, FX_MODE_VIBRATION));
+      double worst = 0.0;
+      for (guint i = 1; i <= fx_modes_count (iter, FX_MODE_VIBRATION); i++)
+        {
+          double a = nth_vibration (iter, i)->frequency, b = nth_vibration (dense, i)->frequency;
+          worst = MAX (worst, fabs (a - b) / b);
+        }
+      g_test_message ("%s: iterative against dense, worst %.2g", counts[c].file, worst);
+      g_assert_cmpfloat (worst, <, 1e-7);
+      check_finite_modes (iter);
+    }
+}
+
+/* A cantilever of 400 elements (2406 unknowns) goes to the iterative
+ * solver by itself, and still meets Euler-Bernoulli. */
+static void
+test_large_cantilever (void)
+{
+  g_autoptr (FxModel) m = slender_beam_n (FX_SUPPORT_CLAMP, FX_SUPPORT_NONE, 400);
+  g_autoptr (FxModes) modes = modes_of (m, 3);
+  const double betaL[3] = { 1.8751, 4.6941, 7.8548 };
+  g_assert_cmpuint (modes->n_unknowns, >, FX_MODES_MAX_UNKNOWNS);
+  g_assert_false (modes->counted);
+  check_euler_bernoulli (modes, betaL, 3, "cantilever N = 400 (iterative)");
+  check_finite_modes (modes);
+  g_autofree char *summary = fx_modes_summary (modes);
+  g_assert_cmpstr (summary, ==, "lowest vibrations only (2406 unknowns)");
+}
+
 /* The frequency table: header, kinds, atomically written. */
 static void
 test_csv (void)
@@ -348,5 +394,7 @@ main (int argc, char **argv)
   g_test_add_func ("/modes/spring-and-motor", test_spring_and_motor);
   g_test_add_func ("/modes/time-domain", test_time_domain);
   g_test_add_func ("/modes/csv", test_csv);
+  g_test_add_func ("/modes/iterative/matches-dense", test_iterative_matches_dense);
+  g_test_add_func ("/modes/iterative/large-cantilever", test_large_cantilever);
   return g_test_run ();
 }

@@ -34,8 +34,14 @@ print_modes (const char *path, const FxModes *modes)
   g_autofree char *summary = fx_modes_summary (modes);
 
   printf ("%s: %s\n", path, summary);
-  printf ("motions (mobility): %u\n", modes->mobility);
-  printf ("self-stress states (static indeterminacy): %u\n", modes->indeterminacy);
+  if (!modes->counted)
+    printf ("motions and self-stress states: not counted beyond %u unknowns (dense limit);\n"
+            "the lowest vibrations come from shift-invert iteration\n", FX_MODES_MAX_UNKNOWNS);
+  else
+    {
+      printf ("motions (mobility): %u\n", modes->mobility);
+      printf ("self-stress states (static indeterminacy): %u\n", modes->indeterminacy);
+    }
   if (modes->n_massless_motions > 0)
     printf ("  of the motions, %u move no mass\n", modes->n_massless_motions);
   if (modes->n_rigid_self_stress > 0)

@@ -30,8 +30,17 @@ GQuark fx_modes_error_quark (void);
 
 /* Dense eigensolvers cost O(n^3) time and O(n^2) memory. Measured with
  * bench-modes (GSL's reference BLAS, one core): 1150 unknowns 2.4 s, 1500
- * unknowns 8 s, 2900 unknowns 105 s; the limit keeps a wait under ~20 s. */
+ * unknowns 8 s, 2900 unknowns 105 s; the limit keeps a wait under ~20 s.
+ * Beyond it, only the lowest vibrations are found, by shift-invert Arnoldi
+ * iteration on the midpoint's own (banded or sparse) Newton matrix, and the
+ * motions and self-stress states are not counted. */
 #define FX_MODES_MAX_UNKNOWNS 2000u
+
+typedef enum {
+  FX_MODES_AUTO,       /* dense up to FX_MODES_MAX_UNKNOWNS, else iterative */
+  FX_MODES_DENSE,      /* everything (refused beyond the limit)             */
+  FX_MODES_ITERATIVE,  /* the lowest vibrations only                        */
+} FxModesMethod;
 
 typedef enum {
   FX_MODE_MOTION,       /* zero frequency: rigid-body or mechanism motion */
@@ -56,6 +65,7 @@ typedef struct {
 
 typedef struct {
   guint n_unknowns;     /* of the linearised system (fx_system_n_unknowns)    */
+  gboolean counted;     /* FALSE (iterative): mobility and indeterminacy unknown */
   guint mobility;       /* number of motions                                   */
   guint indeterminacy;  /* number of self-stress states                        */
   guint n_massless_motions;   /* motions no mass resists (also in mobility)    */
@@ -79,15 +89,19 @@ typedef struct {
  * joint, a torque motor is gone). Same unknowns as the original model. */
 FxModel  *fx_modes_linear_model (const FxModel *model);
 
-/* Modes of `model`; max_vibrations limits the vibration modes kept (0: all). */
+/* Modes of `model`; max_vibrations limits the vibration modes kept (0: all;
+ * the iterative method keeps at most 20 unless asked for more). */
 FxModes  *fx_modes_compute      (const FxModel *model, guint max_vibrations, GError **error);
+FxModes  *fx_modes_compute_with (const FxModel *model, guint max_vibrations, FxModesMethod method,
+                                 GError **error);
 void      fx_modes_free         (FxModes *modes);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxModes, fx_modes_free)
 
 guint     fx_modes_count        (const FxModes *modes, FxModeKind kind);
 const char *fx_mode_kind_to_string (FxModeKind kind);  /* "vibration", "motion", "self-stress" */
 
-/* "mobility 1 · statically determinate" / "... · indeterminate to degree 2" */
+/* "mobility 1 · statically determinate" / "... · indeterminate to degree 2",
+ * or "lowest vibrations only (2406 unknowns)" when not counted */
 char     *fx_modes_summary      (const FxModes *modes);
 /* "mode 2 · 13.7 Hz", "mechanism mode 1", "self-stress state 1" */
 char     *fx_mode_label         (const FxModes *modes, const FxMode *mode);
