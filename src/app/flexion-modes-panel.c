@@ -28,7 +28,9 @@ struct _FlexionModesPanel {
   FxModes *modes;
   char *summary;
   guint generation;       /* drops results of older models  */
-  GCancellable *cancellable;
+  gboolean running;       /* a computation is under way      */
+  gboolean pending;       /* another one is due after it     */
+  gboolean stopped;       /* out of the window: no more      */
   guint recompute_id;
 
   int shown;              /* index into modes->modes, -1: none */
@@ -165,17 +167,22 @@ compute_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *ca
     g_task_return_error (task, error);
 }
 
+static void start_task (FlexionModesPanel *self);
+
+/* One computation at a time: a dense solve cannot be interrupted, so edits
+ * made meanwhile wait for it and then start one more, on the newest model. */
 static void
 on_computed (GObject *source, GAsyncResult *result, gpointer data)
 {
+  FlexionModesPanel *self = FLEXION_MODES_PANEL (source);
   g_autoptr (GError) error = NULL;
   FxModes *modes = g_task_propagate_pointer (G_TASK (result), &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;  /* the panel is gone or a newer model is on its way */
-  FlexionModesPanel *self = FLEXION_MODES_PANEL (source);
+  self->running = FALSE;
   if (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (result), "generation")) != self->generation)
     {
       g_clear_pointer (&modes, fx_modes_free);
+      if (self->pending)
+        start_task (self);
       return;
     }
   gtk_spinner_stop (GTK_SPINNER (self->spinner));
@@ -192,32 +199,42 @@ on_computed (GObject *source, GAsyncResult *result, gpointer data)
 }
 
 static void
+start_task (FlexionModesPanel *self)
+{
+  self->pending = FALSE;
+  if (self->stopped || self->doc == NULL)
+    return;
+  g_clear_pointer (&self->modes_model, fx_model_free);
+  self->modes_model = fx_model_copy (fx_document_get_model (self->doc));
+  GTask *task = g_task_new (self, NULL, on_computed, NULL);
+  g_object_set_data (G_OBJECT (task), "generation", GUINT_TO_POINTER (self->generation));
+  g_task_set_task_data (task, fx_model_copy (self->modes_model), (GDestroyNotify) fx_model_free);
+  self->running = TRUE;
+  gtk_spinner_start (GTK_SPINNER (self->spinner));
+  g_task_run_in_thread (task, compute_in_thread);
+  g_object_unref (task);
+}
+
+static void
 compute (FlexionModesPanel *self)
 {
   self->recompute_id = 0;
   flexion_modes_panel_show_mode (self, -1);
   g_clear_pointer (&self->modes, fx_modes_free);
-  g_clear_pointer (&self->modes_model, fx_model_free);
   rebuild_list (self);
-  if (self->cancellable)
-    g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
   self->generation++;
   set_summary (self, "");
   if (self->doc == NULL || fx_document_get_model (self->doc)->links->len == 0)
     {
+      self->pending = FALSE;
+      gtk_spinner_stop (GTK_SPINNER (self->spinner));
       g_signal_emit (self, signals[COMPUTED], 0);
       return;
     }
-  self->modes_model = fx_model_copy (fx_document_get_model (self->doc));
-  self->cancellable = g_cancellable_new ();
-  GTask *task = g_task_new (self, self->cancellable, on_computed, NULL);
-  g_object_set_data (G_OBJECT (task), "generation", GUINT_TO_POINTER (self->generation));
-  g_task_set_task_data (task, fx_model_copy (self->modes_model), (GDestroyNotify) fx_model_free);
-  g_task_set_return_on_cancel (task, TRUE);
-  gtk_spinner_start (GTK_SPINNER (self->spinner));
-  g_task_run_in_thread (task, compute_in_thread);
-  g_object_unref (task);
+  if (self->running)
+    self->pending = TRUE;  /* after the one under way */
+  else
+    start_task (self);
 }
 
 static gboolean
@@ -230,8 +247,13 @@ compute_later (gpointer data)
 static void
 on_doc_changed (FlexionModesPanel *self)
 {
-  /* the shape no longer matches the drawing: leave at once */
+  /* the modes no longer match the drawing: leave and forget them at once */
   flexion_modes_panel_show_mode (self, -1);
+  g_clear_pointer (&self->modes, fx_modes_free);
+  rebuild_list (self);
+  self->generation++;
+  set_summary (self, "");
+  gtk_spinner_start (GTK_SPINNER (self->spinner));
   if (self->recompute_id)
     g_source_remove (self->recompute_id);
   self->recompute_id = g_timeout_add (RECOMPUTE_DELAY_MS, compute_later, self);
@@ -452,9 +474,8 @@ on_back (FlexionModesPanel *self)
 static void
 stop_work (FlexionModesPanel *self)
 {
-  if (self->cancellable)
-    g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
+  self->stopped = TRUE;
+  self->pending = FALSE;
   self->generation++;
   if (self->recompute_id)
     g_source_remove (self->recompute_id);

@@ -1,12 +1,14 @@
 /* test-ui-modes.c: the Modes panel under Xvfb. Opening the four-bar lists
  * its modes (computed in a worker thread), the summary reaches the panel,
- * selecting a mode animates it on the canvas with its label, and playing
- * leaves it. Screenshot: ui-four-bar-mode.png. */
+ * selecting a mode animates it on the canvas with its label, an edit
+ * recomputes them, and playing leaves the shape. Screenshot:
+ * ui-four-bar-mode.png. */
 #include "flexion-application.h"
 #include "flexion-window.h"
 #include "flexion-modes-panel.h"
 
 #include <adwaita.h>
+#include <math.h>
 
 static FlexionApplication *app;
 
@@ -47,6 +49,12 @@ static gboolean
 has_modes (gpointer panel)
 {
   return flexion_modes_panel_get_modes (panel) != NULL;
+}
+
+static gboolean
+has_summary (gpointer panel)
+{
+  return *flexion_modes_panel_get_summary (panel) != '\0';
 }
 
 static FlexionModesPanel *
@@ -120,6 +128,25 @@ test_four_bar_modes (void)
   g_assert_cmpint (flexion_modes_panel_get_shown_mode (panel), ==, first_vibration);
   wait_until (never, NULL, 0.5);
   g_assert_cmpuint (screenshot (win, "ui-four-bar-mode.png"), >, 50);
+
+  /* an edit recomputes them: with joint B moved 0.3 m up the linkage has
+   * other proportions, so its first frequency changes; the shape is left */
+  double f1 = modes->modes[first_vibration].frequency;
+  FxDocument *doc = flexion_window_get_document (win);
+  int b = fx_model_find_joint (fx_document_get_model (doc), "B");
+  g_assert_cmpint (b, >=, 0);
+  const FxJoint *jb = fx_model_joint (fx_document_get_model (doc), (guint) b);
+  fx_document_move_joint (doc, (guint) b, jb->at[0], jb->at[1] + 0.3);
+  g_assert_cmpint (flexion_modes_panel_get_shown_mode (panel), ==, -1);
+  g_assert_null (flexion_modes_panel_get_modes (panel));  /* stale ones are gone at once */
+  g_assert_true (wait_until (has_summary, panel, 10));
+  g_assert_cmpstr (flexion_modes_panel_get_summary (panel), ==, "mobility 1 · statically determinate");
+  modes = flexion_modes_panel_get_modes (panel);
+  g_assert_nonnull (modes);
+  double f1_moved = modes->modes[first_vibration].frequency;
+  g_test_message ("first frequency %.4g Hz, with B moved %.4g Hz", f1, f1_moved);
+  g_assert_cmpfloat (fabs (f1_moved - f1), >, 1e-3 * f1);
+  flexion_modes_panel_show_mode (panel, first_vibration);
 
   /* playing returns to the simulation */
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
