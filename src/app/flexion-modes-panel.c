@@ -1,9 +1,15 @@
 /* flexion-modes-panel.c: the Modes panel (see flexion-modes-panel.h). */
+#define _GNU_SOURCE  /* syscall (SYS_gettid): a thread's own priority */
 #include "flexion-modes-panel.h"
 #include "fx-export.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 /* Edits come in bursts (a drag moves a joint many times): wait this long
  * after the last one. A new document is computed at once. */
@@ -156,46 +162,64 @@ rebuild_list (FlexionModesPanel *self)
 
 /* ---- computing, off the UI thread ---- */
 
-static void
-compute_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
-{
-  GError *error = NULL;
-  FxModes *modes = fx_modes_compute (data, MAX_VIBRATIONS, &error);
-  if (modes)
-    g_task_return_pointer (task, modes, (GDestroyNotify) fx_modes_free);
-  else
-    g_task_return_error (task, error);
-}
+/* One computation, in its own thread at a lower priority: the solver and
+ * the frame clock come first on a busy machine. */
+typedef struct {
+  FlexionModesPanel *self;  /* a reference */
+  FxModel *model;
+  guint generation;
+  FxModes *modes;
+  GError *error;
+} Job;
 
 static void start_task (FlexionModesPanel *self);
 
 /* One computation at a time: a dense solve cannot be interrupted, so edits
  * made meanwhile wait for it and then start one more, on the newest model. */
-static void
-on_computed (GObject *source, GAsyncResult *result, gpointer data)
+static gboolean
+deliver (gpointer data)
 {
-  FlexionModesPanel *self = FLEXION_MODES_PANEL (source);
-  g_autoptr (GError) error = NULL;
-  FxModes *modes = g_task_propagate_pointer (G_TASK (result), &error);
+  Job *job = data;
+  FlexionModesPanel *self = job->self;
   self->running = FALSE;
-  if (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (result), "generation")) != self->generation)
+  if (job->generation != self->generation)
     {
-      g_clear_pointer (&modes, fx_modes_free);
+      g_clear_pointer (&job->modes, fx_modes_free);
       if (self->pending)
         start_task (self);
-      return;
-    }
-  gtk_spinner_stop (GTK_SPINNER (self->spinner));
-  self->modes = modes;
-  if (modes)
-    {
-      g_autofree char *summary = fx_modes_summary (modes);
-      set_summary (self, summary);
     }
   else
-    set_summary (self, error->message);
-  rebuild_list (self);
-  g_signal_emit (self, signals[COMPUTED], 0);
+    {
+      gtk_spinner_stop (GTK_SPINNER (self->spinner));
+      self->modes = g_steal_pointer (&job->modes);
+      if (self->modes)
+        {
+          g_autofree char *summary = fx_modes_summary (self->modes);
+          set_summary (self, summary);
+        }
+      else
+        set_summary (self, job->error->message);
+      rebuild_list (self);
+      g_signal_emit (self, signals[COMPUTED], 0);
+    }
+  g_clear_error (&job->error);
+  fx_model_free (job->model);
+  g_object_unref (job->self);
+  g_free (job);
+  return G_SOURCE_REMOVE;
+}
+
+static gpointer
+compute_thread (gpointer data)
+{
+  Job *job = data;
+#ifdef __linux__
+  /* nice 10 for this thread only (it ends with the job) */
+  setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), 10);
+#endif
+  job->modes = fx_modes_compute (job->model, MAX_VIBRATIONS, &job->error);
+  g_idle_add (deliver, job);
+  return NULL;
 }
 
 static void
@@ -206,13 +230,13 @@ start_task (FlexionModesPanel *self)
     return;
   g_clear_pointer (&self->modes_model, fx_model_free);
   self->modes_model = fx_model_copy (fx_document_get_model (self->doc));
-  GTask *task = g_task_new (self, NULL, on_computed, NULL);
-  g_object_set_data (G_OBJECT (task), "generation", GUINT_TO_POINTER (self->generation));
-  g_task_set_task_data (task, fx_model_copy (self->modes_model), (GDestroyNotify) fx_model_free);
+  Job *job = g_new0 (Job, 1);
+  job->self = g_object_ref (self);
+  job->model = fx_model_copy (self->modes_model);
+  job->generation = self->generation;
   self->running = TRUE;
   gtk_spinner_start (GTK_SPINNER (self->spinner));
-  g_task_run_in_thread (task, compute_in_thread);
-  g_object_unref (task);
+  g_thread_unref (g_thread_new ("flexion-modes", compute_thread, job));
 }
 
 static void
