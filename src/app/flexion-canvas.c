@@ -64,6 +64,9 @@ struct _FlexionCanvas {
   double zoom_last;             /* pinch scale at the last update     */
 
   GtkWidget *context_menu;
+
+  FxStepFrame *mode_frame;  /* a mode shape shown instead (flexion-modes-panel) */
+  char *mode_label;
 };
 
 G_DEFINE_FINAL_TYPE (FlexionCanvas, flexion_canvas, GTK_TYPE_WIDGET)
@@ -348,6 +351,35 @@ draw_empty_hint (FlexionCanvas *self, cairo_t *cr, int w, int h)
     }
 }
 
+/* The shown mode's name, centred at the top. */
+static void
+draw_mode_label (FlexionCanvas *self, cairo_t *cr, int w)
+{
+  double ls = self->style.line_scale;
+  cairo_text_extents_t e;
+  cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+  cairo_set_font_size (cr, 16 * ls);
+  cairo_text_extents (cr, self->mode_label, &e);
+  double v = self->style.dark ? 0.92 : 0.15;
+  cairo_set_source_rgba (cr, v, v, v, 0.9);
+  cairo_move_to (cr, (w - e.x_advance) / 2, 28 * ls);
+  cairo_show_text (cr, self->mode_label);
+}
+
+void
+flexion_canvas_set_mode_frame (FlexionCanvas *self, FxStepFrame *frame, const char *label)
+{
+  g_return_if_fail (FLEXION_IS_CANVAS (self));
+  g_clear_pointer (&self->mode_frame, fx_step_frame_unref);
+  g_clear_pointer (&self->mode_label, g_free);
+  if (frame)
+    {
+      self->mode_frame = fx_step_frame_ref (frame);
+      self->mode_label = g_strdup (label);
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 static void
 flexion_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -361,7 +393,7 @@ flexion_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   gint64 t_draw = g_get_monotonic_time ();
   cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, w, h));
   FxSceneStyle style = self->style;
-  const FxStepFrame *frame = shown_frame (self);
+  const FxStepFrame *frame = self->mode_frame ? self->mode_frame : shown_frame (self);
   gboolean run = frame != self->model_frame;
   style.selected_joint = self->selected_joint;
   style.selected_link = self->selected_link;
@@ -369,8 +401,8 @@ flexion_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   style.hover_link = self->hover_link;
   style.assignment = fx_assignment_ok (self->assignment) ? self->assignment : NULL;
   style.trails = run && self->sim ? flexion_simulation_get_trails (self->sim) : NULL;
-  style.moment_range = run ? flexion_simulation_get_moment_range (self->sim) : 1;
-  style.show_colorbar = style.show_colorbar && run;
+  style.moment_range = run && !self->mode_frame ? flexion_simulation_get_moment_range (self->sim) : 1;
+  style.show_colorbar = style.show_colorbar && run && !self->mode_frame;  /* mode moments are normalised */
   style.grid_step = self->grid_step;
   if (self->presentation)
     style.show_causality = FALSE;
@@ -389,8 +421,10 @@ flexion_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     }
   fx_scene_draw (cr, canvas_model (self), frame, run ? self->model_frame : NULL,
                  &self->view, &style, w, h);
-  if (self->overlay && run)
+  if (self->overlay && run && !self->mode_frame)
     self->overlay (cr, &self->view, frame->t, self->overlay_data);
+  if (self->mode_label)
+    draw_mode_label (self, cr, w);
   if (self->drag == DRAG_DRAW_LINK && self->moved)
     draw_link_preview (self, cr);
   else if (canvas_model (self)->joints->len == 0 && !self->presentation)
@@ -801,6 +835,8 @@ flexion_canvas_dispose (GObject *object)
   g_clear_pointer (&self->context_menu, gtk_widget_unparent);
   g_clear_pointer (&self->model_frame, fx_step_frame_unref);
   g_clear_pointer (&self->assignment, fx_assignment_free);
+  g_clear_pointer (&self->mode_frame, fx_step_frame_unref);
+  g_clear_pointer (&self->mode_label, g_free);
   G_OBJECT_CLASS (flexion_canvas_parent_class)->dispose (object);
 }
 

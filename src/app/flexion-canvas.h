@@ -52,6 +52,12 @@ int          flexion_canvas_get_context_point (FlexionCanvas *canvas, double *s,
 /* Makes sure ticks run when the simulation has work (after a step). */
 void         flexion_canvas_wake            (FlexionCanvas *canvas);
 
+/* A mode shape (fx_modes_frame) drawn instead of the model or the run, with
+ * the drawn model as a ghost and `label` at the top ("mode 2 · 13.7 Hz");
+ * NULL returns to the model or the run. The canvas keeps a reference. */
+void         flexion_canvas_set_mode_frame  (FlexionCanvas *canvas, FxStepFrame *frame,
+                                             const char *label);
+
 /* The style the canvas draws with now (colours, options, moment range),
  * for exports that should look the same. */
 void         flexion_canvas_get_style       (FlexionCanvas *canvas, FxSceneStyle *style);

@@ -19,6 +19,8 @@ struct _FlexionInspector {
   gboolean applying;    /* our own edit: do not rebuild */
   guint rebuild_id;     /* one pending rebuild, however many edits came */
   GtkWidget *box;       /* the groups */
+  char *modes_summary;  /* from the Modes panel, shown with the model */
+  GtkWidget *modes_row, *modes_label;  /* its row, while the model is shown */
 };
 
 G_DEFINE_FINAL_TYPE (FlexionInspector, flexion_inspector, ADW_TYPE_BIN)
@@ -579,6 +581,16 @@ show_model (FlexionInspector *self, const FxModel *m)
   /* Translators: the model's contents: joints, links, loads, probes */
   g_autofree char *counts = g_strdup_printf (_("%s, %s, %s, %s"), joints, links, loads, probes);
   info_row (s, _("Contents"), counts);
+  /* its own row, so that new counts update one label and not the sidebar */
+  self->modes_row = adw_action_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->modes_row), _("Modes"));
+  self->modes_label = gtk_label_new (self->modes_summary);
+  gtk_label_set_wrap (GTK_LABEL (self->modes_label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (self->modes_label), 1);
+  gtk_widget_add_css_class (self->modes_label, "dim-label");
+  adw_action_row_add_suffix (ADW_ACTION_ROW (self->modes_row), self->modes_label);
+  gtk_widget_set_visible (self->modes_row, self->modes_summary && *self->modes_summary);
+  adw_preferences_group_add (s, self->modes_row);
   if (m->links->len == 0)
     {
       GtkWidget *hint = gtk_label_new (_("Drag on the canvas to draw a link; joints appear at its "
@@ -594,6 +606,7 @@ static void
 rebuild (FlexionInspector *self)
 {
   GtkWidget *child;
+  self->modes_row = self->modes_label = NULL;
   while ((child = gtk_widget_get_first_child (self->box)))
     gtk_box_remove (GTK_BOX (self->box), child);
   if (self->doc == NULL)
@@ -639,7 +652,24 @@ flexion_inspector_dispose (GObject *object)
     g_clear_signal_handler (&self->changed_id, self->doc);
   g_clear_handle_id (&self->rebuild_id, g_source_remove);
   g_clear_object (&self->doc);
+  g_clear_pointer (&self->modes_summary, g_free);
   G_OBJECT_CLASS (flexion_inspector_parent_class)->dispose (object);
+}
+
+void
+flexion_inspector_set_modes_summary (FlexionInspector *self, const char *summary)
+{
+  g_return_if_fail (FLEXION_IS_INSPECTOR (self));
+  if (g_strcmp0 (self->modes_summary, summary) == 0)
+    return;
+  g_free (self->modes_summary);
+  self->modes_summary = g_strdup (summary);
+  /* only the model section shows it; a rebuild picks it up anyway */
+  if (self->modes_label)
+    {
+      gtk_label_set_text (GTK_LABEL (self->modes_label), summary ? summary : "");
+      gtk_widget_set_visible (self->modes_row, summary && *summary);
+    }
 }
 
 static void

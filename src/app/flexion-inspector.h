@@ -17,6 +17,10 @@ void       flexion_inspector_set_document (FlexionInspector *self, FxDocument *d
 /* Shows the joint or link (-1, -1: the model). */
 void       flexion_inspector_show         (FlexionInspector *self, int joint, int link);
 
+/* The model section's modes line ("mobility 1 · statically determinate"),
+ * from the Modes panel; NULL or "" hides it. */
+void       flexion_inspector_set_modes_summary (FlexionInspector *self, const char *summary);
+
 /* Links whose fixed formulation, set back to Auto alone, resolves every
  * causality conflict of `model` (the one-click fixes), as a new array of
  * link indices (guint in a GArray). */

@@ -4,6 +4,7 @@
 #include "flexion-application.h"
 #include "flexion-canvas.h"
 #include "flexion-inspector.h"
+#include "flexion-modes-panel.h"
 #include "flexion-plot-view.h"
 #include "flexion-gallery.h"
 #include "flexion-export-dialog.h"
@@ -44,6 +45,7 @@ struct _FlexionWindow {
   FlexionSimulation *sim;
   GSettings *settings;
   GtkWidget *plots[3];
+  FlexionModesPanel *modes_panel;  /* beside the plots */
   gboolean presentation;
   gboolean close_confirmed;
   gboolean updating_controls;
@@ -234,6 +236,7 @@ flexion_window_set_document (FlexionWindow *self, FxDocument *doc)
   follow_model_dt (self);
   flexion_canvas_set_document (self->canvas, doc);
   flexion_inspector_set_document (self->inspector, doc);
+  flexion_modes_panel_set_document (self->modes_panel, doc);
   update_title (self);
   update_history (self);
   update_selection_actions (self);
@@ -1314,6 +1317,16 @@ flexion_window_class_init (FlexionWindowClass *klass)
   gtk_widget_class_add_binding_action (wc, GDK_KEY_Escape, 0, "win.leave-presentation", NULL);
 }
 
+/* The Modes panel's counts, in the inspector's model section. */
+static void
+on_modes_computed (FlexionWindow *self)
+{
+  if (self->inspector == NULL)  /* the window is closing */
+    return;
+  flexion_inspector_set_modes_summary (self->inspector,
+                                       flexion_modes_panel_get_summary (self->modes_panel));
+}
+
 static void
 flexion_window_init (FlexionWindow *self)
 {
@@ -1337,6 +1350,13 @@ flexion_window_init (FlexionWindow *self)
                                     flexion_simulation_get_series (self->sim));
       gtk_box_append (GTK_BOX (self->plots_box), self->plots[i]);
     }
+
+  self->modes_panel = FLEXION_MODES_PANEL (flexion_modes_panel_new ());
+  flexion_modes_panel_set_canvas (self->modes_panel, self->canvas);
+  flexion_modes_panel_set_simulation (self->modes_panel, self->sim);
+  g_signal_connect_object (self->modes_panel, "computed", G_CALLBACK (on_modes_computed), self,
+                           G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (self->plots_box), GTK_WIDGET (self->modes_panel));
 
   g_signal_connect_swapped (self->canvas, "selection-changed", G_CALLBACK (on_selection_changed), self);
   g_signal_connect_swapped (self->canvas, "pointer-moved", G_CALLBACK (on_pointer_moved), self);

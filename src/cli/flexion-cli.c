@@ -5,6 +5,7 @@
  *   flexion-cli ensemble MODEL --samples N ... (flexion-cli-ensemble.c)
  *   flexion-cli ensemble-merge PARTIAL... --stats OUT.csv
  *   flexion-cli check MODEL
+ *   flexion-cli modes MODEL [--count K] [--csv OUT] [--shapes OUT]   (flexion-cli-modes.c)
  *   flexion-cli export MODEL [--from T0] [--until T] [--dt S] [--animation OUT]
  *                            [--fps N] [--size WxH] [--plot KIND=OUT] [--csv OUT]
  *                            [--picture OUT] [--dark] [--inset] [--no-colorbar]
@@ -17,6 +18,7 @@
 #include "fx-system.h"
 #include "fx-integrator.h"
 #include "flexion-cli-ensemble.h"
+#include "flexion-cli-modes.h"
 
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -34,6 +36,7 @@ static const char *usage_text =
   "  flexion-cli export MODEL [OPTION...] write animations, plots, pictures and CSV\n"
   "  flexion-cli ensemble MODEL --samples N [OPTION...]  statistics of N noisy samples\n"
   "  flexion-cli ensemble-merge PARTIAL... --stats FILE  combine ensemble partials\n"
+  FLEXION_CLI_MODES_USAGE
   "  flexion-cli --version | --help\n"
   "\n"
   "Options of run:\n"
@@ -62,6 +65,7 @@ static const char *usage_text =
   "  --dark          dark colours; --inset adds an energy plot to the animation;\n"
   "  --no-colorbar, --no-time   leave those out of the animation\n"
   "\n"
+  FLEXION_CLI_MODES_OPTIONS
   "Exit status: 0 success, 1 bad command line, 2 invalid model, 3 solver failure,\n"
   "4 export failure (an unavailable format, an unwritable file).\n";
 
@@ -566,6 +570,8 @@ main (int argc, char **argv)
     return flexion_cli_ensemble (argc - 1, argv + 1);
   if (strcmp (argv[1], "ensemble-merge") == 0)
     return flexion_cli_ensemble_merge (argc - 1, argv + 1);
+  if (strcmp (argv[1], "modes") == 0)
+    return flexion_cli_modes (argc - 1, argv + 1);
   if (strcmp (argv[1], "export") == 0)
 #ifdef FLEXION_HAVE_RENDER
     return cmd_export (argc - 1, argv + 1);

@@ -1,6 +1,7 @@
 /* fx-model.c: the mechanism as plain data; see fx-model.h. */
 #include "fx-model.h"
 
+#include <gsl/gsl_interp.h>
 #include <math.h>
 #include <string.h>
 
@@ -686,33 +687,34 @@ rise (double a, double b, double t)
   return (t - a) / (b - a);
 }
 
+/* Piecewise linear through the table, held at its ends: GSL's linear
+ * interpolation (gsl_interp_linear keeps no state, so the per-call set-up
+ * is two small allocations; tables are sampled once per step). Files
+ * guarantee strictly increasing times; a table built in code that repeats
+ * a time is a jump there, taken at its later value. */
 static double
 table_eval (const FxProfile *profile, double t)
 {
   const double *x = profile->table_t, *y = profile->table_value;
-  guint n = profile->n_table, lo = 0, hi;
+  const guint n = profile->n_table;
 
   if (n == 0 || x == NULL || y == NULL)
     return 0.0;
-  if (t <= x[0])
+  if (!(t > x[0]))  /* also a NaN time */
     return y[0];
   if (t >= x[n - 1])
     return y[n - 1];
-
-  /* Bisect for x[lo] <= t < x[hi]. */
-  hi = n - 1;
-  while (hi - lo > 1)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (x[mid] <= t)
-        lo = mid;
-      else
-        hi = mid;
-    }
-  if (!(x[hi] > x[lo]))
-    return y[hi];
-  return y[lo] + (y[hi] - y[lo]) * (t - x[lo]) / (x[hi] - x[lo]);
+  /* x[lo] <= t < x[lo + 1], inside the strictly increasing run around it */
+  guint lo = (guint) gsl_interp_bsearch (x, t, 0, n - 1), first = lo, last = lo + 1;
+  while (first > 0 && x[first - 1] < x[first])
+    first--;
+  while (last + 1 < n && x[last + 1] > x[last])
+    last++;
+  gsl_interp *interp = gsl_interp_alloc (gsl_interp_linear, last - first + 1);
+  gsl_interp_init (interp, x + first, y + first, last - first + 1);
+  double v = gsl_interp_eval (interp, x + first, y + first, t, NULL);
+  gsl_interp_free (interp);
+  return v;
 }
 
 double

@@ -701,6 +701,77 @@ fx_export_animation (const FxModel *model, const char *path, FxAnimationFormat f
   return ok;
 }
 
+/* ---- given frames (a mode's cycle) ---- */
+
+gboolean
+fx_export_frames (const FxModel *model, GPtrArray *frames, const char *path, FxAnimationFormat format,
+                  const FxAnimationOptions *options, GError **error)
+{
+  FxAnimationOptions o = *options;
+  o.energy_inset = FALSE;  /* frames without a run have no energy */
+  o.trails = FALSE;
+  if (o.width < 16 || o.height < 16 || o.width > 8192 || o.height > 8192 || !(o.fps > 0) || o.fps > 240
+      || frames->len == 0)
+    {
+      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED,
+                   _("bad animation options: size %ux%u (16 to 8192), %g fps (up to 240), %u frames"),
+                   o.width, o.height, o.fps, frames->len);
+      return FALSE;
+    }
+  g_autofree char *why = NULL;
+  if (!fx_animation_format_available (format, &why))
+    {
+      g_set_error_literal (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_UNAVAILABLE, why);
+      return FALSE;
+    }
+  if (format == FX_ANIMATION_PNG_SEQUENCE && g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED,
+                   _("%s already exists: a PNG sequence goes into a new folder"), path);
+      return FALSE;
+    }
+  /* a run of the given frames: zero reports, no probes */
+  Run run = { 0 };
+  run.frames = g_ptr_array_ref (frames);
+  run.reports = g_array_new (FALSE, TRUE, sizeof (FxStepReport));
+  run.frame_steps = g_array_new (FALSE, FALSE, sizeof (guint));
+  run.probe_xy = g_array_new (FALSE, FALSE, sizeof (double));
+  g_array_set_size (run.reports, frames->len);
+  for (guint i = 0; i < frames->len; i++)
+    g_array_append_val (run.frame_steps, i);
+  Painter painter = { 0 };
+  gboolean ok = painter_init (&painter, model, &o, &run);
+  g_autofree char *tmp = NULL;
+  if (!ok)
+    g_set_error_literal (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, _("nothing to draw"));
+  else if (format == FX_ANIMATION_GIF)
+    {
+      tmp = temp_path_beside (path, FALSE, error);
+      ok = tmp && write_gif (&painter, tmp, NULL, NULL, error);
+    }
+  else if (format == FX_ANIMATION_PNG_SEQUENCE)
+    {
+      tmp = temp_path_beside (path, TRUE, error);
+      ok = tmp && write_png_frames (&painter, tmp, NULL, NULL, 0.0, 1.0, error);
+    }
+  else
+    {
+      g_autofree char *dir = temp_path_beside (path, TRUE, error);
+      tmp = dir ? temp_path_beside (path, FALSE, error) : NULL;
+      ok = tmp && write_png_frames (&painter, dir, NULL, NULL, 0.0, 1.0, error)
+           && encode_video (format, dir, o.fps, tmp, error);
+      if (dir)
+        remove_tree (dir);
+    }
+  if (ok)
+    ok = move_into_place (tmp, path, error);
+  else if (tmp)
+    remove_tree (tmp);
+  painter_clear (&painter);
+  run_clear (&run);
+  return ok;
+}
+
 /* ---- single pictures ---- */
 
 typedef void (*DrawFunc) (cairo_t *cr, gpointer data, double w, double h);

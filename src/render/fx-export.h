@@ -64,6 +64,13 @@ gboolean fx_export_animation (const FxModel *model, const char *path, FxAnimatio
                               const FxAnimationOptions *options, FxExportProgress progress,
                               gpointer data, guint *n_frames, GError **error);
 
+/* The given frames (e.g. fx_modes_frame over one cycle of a mode) as an
+ * animation, in a fixed view that holds them all, colours scaled to their
+ * largest moment; no energy inset or trails. Atomic like the others. */
+gboolean fx_export_frames    (const FxModel *model, GPtrArray *frames, const char *path,
+                              FxAnimationFormat format, const FxAnimationOptions *options,
+                              GError **error);
+
 /* A plot of `series` as PNG, SVG or PDF (by the file name), w x h points. */
 gboolean fx_export_plot      (const FxSeries *series, FxPlotKind kind, const FxPlotStyle *style,
                               const char *path, guint width, guint height, GError **error);

@@ -1,0 +1,143 @@
+/* flexion-cli-modes.c: "flexion-cli modes", the linear modes of a model
+ * (fx-modes.h, physics.md section 10) on the command line. */
+#include "flexion-cli-modes.h"
+
+#include "fx-model-io.h"
+#include "fx-modes.h"
+#ifdef FLEXION_HAVE_RENDER
+#include "fx-export.h"
+#endif
+
+#include <glib.h>
+#include <math.h>
+#include <stdio.h>
+
+enum { EXIT_USAGE = 1, EXIT_INVALID = 2, EXIT_SOLVER = 3, EXIT_EXPORT = 4 };
+
+static FxModel *
+load (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) warnings = NULL;
+  FxModel *model = fx_model_load_file (path, &warnings, &error);
+
+  for (guint i = 0; warnings && i < warnings->len; i++)
+    g_printerr ("%s: warning: %s\n", path, (char *) g_ptr_array_index (warnings, i));
+  if (model == NULL)
+    g_printerr ("%s: invalid model:\n  %s\n", path, error->message);
+  return model;
+}
+
+static void
+print_modes (const char *path, const FxModes *modes)
+{
+  g_autofree char *summary = fx_modes_summary (modes);
+
+  printf ("%s: %s\n", path, summary);
+  if (!modes->counted)
+    printf ("motions and self-stress states: not counted beyond %u unknowns (dense limit);\n"
+            "the lowest vibrations come from shift-invert iteration\n", FX_MODES_MAX_UNKNOWNS);
+  else
+    {
+      printf ("motions (mobility): %u\n", modes->mobility);
+      printf ("self-stress states (static indeterminacy): %u\n", modes->indeterminacy);
+    }
+  if (modes->n_massless_motions > 0)
+    printf ("  of the motions, %u move no mass\n", modes->n_massless_motions);
+  if (modes->n_rigid_self_stress > 0)
+    printf ("  of the self-stress states, %u load only rigid links\n", modes->n_rigid_self_stress);
+  printf ("%-6s %s\n", "mode", "frequency (Hz)");
+  for (guint i = 0; i < modes->n_modes; i++)
+    {
+      const FxMode *m = &modes->modes[i];
+      if (m->kind == FX_MODE_VIBRATION)
+        printf ("%-6u %.6g\n", m->index, m->frequency);
+    }
+}
+
+/* One cycle of a mode, 48 frames at 24 fps, at a tenth of the model's size. */
+static gboolean
+write_animation (const FxModes *modes, const FxModel *model, const char *name, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  int index = fx_modes_find (modes, name, &error);
+  if (index < 0)
+    {
+      g_printerr ("flexion-cli modes: %s\n", error->message);
+      return FALSE;
+    }
+#ifdef FLEXION_HAVE_RENDER
+  FxAnimationOptions options;
+  fx_animation_options_init (&options);
+  options.fps = 24;
+  options.colorbar = FALSE;
+  options.time_stamp = FALSE;
+  options.show_initial = TRUE;
+  g_autoptr (GPtrArray) frames = fx_modes_cycle (modes, model, (guint) index, 48, 0.1 * modes->size);
+  if (!fx_export_frames (model, frames, path, fx_animation_format_for_path (path), &options, &error))
+    {
+      g_printerr ("flexion-cli modes: %s\n", error->message);
+      return FALSE;
+    }
+  g_autofree char *label = fx_mode_label (modes, &modes->modes[index]);
+  printf ("%s: %s, one cycle in %u frames\n", path, label, frames->len);
+  return TRUE;
+#else
+  g_printerr ("flexion-cli modes: this build has no cairo, so it cannot draw\n");
+  return FALSE;
+#endif
+}
+
+int
+flexion_cli_modes (int argc, char **argv)
+{
+  int count = 10;
+  g_autofree char *csv_path = NULL, *shapes_path = NULL, *animation_path = NULL, *mode_name = NULL;
+  GOptionEntry entries[] = {
+    { "count", 0, 0, G_OPTION_ARG_INT, &count, "Vibration modes to list", "K" },
+    { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_path, "Frequency table CSV", "OUT" },
+    { "shapes", 0, 0, G_OPTION_ARG_FILENAME, &shapes_path, "Nodal shapes CSV", "OUT" },
+    { "animation", 0, 0, G_OPTION_ARG_FILENAME, &animation_path, "One cycle of a mode", "OUT" },
+    { "mode", 0, 0, G_OPTION_ARG_STRING, &mode_name, "The mode animated (default 1)", "NAME" },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) ctx = g_option_context_new ("MODEL");
+  g_autoptr (GError) error = NULL;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    {
+      g_printerr ("flexion-cli modes: %s\n", error->message);
+      return EXIT_USAGE;
+    }
+  if (argc != 2 || count < 1)
+    {
+      g_printerr ("flexion-cli modes: expected one MODEL file and --count of at least 1\n");
+      return EXIT_USAGE;
+    }
+  g_autoptr (FxModel) model = load (argv[1]);
+  if (model == NULL)
+    return EXIT_INVALID;
+
+  g_autoptr (FxModes) modes = fx_modes_compute (model, (guint) count, &error);
+  if (modes == NULL)
+    {
+      g_printerr ("%s: no modes:\n  %s\n", argv[1], error->message);
+      return g_error_matches (error, FX_MODES_ERROR, FX_MODES_ERROR_FAILED) ||
+             g_error_matches (error, FX_MODES_ERROR, FX_MODES_ERROR_TOO_LARGE) ? EXIT_SOLVER : EXIT_INVALID;
+    }
+  print_modes (argv[1], modes);
+  if (csv_path && !fx_modes_write_csv (modes, model, csv_path, &error))
+    {
+      g_printerr ("flexion-cli modes: %s\n", error->message);
+      return EXIT_EXPORT;
+    }
+  if (shapes_path && !fx_modes_write_shapes (modes, model, shapes_path, &error))
+    {
+      g_printerr ("flexion-cli modes: %s\n", error->message);
+      return EXIT_EXPORT;
+    }
+  if (animation_path && !write_animation (modes, model, mode_name ? mode_name : "1", animation_path))
+    return EXIT_EXPORT;
+  return 0;
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# TAP tests of "flexion-cli modes": counts, the frequency table, shapes, statuses.
+#   test-cli-modes.sh FLEXION_CLI SOURCE_ROOT
+set -uo pipefail
+
+cli=${1:?usage: test-cli-modes.sh FLEXION_CLI SOURCE_ROOT}
+root=${2:?usage: test-cli-modes.sh FLEXION_CLI SOURCE_ROOT}
+examples=$root/data/examples
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/flexion-test-cli-modes.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+n=0 failures=0
+check () {  # check DESCRIPTION COMMAND...
+  local what=$1; shift
+  n=$((n + 1))
+  if "$@" >"$tmp/last.out" 2>&1; then echo "ok $n - $what"
+  else failures=$((failures + 1)); echo "not ok $n - $what"; sed 's/^/#   /' "$tmp/last.out"; fi
+}
+
+"$cli" modes "$examples/four-bar.flexion" --count 3 --csv "$tmp/fb.csv" --shapes "$tmp/fb-shapes.csv" \
+  >"$tmp/fb.out" 2>"$tmp/fb.err"
+check "modes on the four-bar exits 0" test $? -eq 0
+check "the four-bar has mobility 1 and is statically determinate" \
+  grep -qx ".*: mobility 1 · statically determinate" "$tmp/fb.out"
+check "the frequency table's header" test "$(head -1 "$tmp/fb.csv")" = "mode,frequency_hz,kind"
+check "one motion row, then 3 vibration rows" \
+  test "$(cut -d, -f3 "$tmp/fb.csv" | tail -n +2 | tr '\n' ' ')" = "motion vibration vibration vibration "
+check "the frequencies are finite and rising" \
+  awk -F, 'NR > 2 { if ($2 !~ /^[0-9.e+-]+$/ || $2 + 0 <= prev + 0) exit 1; prev = $2 }' "$tmp/fb.csv"
+check "the shapes' header" test "$(head -1 "$tmp/fb-shapes.csv")" = "mode,kind,link,node,x,y,dx,dy,moment,axial"
+# 4 modes x (11 + 7 + 7) nodes
+check "one shape row per node and mode" test "$(tail -n +2 "$tmp/fb-shapes.csv" | wc -l)" -eq 100
+
+"$cli" modes "$examples/triangle-truss.flexion" --count 2 --csv "$tmp/tt.csv" >"$tmp/tt.out" 2>&1
+check "the welded truss on two pins is indeterminate to degree 4" \
+  grep -q "mobility 0 · indeterminate to degree 4" "$tmp/tt.out"
+check "its table lists 4 self-stress states" test "$(grep -c ',self-stress$' "$tmp/tt.csv")" -eq 4
+
+"$cli" modes >"$tmp/none.out" 2>&1
+check "modes without a model exits 1" test $? -eq 1
+"$cli" modes "$tmp/missing.flexion" >"$tmp/missing.out" 2>&1
+check "modes on a missing file exits 2" test $? -eq 2
+"$cli" modes "$examples/four-bar.flexion" --count 0 >"$tmp/zero.out" 2>&1
+check "--count 0 exits 1" test $? -eq 1
+"$cli" modes "$examples/four-bar.flexion" --csv "$tmp/no/such/dir.csv" >"$tmp/bad.out" 2>&1
+check "an unwritable table exits 4" test $? -eq 4
+"$cli" modes "$examples/triangle-truss.flexion" --count 1 --animation "$tmp/tt.gif" --mode self-stress:2 \
+  >"$tmp/anim.out" 2>&1
+check "--animation writes a GIF of a self-stress state" grep -q "self-stress state 2, one cycle in 48 frames" "$tmp/anim.out"
+check "the GIF is a GIF" test "$(head -c 6 "$tmp/tt.gif")" = "GIF89a"
+"$cli" modes "$examples/four-bar.flexion" --animation "$tmp/none.gif" --mode motion:2 >"$tmp/nomode.out" 2>&1
+check "an unknown mode exits 4 and names what there is" \
+  test $? -eq 4 -a -n "$(grep 'no mode "motion:2": this model has 1 motions' "$tmp/nomode.out")"
+check "no temporary files are left behind" test -z "$(ls "$tmp" | grep -v -e '\.out$' -e '\.err$' -e '\.csv$' -e '\.gif$')"
+
+echo "1..$n"
+(( failures == 0 ))
