@@ -77,6 +77,7 @@ fx_modes_linear_model (const FxModel *model)
 
   m->gravity[0] = m->gravity[1] = 0.0;
   g_array_set_size (m->loads, 0);
+  g_array_set_size (m->drags, 0);  /* a hand is a load, not part of the structure */
   for (guint i = 0; i < m->links->len; i++)
     {
       FxLink *l = fx_model_link (m, i);
