@@ -308,6 +308,13 @@ fx_drag_kernel (FxSystem *sys, const FxDragSys *d, FxAcc *a)
   return f[0] * adot[0] + f[1] * adot[1];
 }
 
+void
+fx_drags_assemble (FxSystem *sys, FxAcc *a, double *power)
+{
+  for (guint i = 0; i < sys->drags->len; i++)
+    *power += fx_drag_kernel (sys, &g_array_index (sys->drags, FxDragSys, i), a);
+}
+
 /* ----------------------------------------------------------- the hand */
 
 static FxDragSys *

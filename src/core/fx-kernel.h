@@ -199,4 +199,42 @@ point_samples (const FxLinkSys *l, double s_fraction, FxPointSample at[2])
 }
 
 
+/* The 2-point Gauss rule on an element, xi in [0, 1] (weights 1/2 each):
+ * every element integral, energy and position update uses it. */
+static const double gauss_xi[2] = { 0.5 - 0.28867513459481288225, 0.5 + 0.28867513459481288225 };
+
+/* ---------------------------------------------------- the kernels' files */
+
+/* fx-link-kernel.c */
+void    fx_link_coupling    (FxLinkSys *l);
+void    fx_link_assemble    (FxSystem *sys, const FxLinkSys *l, FxAcc *a);
+
+/* fx-junction.c: each returns the power its loads and drives supply */
+double  fx_profile_at       (const FxSystem *sys, const FxProfile *p, double t);
+void    fx_relative_drives_now (FxSystem *sys, const FxJunction *j);
+double  fx_tjunction_free   (FxSystem *sys, const FxJunction *j, FxAcc *a);
+double  fx_rjunction_free   (FxSystem *sys, const FxJunction *j, FxAcc *a);
+double  fx_tjunction_mass   (FxSystem *sys, const FxJunction *j, FxAcc *a);
+double  fx_tjunction_body   (FxSystem *sys, const FxJunction *j, FxAcc *a);
+double  fx_tjunction_slider (FxSystem *sys, const FxJunction *j, FxAcc *a);
+double  fx_rjunction_inertia (FxSystem *sys, const FxJunction *j, FxAcc *a);
+double  fx_junction_driven  (FxSystem *sys, const FxJunction *j, gboolean translation, FxAcc *a);
+void    fx_body_kernel      (FxSystem *sys, const FxBodySys *b, FxAcc *a);
+
+/* fx-geometry.c */
+void    fx_node_position    (const FxLinkSys *l, const double *x, guint i, double p[2]);
+
+/* Lumped elements: each family adds its terms for all its members, adding
+ * the power they supply to *power one member at a time (fx-assembly.c
+ * dispatches, in a fixed order). */
+typedef struct {
+  const char *name;
+  void (*assemble) (FxSystem *sys, FxAcc *a, double *power);
+} FxElementFamily;
+
+void    fx_point_loads_assemble (FxSystem *sys, FxAcc *a, double *power);  /* fx-point-load.c */
+void    fx_drags_assemble       (FxSystem *sys, FxAcc *a, double *power);  /* fx-drag.c */
+void    fx_bodies_assemble      (FxSystem *sys, FxAcc *a, double *power);  /* fx-junction.c */
+void    fx_springs_assemble     (FxSystem *sys, FxAcc *a, double *power);  /* fx-spring.c */
+
 G_END_DECLS
