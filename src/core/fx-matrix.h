@@ -96,7 +96,9 @@ guint          fx_matrix_size       (const FxMatrix *m);
 FxMatrixKind   fx_matrix_kind       (const FxMatrix *m);  /* the path in use */
 const char    *fx_matrix_describe   (const FxMatrix *m);  /* "sparse LU (KLU), 4 210 non-zeros" */
 guint          fx_matrix_n_factorizations (const FxMatrix *m);
-double         fx_matrix_cost       (const FxMatrix *m);  /* predicted flops of a factorisation */
+/* Predicted cost of a factorisation, in banded multiply-adds (a sparse one
+ * counted at four: its indirect addressing). */
+double         fx_matrix_cost       (const FxMatrix *m);
 
 /* The largest number of bytes one matrix may ask for (default: half the
  * machine's memory). 0 restores the default. */
