@@ -1,5 +1,6 @@
 /* flexion-canvas.c */
 #include "flexion-canvas.h"
+#include "fx-deflection.h"
 #include "fx-scene.h"
 
 #include <glib/gi18n.h>
@@ -33,6 +34,7 @@ struct _FlexionCanvas {
   gpointer overlay_data;
   gboolean view_valid;
   FxSceneStyle style;
+  double deflection_setting;  /* the chosen scale; 0: auto */
   gboolean snap;
   double grid_step;           /* 0: follows the zoom */
   gboolean presentation;
@@ -88,6 +90,17 @@ shown_frame (FlexionCanvas *self)
 {
   FxStepFrame *f = self->sim ? flexion_simulation_get_frame (self->sim) : NULL;
   return f ? f : self->model_frame;
+}
+
+/* The shown frame as drawn, with its deflection magnified: what picks and
+ * the pull's rubber band must match (a new reference). */
+static FxStepFrame *
+drawn_frame (FlexionCanvas *self)
+{
+  const FxStepFrame *f = shown_frame (self);
+  if (f == self->model_frame)
+    return fx_step_frame_ref (self->model_frame);
+  return fx_deflection_magnify (canvas_model (self), f, flexion_canvas_get_deflection_scale (self));
 }
 
 static gboolean
@@ -402,13 +415,15 @@ flexion_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   style.assignment = fx_assignment_ok (self->assignment) ? self->assignment : NULL;
   style.trails = run && self->sim ? flexion_simulation_get_trails (self->sim) : NULL;
   style.moment_range = run && !self->mode_frame ? flexion_simulation_get_moment_range (self->sim) : 1;
+  /* a mode shape is scaled by the Modes panel already */
+  style.deflection_scale = run && !self->mode_frame ? flexion_canvas_get_deflection_scale (self) : 1;
   style.show_colorbar = style.show_colorbar && run && !self->mode_frame;  /* mode moments are normalised */
   style.grid_step = self->grid_step;
   if (self->presentation)
     style.show_causality = FALSE;
   if (self->drag == DRAG_PULL)
     {
-      const FxStepFrame *f = frame;
+      g_autoptr (FxStepFrame) f = drawn_frame (self);
       guint a = f->node_offset[self->pull_link], n = f->node_offset[self->pull_link + 1] - a - 1;
       double u = self->pull_s * n;
       guint k = MIN ((guint) u, n - 1);
@@ -462,7 +477,7 @@ flexion_canvas_get_selected_link (FlexionCanvas *self)
 static void
 pick (FlexionCanvas *self, double dx, double dy, int *joint, int *link, double *s)
 {
-  const FxStepFrame *f = shown_frame (self);
+  g_autoptr (FxStepFrame) f = drawn_frame (self);
   *joint = fx_scene_pick_joint (f, &self->view, dx, dy, PICK_RADIUS);
   *link = *joint >= 0 ? -1 : fx_scene_pick_link (f, &self->view, dx, dy, PICK_RADIUS, s);
 }
@@ -495,7 +510,7 @@ on_drag_begin (GtkGestureDrag *gesture, double dx, double dy, FlexionCanvas *sel
       /* a drag on a running mechanism pulls the point under the pointer */
       if (joint < 0 && link < 0)
         {
-          const FxStepFrame *f = shown_frame (self);
+          g_autoptr (FxStepFrame) f = drawn_frame (self);
           joint = fx_scene_pick_joint (f, &self->view, dx, dy, PULL_RADIUS * 0.5);
           if (joint < 0)
             link = fx_scene_pick_link (f, &self->view, dx, dy, PULL_RADIUS, &s);
@@ -1032,8 +1047,42 @@ flexion_canvas_get_style (FlexionCanvas *self, FxSceneStyle *style)
   *style = self->style;
   style->grid_step = self->grid_step;
   style->moment_range = self->sim ? flexion_simulation_get_moment_range (self->sim) : 0;
+  style->deflection_scale = flexion_canvas_get_deflection_scale (self);
   if (self->presentation)
     style->show_causality = FALSE;
+}
+
+void
+flexion_canvas_to_widget (FlexionCanvas *self, double x, double y, double *wx, double *wy)
+{
+  if (!self->view_valid)
+    flexion_canvas_fit (self);
+  fx_view_to_device (&self->view, x, y, wx, wy);
+}
+
+void
+flexion_canvas_set_deflection_scale (FlexionCanvas *self, double scale)
+{
+  self->deflection_setting = scale > 0 ? MAX (scale, 1) : 0;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+double
+flexion_canvas_get_deflection_setting (FlexionCanvas *self)
+{
+  return self->deflection_setting;
+}
+
+double
+flexion_canvas_get_deflection_scale (FlexionCanvas *self)
+{
+  if (self->deflection_setting > 0)
+    return self->deflection_setting;
+  double box[4];
+  if (self->sim == NULL || !fx_scene_bounds (self->model_frame, box))
+    return 1;
+  return fx_deflection_auto_scale (flexion_simulation_get_deflection_max (self->sim),
+                                   MAX (box[1] - box[0], box[3] - box[2]));
 }
 
 void

@@ -15,6 +15,7 @@ struct _FlexionExportDialog {
   FxSeries *series;     /* a copy of the run's */
   FxStepFrame *frame;   /* the frame on screen */
   FxSceneStyle style;
+  double deflection;    /* animations: 1 to 1000, 0 auto */
 
   AdwToastOverlay *toasts;
   AdwComboRow *format_row;
@@ -216,6 +217,7 @@ flexion_export_dialog_export_animation (FlexionExportDialog *self, GFile *file)
   job->options.energy_inset = gtk_switch_get_active (self->inset_switch);
   job->options.dark = self->style.dark;
   job->options.colormap = self->style.colormap;
+  job->options.deflection_scale = self->deflection;
   self->cancellable = g_cancellable_new ();
   job->cancellable = g_object_ref (self->cancellable);
   set_busy (self, TRUE);
@@ -497,6 +499,12 @@ flexion_export_dialog_init (FlexionExportDialog *self)
 {
 }
 
+void
+flexion_export_dialog_set_deflection_scale (FlexionExportDialog *self, double scale)
+{
+  self->deflection = scale > 0 ? CLAMP (scale, 1, 1000) : 0;
+}
+
 GtkWidget *
 flexion_export_dialog_new (GtkWindow *parent, FxDocument *doc, const FxSeries *series,
                            FxStepFrame *frame, const FxSceneStyle *style)
@@ -508,6 +516,7 @@ flexion_export_dialog_new (GtkWindow *parent, FxDocument *doc, const FxSeries *s
   self->series = fx_series_copy (series);
   self->frame = frame ? fx_step_frame_ref (frame) : NULL;
   self->style = *style;
+  self->deflection = style->deflection_scale > 0 ? style->deflection_scale : 1;
   build (self);
   return GTK_WIDGET (self);
 }

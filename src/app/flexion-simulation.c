@@ -1,5 +1,6 @@
 /* flexion-simulation.c */
 #include "flexion-simulation.h"
+#include "fx-deflection.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -14,6 +15,7 @@ struct _FlexionSimulation {
   FxSeries *series;
   FxTrails *trails;
   double moment_range;
+  double deflection_max; /* m, the largest seen in the run */
 
   gboolean playing;
   gboolean step_pending;
@@ -41,6 +43,7 @@ clear_run (FlexionSimulation *sim)
   fx_series_clear (sim->series);
   g_clear_pointer (&sim->trails, fx_trails_free);
   sim->moment_range = 0;
+  sim->deflection_max = 0;
   sim->display_time = 0;
   sim->step_pending = FALSE;
   sim->last_tick = 0;
@@ -250,6 +253,7 @@ show_frame (FlexionSimulation *sim, FxStepFrame *frame)
     fx_trails_add (sim->trails, frame);
   if (isfinite (frame->moment_max_abs))
     sim->moment_range = MAX (sim->moment_range, frame->moment_max_abs);
+  sim->deflection_max = MAX (sim->deflection_max, fx_deflection_max (sim->model, frame));
   g_clear_pointer (&sim->frame, fx_step_frame_unref);
   sim->frame = frame;
 }
@@ -351,6 +355,12 @@ double
 flexion_simulation_get_moment_range (FlexionSimulation *sim)
 {
   return sim->moment_range;
+}
+
+double
+flexion_simulation_get_deflection_max (FlexionSimulation *sim)
+{
+  return sim->deflection_max;
 }
 
 double

@@ -50,6 +50,10 @@ const FxTrails    *flexion_simulation_get_trails   (FlexionSimulation *sim);
 /* The moment range the colours use: the largest |M| seen in the run so far
  * (stable, so colours do not flicker from frame to frame); 0 before a run. */
 double             flexion_simulation_get_moment_range (FlexionSimulation *sim);
+/* The largest link deflection relative to its rigid motion seen in the run
+ * so far (fx_deflection_max), m; 0 before a run. Only grows, so an "auto"
+ * deflection scale settles instead of pumping with the vibration. */
+double             flexion_simulation_get_deflection_max (FlexionSimulation *sim);
 
 double             flexion_simulation_get_speed    (FlexionSimulation *sim);
 void               flexion_simulation_set_speed    (FlexionSimulation *sim, double speed);

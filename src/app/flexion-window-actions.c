@@ -99,6 +99,8 @@ flexion_window_show_export (FlexionWindow *self)
   GtkWidget *dialog = flexion_export_dialog_new (GTK_WINDOW (self), self->doc,
                                                  flexion_simulation_get_series (self->sim),
                                                  flexion_simulation_get_frame (self->sim), &style);
+  flexion_export_dialog_set_deflection_scale (FLEXION_EXPORT_DIALOG (dialog),
+                                              flexion_canvas_get_deflection_setting (self->canvas));
   gtk_window_present (GTK_WINDOW (dialog));
   return dialog;
 }

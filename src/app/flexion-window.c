@@ -466,6 +466,35 @@ _flexion_window_open_file_continuation (FlexionWindow *self, gpointer data)
 }
 
 
+/* ---- deflection scale ---- */
+
+/* the dropdown's rows: 0 is auto */
+static const double deflection_choices[] = { 0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000 };
+
+static void
+show_deflection_choice (FlexionWindow *self, double scale)
+{
+  guint row = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (deflection_choices); i++)
+    if (fabs (deflection_choices[i] - scale) < 1e-9)
+      row = i;
+  self->updating_controls = TRUE;
+  gtk_drop_down_set_selected (self->deflection_dropdown, row);
+  self->updating_controls = FALSE;
+}
+
+static void
+on_deflection_selected (FlexionWindow *self)
+{
+  if (self->updating_controls)
+    return;
+  guint row = gtk_drop_down_get_selected (self->deflection_dropdown);
+  double scale = row < G_N_ELEMENTS (deflection_choices) ? deflection_choices[row] : 0;
+  flexion_canvas_set_deflection_scale (self->canvas, scale);
+  if (self->settings)
+    g_settings_set_double (self->settings, "deflection-scale", scale);
+}
+
 /* ---- settings ---- */
 
 static void
@@ -497,6 +526,12 @@ on_setting_changed (GSettings *settings, const char *key, FlexionWindow *self)
   for (guint i = 0; i < G_N_ELEMENTS (shows); i++)
     if (key == NULL || g_str_equal (key, shows[i][0]))
       flexion_canvas_set_show (self->canvas, shows[i][1], g_settings_get_boolean (settings, shows[i][0]));
+  if (key == NULL || g_str_equal (key, "deflection-scale"))
+    {
+      double scale = g_settings_get_double (settings, "deflection-scale");
+      flexion_canvas_set_deflection_scale (self->canvas, scale);
+      show_deflection_choice (self, scale);
+    }
   if (key == NULL || g_str_equal (key, "plot-window"))
     for (guint i = 0; i < 3; i++)
       flexion_plot_view_set_window (FLEXION_PLOT_VIEW (self->plots[i]),
@@ -682,6 +717,7 @@ flexion_window_class_init (FlexionWindowClass *klass)
   gtk_widget_class_bind_template_child (wc, FlexionWindow, speed_adjustment);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, speed_scale);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, dt_adjustment);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, deflection_dropdown);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, recent_menu);
 
   gtk_widget_class_add_binding_action (wc, GDK_KEY_Escape, 0, "win.leave-presentation", NULL);
@@ -735,6 +771,8 @@ flexion_window_init (FlexionWindow *self)
   gtk_scale_add_mark (self->speed_scale, 0, GTK_POS_BOTTOM, NULL);
   g_signal_connect (self->speed_adjustment, "value-changed", G_CALLBACK (on_speed_changed), self);
   g_signal_connect (self->dt_adjustment, "value-changed", G_CALLBACK (on_dt_changed), self);
+  g_signal_connect_swapped (self->deflection_dropdown, "notify::selected",
+                            G_CALLBACK (on_deflection_selected), self);
 
   GtkEventController *keys = gtk_event_controller_key_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);

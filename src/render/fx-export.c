@@ -1,5 +1,6 @@
 /* fx-export.c */
 #include "fx-export.h"
+#include "fx-deflection.h"
 #include "fx-gif.h"
 #include "fx-render-private.h"
 #include "fx-system.h"
@@ -120,6 +121,7 @@ fx_animation_options_init (FxAnimationOptions *o)
   o->show_initial = TRUE;
   o->trails = TRUE;
   o->line_scale = 1;
+  o->deflection_scale = 1;
 }
 
 /* ---- temporary files beside the target ---- */
@@ -361,6 +363,22 @@ paint_frame (Painter *p, guint i, cairo_t *cr)
     draw_inset (cr, p->series, p->o, p->o->t_until);
 }
 
+/* The options' scale, or for auto the one that shows the run's largest
+ * deflection as a tenth of the model's size. */
+static double
+run_deflection_scale (const FxModel *model, const FxAnimationOptions *o, Run *run,
+                      const FxStepFrame *initial)
+{
+  if (o->deflection_scale > 0)
+    return CLAMP (o->deflection_scale, 1, 1000);
+  double worst = 0, b[4];
+  for (guint i = 0; i < run->frames->len; i++)
+    worst = MAX (worst, fx_deflection_max (model, g_ptr_array_index (run->frames, i)));
+  if (!fx_scene_bounds (initial, b))
+    return 1;
+  return fx_deflection_auto_scale (worst, MAX (b[1] - b[0], b[3] - b[2]));
+}
+
 static gboolean
 painter_init (Painter *p, const FxModel *model, const FxAnimationOptions *o, Run *run)
 {
@@ -377,12 +395,15 @@ painter_init (Painter *p, const FxModel *model, const FxAnimationOptions *o, Run
   p->style.line_scale = o->line_scale > 0 ? o->line_scale : 1;
   p->initial = fx_step_frame_new_from_model (model);
 
-  /* one view for the whole motion, one colour scale for the whole run */
+  /* one deflection scale, one view for the whole motion, one colour scale
+   * for the whole run */
   double box[4] = { INFINITY, -INFINITY, INFINITY, -INFINITY }, b[4];
   double range = 0;
+  p->style.deflection_scale = run_deflection_scale (model, o, run, p->initial);
   for (guint i = 0; i < run->frames->len; i++)
     {
-      FxStepFrame *f = g_ptr_array_index (run->frames, i);
+      g_autoptr (FxStepFrame) f = fx_deflection_magnify (model, g_ptr_array_index (run->frames, i),
+                                                         p->style.deflection_scale);
       if (fx_scene_bounds (f, b))
         {
           box[0] = MIN (box[0], b[0]);

@@ -48,6 +48,8 @@ typedef struct {
   FxColormap colormap;
   gboolean colorbar, time_stamp, energy_inset, show_initial, trails;
   double line_scale;        /* 1                                           */
+  double deflection_scale;  /* 1: to scale; 0: auto over the whole run
+                               (fx-deflection.h); else 1 to 1000          */
 } FxAnimationOptions;
 
 void fx_animation_options_init (FxAnimationOptions *options);

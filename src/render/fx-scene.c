@@ -5,6 +5,7 @@
  */
 #include "fx-scene.h"
 #include "fx-render-private.h"
+#include "fx-deflection.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -967,6 +968,8 @@ fx_scene_draw (cairo_t *cr, const FxModel *model, const FxStepFrame *frame,
                const FxSceneStyle *style, double w, double h)
 {
   g_return_if_fail (frame != NULL);
+  g_autoptr (FxStepFrame) magnified = fx_deflection_magnify (model, frame, MAX (style->deflection_scale, 1));
+  frame = magnified;
   Scene sc = {
     .cr = cr, .model = model, .frame = frame, .view = view, .style = style,
     .pal = fx_palette_get (style->dark),
@@ -1021,6 +1024,15 @@ fx_scene_draw (cairo_t *cr, const FxModel *model, const FxStepFrame *frame,
       fx_text_font (cr, 13 * ls, TRUE);
       fx_set_rgb (cr, sc.pal->fg);
       fx_text_draw (cr, 14, 12, buf, FX_ALIGN_START, FX_ALIGN_START);
+    }
+  g_autofree char *scale_label = fx_deflection_label (MAX (style->deflection_scale, 1));
+  if (scale_label)
+    {
+      /* said wherever it applies: a magnified bend must never pass for a real one */
+      fx_text_font (cr, 13 * ls, TRUE);
+      fx_set_rgb (cr, sc.pal->accent);
+      fx_text_draw (cr, 14, style->show_time ? 12 + 20 * ls : 12, scale_label, FX_ALIGN_START,
+                    FX_ALIGN_START);
     }
   cairo_restore (cr);
 }

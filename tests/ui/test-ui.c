@@ -8,6 +8,7 @@
 #include "flexion-application.h"
 #include "flexion-window.h"
 #include "flexion-canvas.h"
+#include "flexion-simulation.h"
 #include "flexion-export-dialog.h"
 #include "fx-model-io.h"
 
@@ -542,6 +543,131 @@ test_export_from_the_app (void)
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
+/* ---- deformation scale ---- */
+
+static const char stiff_cantilever[] =
+  "{ \"format\": \"flexion-model\", \"version\": 1, \"name\": \"Loaded cantilever\","
+  "  \"gravity\": [0, 0], \"time\": { \"dt\": 0.001, \"end\": 1 },"
+  "  \"joints\": [ { \"id\": \"wall\", \"at\": [0, 0], \"support\": \"clamp\" },"
+  "                { \"id\": \"tip\", \"at\": [1, 0] } ],"
+  "  \"links\": [ { \"id\": \"beam\", \"from\": \"wall\", \"to\": \"tip\", \"elements\": 10,"
+  "    \"section\": { \"E\": 2.1e11, \"nu\": 0.3, \"rho\": 7850,"
+  "      \"shape\": { \"type\": \"rectangle\", \"width\": 0.02, \"height\": 0.01 } } } ],"
+  "  \"loads\": [ { \"id\": \"weight\", \"joint\": \"tip\", \"force\": [0, -2] } ] }";
+
+static GdkTexture *
+widget_texture (GtkWidget *widget)
+{
+  spin (0.3);
+  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  g_autoptr (GskRenderNode) node = gtk_snapshot_free_to_node (snapshot);
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+}
+
+/* The mean row of the pixels that differ from the background in column
+ * x, within `band` rows of row y0: where the drawn beam crosses x. */
+static double
+beam_row (GdkTexture *texture, int x, double y0, int band)
+{
+  int w = gdk_texture_get_width (texture), h = gdk_texture_get_height (texture);
+  gsize stride = (gsize) w * 4;
+  g_autofree guint8 *pixels = g_malloc (stride * h);
+  gdk_texture_download (texture, pixels, stride);
+  guint32 bg = *(guint32 *) (pixels + (h / 2) * stride + 4 * (w - 2));
+  double sum = 0, n = 0;
+  for (int y = MAX (0, (int) y0 - band); y < MIN (h, (int) y0 + band); y++)
+    {
+      const guint8 *px = pixels + y * stride + 4 * x;
+      if (*(const guint32 *) px != bg)
+        {
+          /* weighted by how far from the background: anti-aliased edges count less */
+          const guint8 *b = (const guint8 *) &bg;
+          double d = (abs (px[0] - b[0]) + abs (px[1] - b[1]) + abs (px[2] - b[2])) / 765.0;
+          sum += d * y;
+          n += d;
+        }
+    }
+  g_assert_cmpfloat (n, >, 0);
+  return sum / n;
+}
+
+static gboolean
+reached_time (gpointer data)
+{
+  RunWait *w = data;
+  return w->failed || flexion_simulation_get_time (w->sim) >= w->t - 1e-9;
+}
+
+static void
+test_deflection_scale (void)
+{
+  /* a steel cantilever under a 2 N tip load bends by millimetres: at 1x
+   * the drawing is straight to the pixel, at 100x the beam is drawn bent
+   * by 100 times its deflection, measured on the screen */
+  FlexionWindow *win = new_window ();
+  GSettings *settings = flexion_application_get_settings (app);
+  g_settings_set_boolean (settings, "show-grid", FALSE);
+  g_settings_set_boolean (settings, "show-initial", FALSE);
+  g_settings_set_double (settings, "deflection-scale", 1);
+  g_autofree char *path = g_build_filename (g_get_tmp_dir (), "flexion-ui-cantilever.flexion", NULL);
+  g_assert_true (g_file_set_contents (path, stiff_cantilever, -1, NULL));
+  g_autoptr (FxModel) m = fx_model_load_file (path, NULL, NULL);
+  g_assert_nonnull (m);
+  g_autoptr (FxDocument) doc = fx_document_new_for_model (m);
+  flexion_window_set_document (win, doc);
+  FlexionSimulation *sim = flexion_window_get_simulation (win);
+  RunWait w = { sim, 0.06, FALSE };
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  g_assert_true (wait_until (reached_time, &w, 60));
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  g_assert_false (w.failed);
+
+  FlexionCanvas *canvas = FLEXION_CANVAS (flexion_window_get_canvas (win));
+  FxStepFrame *frame = flexion_simulation_get_frame (sim);
+  guint node = 7;  /* of 10 elements: x = 0.7 m */
+  double deflection = frame->y[node];
+  g_test_message ("deflection at 0.7 m: %.3g mm", 1e3 * deflection);
+  g_assert_cmpfloat (deflection, <, -1e-4);
+  double x0, y0, x1, y1, x100, y100;
+  flexion_canvas_to_widget (canvas, frame->x[node], 0, &x0, &y0);
+  flexion_canvas_to_widget (canvas, frame->x[node], deflection, &x1, &y1);
+  flexion_canvas_to_widget (canvas, frame->x[node], 100 * deflection, &x100, &y100);
+
+  g_autoptr (GdkTexture) at1 = widget_texture (GTK_WIDGET (canvas));
+  double row1 = beam_row (at1, (int) x0, y0, 40);
+  g_settings_set_double (settings, "deflection-scale", 100);
+  g_assert_cmpfloat (flexion_canvas_get_deflection_scale (canvas), ==, 100);
+  g_autoptr (GdkTexture) at100 = widget_texture (GTK_WIDGET (canvas));
+  double row100 = beam_row (at100, (int) x0, y0, (int) (y100 - y0) + 40);
+  g_test_message ("drawn drop at 1x %.2f px (true %.2f), at 100x %.1f px (expected %.1f)",
+                  row1 - y0, y1 - y0, row100 - y0, y100 - y0);
+  screenshot (win, "ui-deflection-100x.png");
+  /* 1x: to scale, within a pixel; 100x: a hundred times that, to the
+   * stroke's anti-aliasing, where at 1x the bend is hardly visible */
+  g_assert_cmpfloat (fabs (row1 - y1), <, 1.0);
+  g_assert_cmpfloat (y100 - y0, >, 20);
+  g_assert_cmpfloat (fabs (row100 - y100), <, 1.5);
+  g_assert_cmpfloat (row1 - y0, <, 0.02 * (row100 - y0));
+
+  /* auto: the largest deflection of the run becomes a tenth of the model */
+  g_settings_set_double (settings, "deflection-scale", 0);
+  double k = flexion_canvas_get_deflection_scale (canvas);
+  double worst = flexion_simulation_get_deflection_max (sim);
+  g_test_message ("auto scale %g for %.3g mm", k, 1e3 * worst);
+  g_assert_cmpfloat (k * worst, <=, 0.1 * 1.0 + 1e-12);
+  g_assert_cmpfloat (k * worst, >, 0.1 * 1.0 / 2.5);
+
+  g_settings_reset (settings, "show-grid");
+  g_settings_reset (settings, "show-initial");
+  g_settings_reset (settings, "deflection-scale");
+  g_unlink (path);
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -573,6 +699,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/responsive-while-solving", test_responsive_while_solving);
   g_test_add_func ("/ui/export-from-the-app", test_export_from_the_app);
   g_test_add_func ("/ui/diverging-solver", test_diverging_solver);
+  g_test_add_func ("/ui/deflection-scale", test_deflection_scale);
   int status = g_test_run ();
   g_object_unref (app);
   return status;
