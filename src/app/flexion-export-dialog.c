@@ -2,6 +2,7 @@
 #include "flexion-export-dialog.h"
 #include "fx-export.h"
 #include "flexion-rows.h"
+#include "flexion-number-field.h"
 #include "fx-runner.h"
 
 #include <glib/gi18n.h>
@@ -77,6 +78,7 @@ spin_row (AdwPreferencesGroup *group, const char *title, const char *unit, doubl
   GtkWidget *spin = gtk_spin_button_new_with_range (lo, hi, step);
   gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), digits);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), value);
+  flexion_number_field_attach (GTK_SPIN_BUTTON (spin), FALSE);
   flexion_control_row (group, title, unit, spin);
   return GTK_SPIN_BUTTON (spin);
 }

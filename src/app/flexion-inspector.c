@@ -5,6 +5,7 @@
  * spin button being typed into keeps its focus.
  */
 #include "flexion-inspector.h"
+#include "flexion-number-field.h"
 #include "fx-causality.h"
 #include "flexion-rows.h"
 
@@ -103,31 +104,6 @@ on_number_changed (GtkSpinButton *spin, FieldRef *ref)
   self->applying = FALSE;
 }
 
-/* Spin buttons show numbers the way engineers write them (2.1e+11, 0.005),
- * not with a fixed count of decimals. */
-static gboolean
-spin_output (GtkSpinButton *spin, gpointer data)
-{
-  char buf[64];
-  double v = gtk_spin_button_get_value (spin);
-  g_snprintf (buf, sizeof buf, "%.6g", v);
-  if (!g_str_equal (buf, gtk_editable_get_text (GTK_EDITABLE (spin))))
-    gtk_editable_set_text (GTK_EDITABLE (spin), buf);
-  return TRUE;
-}
-
-static int
-spin_input (GtkSpinButton *spin, double *value, gpointer data)
-{
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (spin));
-  char *end = NULL;
-  double v = g_ascii_strtod (text, &end);
-  if (end == text || !isfinite (v))
-    return GTK_INPUT_ERROR;
-  *value = v;
-  return TRUE;
-}
-
 static GtkWidget *
 number_row (FlexionInspector *self, AdwPreferencesGroup *group, const char *title,
             const char *unit, double value, double lo, double hi, Field field, guint index)
@@ -138,9 +114,8 @@ number_row (FlexionInspector *self, AdwPreferencesGroup *group, const char *titl
   GtkAdjustment *adj = gtk_adjustment_new (value, lo, hi, step, step * 10, 0);
   GtkWidget *spin = gtk_spin_button_new (adj, step, field == F_LINK_ELEMENTS ? 0 : 6);
   gtk_editable_set_width_chars (GTK_EDITABLE (spin), 9);
-  g_signal_connect (spin, "output", G_CALLBACK (spin_output), NULL);
-  g_signal_connect (spin, "input", G_CALLBACK (spin_input), NULL);
   gtk_widget_set_tooltip_text (spin, title);
+  flexion_number_field_attach (GTK_SPIN_BUTTON (spin), TRUE);
   FieldRef *ref = g_new (FieldRef, 1);
   *ref = (FieldRef) { self, field, index };
   g_signal_connect_data (spin, "value-changed", G_CALLBACK (on_number_changed), ref,

@@ -1,6 +1,7 @@
 /* flexion-simulation.c */
 #include "flexion-simulation.h"
 #include "fx-deflection.h"
+#include "fx-model-io.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -153,6 +154,39 @@ flexion_simulation_set_model (FlexionSimulation *sim, const FxModel *model)
       g_object_notify_by_pspec (G_OBJECT (sim), properties[PROP_TIME]);
       g_signal_emit (sim, signals[FRAME], 0);
     }
+}
+
+/* Whether `next` differs from `now` only in settings a run takes from its
+ * next step on (flexion_simulation_update_model). */
+static gboolean
+only_live_changes (const FxModel *now, const FxModel *next)
+{
+  g_autoptr (FxModel) same = fx_model_copy (next);
+  same->dt = now->dt;
+  g_autofree char *a = fx_model_to_data (same, NULL);
+  g_autofree char *b = fx_model_to_data (now, NULL);
+  return g_strcmp0 (a, b) == 0;
+}
+
+gboolean
+flexion_simulation_update_model (FlexionSimulation *sim, const FxModel *model)
+{
+  if (sim->runner == NULL || fx_runner_failed (sim->runner, NULL)
+      || !only_live_changes (sim->model, model))
+    {
+      flexion_simulation_set_model (sim, model);
+      return FALSE;
+    }
+  double dt = model->dt;
+  fx_model_free (sim->model);
+  sim->model = fx_model_copy (model);
+  if (dt != fx_runner_dt (sim->runner))
+    {
+      sim->dt = dt;
+      fx_runner_set_dt (sim->runner, dt);
+      g_object_notify_by_pspec (G_OBJECT (sim), properties[PROP_DT]);
+    }
+  return TRUE;
 }
 
 static gboolean

@@ -24,6 +24,12 @@ FlexionSimulation *flexion_simulation_new          (void);
 /* The model the next run starts from (copied); resets any run. */
 void               flexion_simulation_set_model    (FlexionSimulation *sim, const FxModel *model);
 
+/* A new version of the model during a run: when it differs only in what
+ * a run can take from its next step (the time step), the run goes on with
+ * it and TRUE is returned; otherwise as set_model (the run is reset) and
+ * FALSE. Reset then starts from the new model either way. */
+gboolean           flexion_simulation_update_model (FlexionSimulation *sim, const FxModel *model);
+
 /* Starts or resumes. FALSE with `error` when the model cannot be built
  * (invalid, or a causality conflict). */
 gboolean           flexion_simulation_play         (FlexionSimulation *sim, GError **error);

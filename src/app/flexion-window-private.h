@@ -35,6 +35,7 @@ struct _FlexionWindow {
   GtkAdjustment *speed_adjustment;
   GtkScale *speed_scale;
   GtkAdjustment *dt_adjustment;
+  GtkSpinButton *dt_spin;
   GtkDropDown *deflection_dropdown;
   GMenu *recent_menu;
 

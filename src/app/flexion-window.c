@@ -11,6 +11,7 @@
 #include "flexion-gallery.h"
 #include "flexion-export-dialog.h"
 #include "flexion-rows.h"
+#include "flexion-number-field.h"
 #include "fx-model-io.h"
 
 #include <glib/gi18n.h>
@@ -114,8 +115,8 @@ update_play_button (FlexionWindow *self)
                                   playing ? _("Pause") : _("Play"), -1);
 }
 
-/* The bar's Δt is the run's step, starting from the model's; an edit of
- * the model's step (inspector, undo) resets it to the new value. */
+/* The bar shows the model's time step; an edit of it (here, in the
+ * inspector, or by undo) reaches the run from its next step. */
 static void
 follow_model_dt (FlexionWindow *self)
 {
@@ -131,8 +132,12 @@ follow_model_dt (FlexionWindow *self)
 static void
 on_doc_changed (FlexionWindow *self)
 {
-  /* an edit returns to the drawn model: the old run belongs to another model */
-  flexion_simulation_set_model (self->sim, model (self));
+  /* a change of settings a run can take from its next step goes on with
+   * the run; any other edit returns to the drawn model, as the old run
+   * belongs to another model, and says so */
+  gboolean had_run = flexion_simulation_get_running (self->sim);
+  if (!flexion_simulation_update_model (self->sim, model (self)) && had_run)
+    flexion_window_toast (self, _("The model changed: the run starts again from the drawn model"));
   follow_model_dt (self);
   update_title (self);
   update_history (self);
@@ -563,12 +568,19 @@ format_speed (GtkScale *scale, double value, gpointer data)
   return g_strdup_printf ("%.2g×", pow (10, value));
 }
 
+/* The bar's Δt is the model's time step, the same setting as the
+ * inspector's: an undoable edit of the document. */
 static void
 on_dt_changed (GtkAdjustment *adj, FlexionWindow *self)
 {
   if (self->updating_controls)
     return;
-  flexion_simulation_set_dt (self->sim, gtk_adjustment_get_value (adj));
+  double dt = gtk_adjustment_get_value (adj);
+  if (dt == model (self)->dt)
+    return;
+  FxModel *m = fx_document_begin_edit (self->doc);
+  m->dt = dt;
+  fx_document_end_edit (self->doc, _("Set Time Step"), "model:dt");
 }
 
 /* ---- single-key shortcuts ---- */
@@ -717,6 +729,7 @@ flexion_window_class_init (FlexionWindowClass *klass)
   gtk_widget_class_bind_template_child (wc, FlexionWindow, speed_adjustment);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, speed_scale);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, dt_adjustment);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, dt_spin);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, deflection_dropdown);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, recent_menu);
 
@@ -771,6 +784,7 @@ flexion_window_init (FlexionWindow *self)
   gtk_scale_add_mark (self->speed_scale, 0, GTK_POS_BOTTOM, NULL);
   g_signal_connect (self->speed_adjustment, "value-changed", G_CALLBACK (on_speed_changed), self);
   g_signal_connect (self->dt_adjustment, "value-changed", G_CALLBACK (on_dt_changed), self);
+  flexion_number_field_attach (self->dt_spin, TRUE);
   g_signal_connect_swapped (self->deflection_dropdown, "notify::selected",
                             G_CALLBACK (on_deflection_selected), self);
 

@@ -9,10 +9,12 @@
 #include "flexion-window.h"
 #include "flexion-canvas.h"
 #include "flexion-simulation.h"
+#include "flexion-number-field.h"
 #include "flexion-export-dialog.h"
 #include "fx-model-io.h"
 
 #include <glib/gstdio.h>
+#include <locale.h>
 #include <math.h>
 #include <string.h>
 
@@ -668,6 +670,134 @@ test_deflection_scale (void)
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
+/* ---- number entry, one time step, wheel, shortcuts ---- */
+
+/* Types `text` into `spin` and presses Enter, as a user would. */
+static void
+type_into (GtkSpinButton *field, const char *text)
+{
+  gtk_editable_set_text (GTK_EDITABLE (field), text);
+  gtk_spin_button_update (field);
+  spin (0.3);
+}
+
+/* The first spin button under `widget` whose tooltip is `tooltip`. */
+static GtkSpinButton *
+find_spin (GtkWidget *widget, const char *tooltip)
+{
+  if (GTK_IS_SPIN_BUTTON (widget) && g_strcmp0 (gtk_widget_get_tooltip_text (widget), tooltip) == 0)
+    return GTK_SPIN_BUTTON (widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkSpinButton *s = find_spin (c, tooltip);
+      if (s)
+        return s;
+    }
+  return NULL;
+}
+
+/* Emits `signal` on the widget's controllers of `type`, capture phase
+ * first, until one handles it, as GTK's propagation would. */
+static gboolean
+deliver (GtkWidget *widget, GType type, const char *signal, ...)
+{
+  g_autoptr (GListModel) list = gtk_widget_observe_controllers (widget);
+  static const GtkPropagationPhase order[] = { GTK_PHASE_CAPTURE, GTK_PHASE_TARGET, GTK_PHASE_BUBBLE };
+  for (guint k = 0; k < G_N_ELEMENTS (order); k++)
+    for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+      {
+        g_autoptr (GtkEventController) c = g_list_model_get_item (list, i);
+        if (!G_TYPE_CHECK_INSTANCE_TYPE (c, type) || gtk_event_controller_get_propagation_phase (c) != order[k])
+          continue;
+        gboolean handled = FALSE;
+        if (type == GTK_TYPE_EVENT_CONTROLLER_SCROLL)
+          g_signal_emit_by_name (c, signal, 0.0, 3.0, &handled);
+        else
+          g_signal_emit_by_name (c, signal, (guint) GDK_KEY_l, 46u, (GdkModifierType) 0, &handled);
+        if (handled)
+          return TRUE;
+      }
+  return FALSE;
+}
+
+static void
+test_number_entry (void)
+{
+  FlexionWindow *win = new_window ();
+  g_autoptr (GFile) file = example ("four-bar.flexion");
+  g_assert_true (flexion_window_load_file (win, file));
+  FxDocument *doc = flexion_window_get_document (win);
+  GtkSpinButton *bar_dt = find_spin (GTK_WIDGET (win), "Time step in seconds");
+  GtkSpinButton *inspector_dt = find_spin (GTK_WIDGET (win), "Time step Δt");
+  g_assert_nonnull (bar_dt);
+  g_assert_nonnull (inspector_dt);
+  double dt0 = fx_document_get_model (doc)->dt;
+
+  /* the C form, in any locale; the bar's Δt is the model's, undoable */
+  type_into (bar_dt, "0.002");
+  g_assert_cmpfloat (fx_document_get_model (doc)->dt, ==, 0.002);
+  g_assert_true (fx_document_get_modified (doc));
+  g_assert_cmpstr (fx_document_undo_label (doc), ==, "Set Time Step");
+  inspector_dt = find_spin (GTK_WIDGET (win), "Time step Δt");
+  g_assert_cmpfloat (gtk_spin_button_get_value (inspector_dt), ==, 0.002);
+  g_assert_cmpfloat (flexion_simulation_get_dt (flexion_window_get_simulation (win)), ==, 0.002);
+  g_action_group_activate_action (G_ACTION_GROUP (win), "undo", NULL);
+  g_assert_cmpfloat (fx_document_get_model (doc)->dt, ==, dt0);
+  g_assert_cmpfloat (gtk_spin_button_get_value (bar_dt), ==, dt0);
+
+  /* refused, not clamped: the old value stays and the field says why */
+  type_into (bar_dt, "l0.02");
+  g_assert_cmpfloat (fx_document_get_model (doc)->dt, ==, dt0);
+  g_assert_nonnull (flexion_number_field_get_error (bar_dt));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (bar_dt), "error"));
+  type_into (bar_dt, "50");
+  g_assert_cmpfloat (fx_document_get_model (doc)->dt, ==, dt0);
+  g_assert_nonnull (flexion_number_field_get_error (bar_dt));
+  type_into (bar_dt, "0.004");
+  g_assert_cmpfloat (fx_document_get_model (doc)->dt, ==, 0.004);
+  g_assert_null (flexion_number_field_get_error (bar_dt));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (bar_dt), "error"));
+
+  /* the wheel over a field scrolls the inspector, never the value */
+  inspector_dt = find_spin (GTK_WIDGET (win), "Time step Δt");
+  double before = gtk_spin_button_get_value (inspector_dt);
+  g_assert_true (deliver (GTK_WIDGET (inspector_dt), GTK_TYPE_EVENT_CONTROLLER_SCROLL, "scroll"));
+  g_assert_cmpfloat (gtk_spin_button_get_value (inspector_dt), ==, before);
+
+  /* a single-key shortcut typed into a field is text, not a tool */
+  gtk_widget_grab_focus (GTK_WIDGET (bar_dt));
+  spin (0.1);
+  g_assert_false (deliver (GTK_WIDGET (win), GTK_TYPE_EVENT_CONTROLLER_KEY, "key-pressed"));
+  g_autoptr (GVariant) tool = g_action_group_get_action_state (G_ACTION_GROUP (win), "tool");
+  g_assert_cmpstr (g_variant_get_string (tool, NULL), ==, "select");
+  gtk_widget_grab_focus (flexion_window_get_canvas (win));
+  g_assert_true (deliver (GTK_WIDGET (win), GTK_TYPE_EVENT_CONTROLLER_KEY, "key-pressed"));
+  g_autoptr (GVariant) tool2 = g_action_group_get_action_state (G_ACTION_GROUP (win), "tool");
+  g_assert_cmpstr (g_variant_get_string (tool2, NULL), ==, "link");
+  g_action_group_activate_action (G_ACTION_GROUP (win), "tool", g_variant_new_string ("select"));
+
+  /* German: "0,005" is 0.005, and the fields show commas */
+  if (setlocale (LC_NUMERIC, "de_DE.UTF-8") || setlocale (LC_NUMERIC, "de_DE.utf8"))
+    {
+      type_into (bar_dt, "0,005");
+      g_assert_cmpfloat (fx_document_get_model (doc)->dt, ==, 0.005);
+      type_into (bar_dt, "0.0025");  /* and the C form still */
+      g_assert_cmpfloat (fx_document_get_model (doc)->dt, ==, 0.0025);
+      type_into (bar_dt, "0,005");
+      inspector_dt = find_spin (GTK_WIDGET (win), "Time step Δt");
+      g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (inspector_dt)), ==, "0,005");
+      type_into (inspector_dt, "1,5e-3");
+      g_assert_cmpfloat (fx_document_get_model (doc)->dt, ==, 0.0015);
+      type_into (bar_dt, "0,0o5");
+      g_assert_nonnull (flexion_number_field_get_error (bar_dt));
+      screenshot (win, "ui-german-number-entry.png");
+      setlocale (LC_NUMERIC, "C");
+    }
+  else
+    g_test_message ("no German locale: the comma form was not tried");
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -700,6 +830,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/export-from-the-app", test_export_from_the_app);
   g_test_add_func ("/ui/diverging-solver", test_diverging_solver);
   g_test_add_func ("/ui/deflection-scale", test_deflection_scale);
+  g_test_add_func ("/ui/number-entry", test_number_entry);
   int status = g_test_run ();
   g_object_unref (app);
   return status;
