@@ -18,6 +18,14 @@ struct _FlexionSimulation {
   double moment_range;
   double deflection_max; /* m, the largest seen in the run */
 
+  /* replay: every shown frame is kept (thinned to every stride-th step
+   * beyond the memory budget), so the run can be scrubbed and replayed
+   * without recomputing */
+  GPtrArray *history;    /* FxStepFrame*, in time order */
+  gsize history_bytes;
+  guint history_stride;  /* keep frames whose step is a multiple of this */
+  int replay;            /* index into history on screen; -1: live */
+
   gboolean playing;
   gboolean step_pending;
   double display_time;   /* s of simulated time on screen   */
@@ -34,6 +42,9 @@ static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 #define TRAIL_POINTS 400
+#define HISTORY_BUDGET (256u << 20)  /* bytes of recorded frames */
+
+static void show_recorded (FlexionSimulation *sim, guint i);
 
 static void
 clear_run (FlexionSimulation *sim)
@@ -45,6 +56,11 @@ clear_run (FlexionSimulation *sim)
   g_clear_pointer (&sim->trails, fx_trails_free);
   sim->moment_range = 0;
   sim->deflection_max = 0;
+  if (sim->history)
+    g_ptr_array_set_size (sim->history, 0);
+  sim->history_bytes = 0;
+  sim->history_stride = 1;
+  sim->replay = -1;
   sim->display_time = 0;
   sim->step_pending = FALSE;
   sim->last_tick = 0;
@@ -69,6 +85,7 @@ flexion_simulation_finalize (GObject *object)
   clear_run (sim);
   fx_series_free (sim->series);
   g_clear_pointer (&sim->model, fx_model_free);
+  g_clear_pointer (&sim->history, g_ptr_array_unref);
   G_OBJECT_CLASS (flexion_simulation_parent_class)->finalize (object);
 }
 
@@ -131,6 +148,9 @@ flexion_simulation_init (FlexionSimulation *sim)
   sim->series = fx_series_new ();
   sim->speed = 1;
   sim->model = fx_model_new ();
+  sim->history = g_ptr_array_new_with_free_func ((GDestroyNotify) fx_step_frame_unref);
+  sim->history_stride = 1;
+  sim->replay = -1;
 }
 
 FlexionSimulation *
@@ -220,12 +240,14 @@ flexion_simulation_play (FlexionSimulation *sim, GError **error)
 {
   if (!ensure_runner (sim, error))
     return FALSE;
-  if (fx_runner_failed (sim->runner, NULL))
+  if (fx_runner_failed (sim->runner, NULL) && sim->replay < 0)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
                            _("The solver stopped on this run; press Reset to start again"));
       return FALSE;
     }
+  if (sim->replay >= 0)
+    sim->display_time = sim->frame->t;
   set_playing (sim, TRUE);
   return TRUE;
 }
@@ -242,6 +264,11 @@ flexion_simulation_step (FlexionSimulation *sim, GError **error)
   set_playing (sim, FALSE);
   if (!ensure_runner (sim, error))
     return FALSE;
+  if (sim->replay >= 0)
+    {
+      show_recorded (sim, sim->replay + 1);
+      return TRUE;
+    }
   if (fx_runner_failed (sim->runner, NULL))
     return TRUE;  /* nothing more to compute; the toast was shown already */
   fx_runner_step_once (sim->runner);
@@ -278,10 +305,44 @@ flexion_simulation_wants_ticks (FlexionSimulation *sim)
                                  || sim->frame == NULL);
 }
 
-/* Show `frame` (taking it) and record it in the series and trails. */
+static gsize
+frame_bytes (const FxStepFrame *f)
+{
+  return sizeof *f + sizeof (guint) * (f->n_links + 1) + sizeof (double) * 4 * f->n_nodes
+         + sizeof (double) * 2 * (f->n_joints + f->n_probes);
+}
+
+/* Keeps `frame` for replay; beyond the budget, every other frame goes and
+ * later ones are kept at twice the stride, so a long run still replays
+ * from start to end, more coarsely. */
+static void
+record_frame (FlexionSimulation *sim, FxStepFrame *frame)
+{
+  if (frame->step % sim->history_stride != 0 && frame->step > 0)
+    return;
+  g_ptr_array_add (sim->history, fx_step_frame_ref (frame));
+  sim->history_bytes += frame_bytes (frame);
+  if (sim->history_bytes <= HISTORY_BUDGET || sim->history->len < 4)
+    return;
+  GPtrArray *thinned = g_ptr_array_new_with_free_func ((GDestroyNotify) fx_step_frame_unref);
+  sim->history_bytes = 0;
+  for (guint i = 0; i < sim->history->len; i++)
+    if (i % 2 == 0 || i == sim->history->len - 1)
+      {
+        FxStepFrame *f = sim->history->pdata[i];
+        g_ptr_array_add (thinned, fx_step_frame_ref (f));
+        sim->history_bytes += frame_bytes (f);
+      }
+  g_ptr_array_unref (sim->history);
+  sim->history = thinned;
+  sim->history_stride *= 2;
+}
+
+/* Show `frame` (taking it) and record it in the series, trails and history. */
 static void
 show_frame (FlexionSimulation *sim, FxStepFrame *frame)
 {
+  record_frame (sim, frame);
   fx_series_add (sim->series, frame);
   if (sim->trails)
     fx_trails_add (sim->trails, frame);
@@ -290,6 +351,40 @@ show_frame (FlexionSimulation *sim, FxStepFrame *frame)
   sim->deflection_max = MAX (sim->deflection_max, fx_deflection_max (sim->model, frame));
   g_clear_pointer (&sim->frame, fx_step_frame_unref);
   sim->frame = frame;
+}
+
+/* Shows recorded frame i (the newest: back to live). */
+static void
+show_recorded (FlexionSimulation *sim, guint i)
+{
+  i = MIN (i, sim->history->len - 1);
+  sim->replay = i + 1 < sim->history->len ? (int) i : -1;
+  FxStepFrame *f = sim->history->pdata[i];
+  if (f != sim->frame)
+    {
+      g_clear_pointer (&sim->frame, fx_step_frame_unref);
+      sim->frame = fx_step_frame_ref (f);
+    }
+  sim->display_time = f->t;
+  g_object_notify_by_pspec (G_OBJECT (sim), properties[PROP_TIME]);
+  g_signal_emit (sim, signals[FRAME], 0);
+}
+
+/* A replaying tick: the recorded frame due at display time. TRUE while
+ * still replaying; FALSE once the end is reached, where the run goes on
+ * computing in the same tick. */
+static gboolean
+replay_tick (FlexionSimulation *sim)
+{
+  guint i = (guint) sim->replay;
+  while (i + 1 < sim->history->len
+         && ((FxStepFrame *) sim->history->pdata[i + 1])->t <= sim->display_time)
+    i++;
+  double t = sim->display_time;
+  if (i != (guint) sim->replay)
+    show_recorded (sim, i);
+  sim->display_time = t;
+  return sim->replay >= 0;
 }
 
 static void
@@ -323,6 +418,8 @@ flexion_simulation_tick (FlexionSimulation *sim, gint64 frame_time)
       /* a stalled clock (window hidden, debugger) must not make a jump */
       wall = CLAMP (wall, 0, 0.1);
       sim->display_time += wall * sim->speed;
+      if (sim->replay >= 0 && replay_tick (sim))
+        return;
       double lookahead = MAX (0.15 * sim->speed, 3 * dt);
       fx_runner_set_horizon (sim->runner, sim->display_time + lookahead);
     }
@@ -333,7 +430,7 @@ flexion_simulation_tick (FlexionSimulation *sim, gint64 frame_time)
     g_queue_push_tail (&sim->pending, ready->pdata[i]);
 
   gboolean shown = FALSE;
-  while (sim->pending.length > 0)
+  while (sim->pending.length > 0 && sim->replay < 0)
     {
       FxStepFrame *next = g_queue_peek_head (&sim->pending);
       gboolean due = sim->frame == NULL || sim->step_pending
@@ -359,6 +456,51 @@ flexion_simulation_tick (FlexionSimulation *sim, gint64 frame_time)
       g_signal_emit (sim, signals[FRAME], 0);
     }
   check_failure (sim);
+}
+
+/* ---- replay ---- */
+
+guint
+flexion_simulation_get_n_recorded (FlexionSimulation *sim)
+{
+  return sim->history->len;
+}
+
+const FxStepFrame *
+flexion_simulation_get_recorded (FlexionSimulation *sim, guint i)
+{
+  return i < sim->history->len ? sim->history->pdata[i] : NULL;
+}
+
+double
+flexion_simulation_get_recorded_end (FlexionSimulation *sim)
+{
+  return sim->history->len ? ((FxStepFrame *) sim->history->pdata[sim->history->len - 1])->t : 0;
+}
+
+gboolean
+flexion_simulation_get_replaying (FlexionSimulation *sim)
+{
+  return sim->replay >= 0;
+}
+
+void
+flexion_simulation_seek (FlexionSimulation *sim, double t)
+{
+  if (sim->history->len == 0)
+    return;
+  set_playing (sim, FALSE);
+  /* the last recorded frame not after t */
+  guint lo = 0, hi = sim->history->len;
+  while (hi - lo > 1)
+    {
+      guint mid = (lo + hi) / 2;
+      if (((FxStepFrame *) sim->history->pdata[mid])->t <= t)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  show_recorded (sim, lo);
 }
 
 FxStepFrame *

@@ -61,6 +61,19 @@ double             flexion_simulation_get_moment_range (FlexionSimulation *sim);
  * deflection scale settles instead of pumping with the vibration. */
 double             flexion_simulation_get_deflection_max (FlexionSimulation *sim);
 
+/* Replay. Every computed frame of the run is kept (thinned to every
+ * second, fourth ... step past a memory budget): seek shows the last kept
+ * frame not after t (pausing); play from there replays the kept frames at
+ * the speed and goes on computing from the end; step shows the next kept
+ * frame. */
+guint              flexion_simulation_get_n_recorded   (FlexionSimulation *sim);
+const FxStepFrame *flexion_simulation_get_recorded     (FlexionSimulation *sim, guint i);
+/* The time of the newest computed frame shown, s; 0 before a run. */
+double             flexion_simulation_get_recorded_end (FlexionSimulation *sim);
+/* Whether a kept frame before the newest is on screen. */
+gboolean           flexion_simulation_get_replaying    (FlexionSimulation *sim);
+void               flexion_simulation_seek             (FlexionSimulation *sim, double t);
+
 double             flexion_simulation_get_speed    (FlexionSimulation *sim);
 void               flexion_simulation_set_speed    (FlexionSimulation *sim, double speed);
 double             flexion_simulation_get_dt       (FlexionSimulation *sim);

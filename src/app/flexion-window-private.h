@@ -37,6 +37,8 @@ struct _FlexionWindow {
   GtkAdjustment *dt_adjustment;
   GtkSpinButton *dt_spin;
   GtkDropDown *deflection_dropdown;
+  GtkScale *timeline;
+  GtkAdjustment *timeline_adjustment;
   GMenu *recent_menu;
 
   FxDocument *doc;

@@ -145,10 +145,36 @@ on_doc_changed (FlexionWindow *self)
   update_time (self);
 }
 
+/* The timeline spans what has been computed and follows the frame shown. */
+static void
+update_timeline (FlexionWindow *self)
+{
+  guint n = flexion_simulation_get_n_recorded (self->sim);
+  gtk_widget_set_visible (GTK_WIDGET (self->timeline), n > 1);
+  if (n <= 1)
+    return;
+  self->updating_controls = TRUE;
+  const FxStepFrame *first = flexion_simulation_get_recorded (self->sim, 0);
+  gtk_adjustment_configure (self->timeline_adjustment, flexion_simulation_get_time (self->sim),
+                            first->t, flexion_simulation_get_recorded_end (self->sim),
+                            flexion_simulation_get_dt (self->sim),
+                            10 * flexion_simulation_get_dt (self->sim), 0);
+  self->updating_controls = FALSE;
+}
+
+static void
+on_timeline_changed (GtkAdjustment *adj, FlexionWindow *self)
+{
+  if (self->updating_controls)
+    return;
+  flexion_simulation_seek (self->sim, gtk_adjustment_get_value (adj));
+}
+
 static void
 on_sim_frame (FlexionWindow *self)
 {
   update_time (self);
+  update_timeline (self);
   for (guint i = 0; i < 3; i++)
     gtk_widget_queue_draw (self->plots[i]);
 }
@@ -731,6 +757,8 @@ flexion_window_class_init (FlexionWindowClass *klass)
   gtk_widget_class_bind_template_child (wc, FlexionWindow, dt_adjustment);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, dt_spin);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, deflection_dropdown);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, timeline);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, timeline_adjustment);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, recent_menu);
 
   gtk_widget_class_add_binding_action (wc, GDK_KEY_Escape, 0, "win.leave-presentation", NULL);
@@ -784,6 +812,7 @@ flexion_window_init (FlexionWindow *self)
   gtk_scale_add_mark (self->speed_scale, 0, GTK_POS_BOTTOM, NULL);
   g_signal_connect (self->speed_adjustment, "value-changed", G_CALLBACK (on_speed_changed), self);
   g_signal_connect (self->dt_adjustment, "value-changed", G_CALLBACK (on_dt_changed), self);
+  g_signal_connect (self->timeline_adjustment, "value-changed", G_CALLBACK (on_timeline_changed), self);
   flexion_number_field_attach (self->dt_spin, TRUE);
   g_signal_connect_swapped (self->deflection_dropdown, "notify::selected",
                             G_CALLBACK (on_deflection_selected), self);

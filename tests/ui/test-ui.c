@@ -798,6 +798,80 @@ test_number_entry (void)
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
+/* ---- replay ---- */
+
+static void
+test_replay_timeline (void)
+{
+  /* a run is computed once: the timeline scrubs back over it without
+   * recomputing, Play replays from there and computes on from the end */
+  FlexionWindow *win = new_window ();
+  g_autoptr (GFile) file = example ("four-bar.flexion");
+  g_assert_true (flexion_window_load_file (win, file));
+  FlexionSimulation *sim = flexion_window_get_simulation (win);
+  flexion_simulation_set_speed (sim, 10);
+  RunWait w = { sim, 1.0, FALSE };
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  g_assert_true (wait_until (reached_time, &w, 120));
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  spin (0.2);
+  double dt = flexion_simulation_get_dt (sim);
+  double end = flexion_simulation_get_recorded_end (sim);
+  guint n = flexion_simulation_get_n_recorded (sim);
+  guint steps = fx_series_len (flexion_simulation_get_series (sim));
+  g_assert_cmpfloat (end, >=, 1.0 - 1e-9);
+  g_assert_cmpuint (n, >=, (guint) floor (end / dt));  /* every step kept */
+
+  /* scrub to 0.3 s with the timeline, as a drag would */
+  GtkScale *timeline = NULL;
+  for (GtkWidget *c = gtk_widget_get_first_child (flexion_window_get_canvas (win) ? gtk_widget_get_parent (flexion_window_get_canvas (win)) : NULL);
+       c; c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_SCALE (c))
+      timeline = GTK_SCALE (c);
+  g_assert_nonnull (timeline);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (timeline)));
+  GtkAdjustment *adj = gtk_range_get_adjustment (GTK_RANGE (timeline));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adj), ==, end);
+  gtk_adjustment_set_value (adj, 0.3);
+  spin (0.1);
+  FxStepFrame *f = flexion_simulation_get_frame (sim);
+  g_assert_true (flexion_simulation_get_replaying (sim));
+  g_assert_cmpfloat (fabs (f->t - 0.3), <=, dt + 1e-12);
+  g_assert_cmpuint (fx_series_len (flexion_simulation_get_series (sim)), ==, steps);  /* nothing recomputed */
+  /* the frame shown is the one computed then */
+  gboolean found = FALSE;
+  for (guint i = 0; i < n && !found; i++)
+    found = flexion_simulation_get_recorded (sim, i) == f;
+  g_assert_true (found);
+  screenshot (win, "ui-replay-scrub.png");
+
+  /* a step in replay shows the next kept frame */
+  double t_scrub = f->t;
+  g_action_group_activate_action (G_ACTION_GROUP (win), "step", NULL);
+  g_assert_cmpfloat (flexion_simulation_get_time (sim), >, t_scrub);
+  g_assert_cmpuint (fx_series_len (flexion_simulation_get_series (sim)), ==, steps);
+
+  /* Play: replays to the end, then computes on, with the energy books closed */
+  RunWait on = { sim, end + 0.3, FALSE };
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  g_assert_true (wait_until (reached_time, &on, 120));
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  g_assert_false (on.failed);
+  g_assert_false (flexion_simulation_get_replaying (sim));
+  const FxSeries *series = flexion_simulation_get_series (sim);
+  g_assert_cmpuint (fx_series_len (series), >, steps);
+  double scale = 0, worst = 0;
+  for (guint i = 1; i < fx_series_len (series); i++)
+    {
+      const FxSeriesPoint *p = fx_series_get (series, i), *q = fx_series_get (series, i - 1);
+      g_assert_cmpfloat (p->t, >, q->t);  /* one run, no repeats */
+      scale = MAX (scale, MAX (fabs (p->kinetic), fabs (p->gravity)));
+      worst = MAX (worst, fabs (p->balance));
+    }
+  g_assert_cmpfloat (worst, <, 1e-10 * scale);
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -831,6 +905,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/diverging-solver", test_diverging_solver);
   g_test_add_func ("/ui/deflection-scale", test_deflection_scale);
   g_test_add_func ("/ui/number-entry", test_number_entry);
+  g_test_add_func ("/ui/replay-timeline", test_replay_timeline);
   int status = g_test_run ();
   g_object_unref (app);
   return status;
