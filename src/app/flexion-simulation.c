@@ -176,13 +176,45 @@ flexion_simulation_set_model (FlexionSimulation *sim, const FxModel *model)
     }
 }
 
+/* `next` with its live settings (time step, gravity, load and motor
+ * magnitudes, damping) taken from `now`; NULL when the two differ in how
+ * many loads, motors, springs or links they have. */
+static FxModel *
+without_live_changes (const FxModel *now, const FxModel *next)
+{
+  if (now->loads->len != next->loads->len || now->motors->len != next->motors->len
+      || now->springs->len != next->springs->len || now->links->len != next->links->len)
+    return NULL;
+  FxModel *same = fx_model_copy (next);
+  same->dt = now->dt;
+  same->gravity[0] = now->gravity[0];
+  same->gravity[1] = now->gravity[1];
+  for (guint i = 0; i < now->loads->len; i++)
+    {
+      fx_model_load (same, i)->force[0] = fx_model_load (now, i)->force[0];
+      fx_model_load (same, i)->force[1] = fx_model_load (now, i)->force[1];
+      fx_model_load (same, i)->moment = fx_model_load (now, i)->moment;
+    }
+  for (guint i = 0; i < now->motors->len; i++)
+    fx_model_motor (same, i)->value = fx_model_motor (now, i)->value;
+  for (guint i = 0; i < now->springs->len; i++)
+    fx_model_spring (same, i)->damping = fx_model_spring (now, i)->damping;
+  for (guint i = 0; i < now->links->len; i++)
+    {
+      fx_model_link (same, i)->damping = fx_model_link (now, i)->damping;
+      fx_model_link (same, i)->rotational_damping = fx_model_link (now, i)->rotational_damping;
+    }
+  return same;
+}
+
 /* Whether `next` differs from `now` only in settings a run takes from its
  * next step on (flexion_simulation_update_model). */
 static gboolean
 only_live_changes (const FxModel *now, const FxModel *next)
 {
-  g_autoptr (FxModel) same = fx_model_copy (next);
-  same->dt = now->dt;
+  g_autoptr (FxModel) same = without_live_changes (now, next);
+  if (same == NULL)
+    return FALSE;
   g_autofree char *a = fx_model_to_data (same, NULL);
   g_autofree char *b = fx_model_to_data (now, NULL);
   return g_strcmp0 (a, b) == 0;
@@ -198,6 +230,13 @@ flexion_simulation_update_model (FlexionSimulation *sim, const FxModel *model)
       return FALSE;
     }
   double dt = model->dt;
+  /* anything but the time step goes to the solver as a new system */
+  g_autoptr (FxModel) dt_only = fx_model_copy (model);
+  dt_only->dt = sim->model->dt;
+  g_autofree char *a = fx_model_to_data (dt_only, NULL);
+  g_autofree char *b = fx_model_to_data (sim->model, NULL);
+  if (g_strcmp0 (a, b) != 0)
+    fx_runner_set_live_model (sim->runner, model);
   fx_model_free (sim->model);
   sim->model = fx_model_copy (model);
   if (dt != fx_runner_dt (sim->runner))

@@ -25,7 +25,8 @@ FlexionSimulation *flexion_simulation_new          (void);
 void               flexion_simulation_set_model    (FlexionSimulation *sim, const FxModel *model);
 
 /* A new version of the model during a run: when it differs only in what
- * a run can take from its next step (the time step), the run goes on with
+ * a run can take from its next step (time step, gravity, load and motor
+ * magnitudes, link and spring damping), the run goes on with
  * it and TRUE is returned; otherwise as set_model (the run is reset) and
  * FALSE. Reset then starts from the new model either way. */
 gboolean           flexion_simulation_update_model (FlexionSimulation *sim, const FxModel *model);
