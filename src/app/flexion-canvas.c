@@ -777,7 +777,8 @@ context_menu_for (FlexionCanvas *self, int joint, int link)
       GMenu *add = section (menu, NULL);
       g_menu_append (add, _("Add Point Mass"), "win.add-mass");
       g_menu_append (add, _("Add Load"), "win.add-load");
-      g_menu_append (add, _("Add Motor"), "win.add-motor");
+      g_menu_append (add, _("Add Speed Motor"), "win.add-speed-motor");
+      g_menu_append (add, _("Add Torque Motor"), "win.add-motor");
       g_menu_append (add, _("Add Spring"), "win.add-spring");
       g_menu_append (section (menu, NULL), _("Delete Joint"), "win.delete");
     }

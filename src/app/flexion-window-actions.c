@@ -286,9 +286,23 @@ links_at (const FxModel *m, guint j, int *first, int *second)
     }
 }
 
-static void
-add_joint_device (FlexionWindow *self, gboolean motor)
+typedef enum { DEVICE_TORQUE_MOTOR, DEVICE_SPEED_MOTOR, DEVICE_SPRING } Device;
+
+/* Whether joint `jid` has a motor of `type` already: one of each kind per
+ * joint, as two speed motors on one joint would fight. */
+static gboolean
+has_motor (const FxModel *m, const char *jid, FxMotorType type)
 {
+  for (guint i = 0; i < m->motors->len; i++)
+    if (fx_model_motor (m, i)->type == type && g_strcmp0 (fx_model_motor (m, i)->joint, jid) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+add_joint_device (FlexionWindow *self, Device device)
+{
+  gboolean motor = device != DEVICE_SPRING;
   int j = selected_joint (self);
   if (j < 0)
     return;
@@ -304,12 +318,29 @@ add_joint_device (FlexionWindow *self, gboolean motor)
         : _("A spring needs a pin joint with two links, or a pin support with one"));
       return;
     }
+  FxMotorType type = device == DEVICE_SPEED_MOTOR ? FX_MOTOR_SPEED : FX_MOTOR_TORQUE;
+  if (motor && has_motor (cm, joint->id, type))
+    {
+      flexion_window_toast (self, type == FX_MOTOR_SPEED
+        ? _("This joint has a speed motor already: change it in the inspector")
+        : _("This joint has a torque motor already: change it in the inspector"));
+      return;
+    }
   g_autofree char *jid = g_strdup (joint->id);
   g_autofree char *la = g_strdup (fx_model_link (cm, a)->id);
   g_autofree char *lb = ground ? NULL : g_strdup (fx_model_link (cm, b)->id);
   g_autofree char *id = fx_document_fresh_id (self->doc, motor ? "M" : "S");
   FxModel *m = fx_document_begin_edit (self->doc);
-  if (motor)
+  if (motor && type == FX_MOTOR_SPEED)
+    {
+      /* 1 rad/s reached over half a second: a sudden start would ring a
+       * flexible link */
+      FxMotor *mo = fx_model_add_motor (m, id, jid, la, lb, FX_MOTOR_SPEED, 1.0);
+      mo->profile.type = FX_PROFILE_RAMP;
+      mo->profile.t0 = 0;
+      mo->profile.t1 = 0.5;
+    }
+  else if (motor)
     fx_model_add_motor (m, id, jid, la, lb, FX_MOTOR_TORQUE, 1.0);
   else
     fx_model_add_spring (m, id, jid, la, lb, 10.0, 0.0);
@@ -319,13 +350,19 @@ add_joint_device (FlexionWindow *self, gboolean motor)
 static void
 win_add_motor (GSimpleAction *a, GVariant *p, gpointer data)
 {
-  add_joint_device (data, TRUE);
+  add_joint_device (data, DEVICE_TORQUE_MOTOR);
+}
+
+static void
+win_add_speed_motor (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  add_joint_device (data, DEVICE_SPEED_MOTOR);
 }
 
 static void
 win_add_spring (GSimpleAction *a, GVariant *p, gpointer data)
 {
-  add_joint_device (data, FALSE);
+  add_joint_device (data, DEVICE_SPRING);
 }
 
 /* The link and fraction a link item of the context menu is about: where
@@ -550,6 +587,7 @@ static const GActionEntry win_entries[] = {
   { .name = "add-mass", .activate = win_add_mass },
   { .name = "add-load", .activate = win_add_load },
   { .name = "add-motor", .activate = win_add_motor },
+  { .name = "add-speed-motor", .activate = win_add_speed_motor },
   { .name = "add-spring", .activate = win_add_spring },
   { .name = "add-probe", .activate = win_add_probe },
   { .name = "add-link-load", .activate = win_add_link_load },

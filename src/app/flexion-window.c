@@ -81,6 +81,7 @@ update_selection_actions (FlexionWindow *self)
   action_set_enabled (self, "add-mass", joint);
   action_set_enabled (self, "add-load", joint);
   action_set_enabled (self, "add-motor", joint);
+  action_set_enabled (self, "add-speed-motor", joint);
   action_set_enabled (self, "add-spring", joint);
   action_set_enabled (self, "formulation", link);
   action_set_enabled (self, "add-probe", link);

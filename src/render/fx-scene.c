@@ -650,6 +650,10 @@ draw_loads (const Scene *sc)
   const FxModel *m = sc->model;
   const FxStepFrame *f = sc->frame;
   double ls = sc->ls;
+  /* arrows are as long as their force now, the model's largest at 64 px */
+  double F_max = 0;
+  for (guint i = 0; i < m->loads->len; i++)
+    F_max = MAX (F_max, hypot (fx_model_load (m, i)->force[0], fx_model_load (m, i)->force[1]));
   for (guint i = 0; i < m->loads->len; i++)
     {
       const FxLoad *load = fx_model_load (m, i);
@@ -680,8 +684,11 @@ draw_loads (const Scene *sc)
       if (F > 0)
         {
           double ux = sign * load->force[0] / F, uy = -sign * load->force[1] / F;
+          /* an off profile keeps its full-size faint arrow, so it stays findable */
+          double share = (fabs (amp) > 1e-9 ? MIN (fabs (amp), 1.5) : 1) * F / F_max;
+          double len = (16 + 48 * share) * ls;
           cairo_set_line_width (cr, 2.5 * ls);
-          cairo_move_to (cr, x - 42 * ls * ux, y - 42 * ls * uy);
+          cairo_move_to (cr, x - len * ux, y - len * uy);
           cairo_line_to (cr, x - 9 * ls * ux, y - 9 * ls * uy);
           cairo_stroke (cr);
           arrow_head (cr, x - 3 * ls * ux, y - 3 * ls * uy, ux, uy, 9 * ls);

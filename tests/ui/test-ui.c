@@ -934,6 +934,87 @@ test_live_controls (void)
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
+/* ---- motors, profiles, presets ---- */
+
+/* The combo row titled `title` under `widget` (the first). */
+static AdwComboRow *
+find_combo (GtkWidget *widget, const char *title)
+{
+  if (ADW_IS_COMBO_ROW (widget)
+      && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
+    return ADW_COMBO_ROW (widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      AdwComboRow *r = find_combo (c, title);
+      if (r)
+        return r;
+    }
+  return NULL;
+}
+
+static void
+test_motors_in_the_gui (void)
+{
+  /* a crank on a pin support, driven by a speed motor made and edited in
+   * the GUI: one per joint and kind, a time profile from a menu */
+  FlexionWindow *win = new_window ();
+  GActionGroup *actions = G_ACTION_GROUP (win);
+  FlexionCanvas *canvas = FLEXION_CANVAS (flexion_window_get_canvas (win));
+  g_action_group_activate_action (actions, "add-link", g_variant_new ("(dddd)", 0.0, 0.0, 0.5, 0.0));
+  FxDocument *doc = flexion_window_get_document (win);
+  flexion_canvas_select (canvas, 0, -1);
+  g_action_group_activate_action (actions, "support", g_variant_new_string ("pin"));
+  g_action_group_activate_action (actions, "add-speed-motor", NULL);
+  const FxModel *m = fx_document_get_model (doc);
+  g_assert_cmpuint (m->motors->len, ==, 1);
+  g_assert_cmpint (fx_model_motor (m, 0)->type, ==, FX_MOTOR_SPEED);
+  g_assert_cmpint (fx_model_motor (m, 0)->profile.type, ==, FX_PROFILE_RAMP);
+  g_action_group_activate_action (actions, "add-speed-motor", NULL);  /* refused */
+  g_assert_cmpuint (fx_document_get_model (doc)->motors->len, ==, 1);
+  g_action_group_activate_action (actions, "add-motor", NULL);  /* a torque one is another kind */
+  g_assert_cmpuint (fx_document_get_model (doc)->motors->len, ==, 2);
+  g_action_group_activate_action (actions, "undo", NULL);
+  g_assert_cmpuint (fx_document_get_model (doc)->motors->len, ==, 1);
+  spin (0.3);
+
+  /* the inspector: the motor's profile becomes constant */
+  AdwComboRow *profile = find_combo (GTK_WIDGET (win), "Time profile");
+  g_assert_nonnull (profile);
+  adw_combo_row_set_selected (profile, FX_PROFILE_CONSTANT);
+  spin (0.3);
+  m = fx_document_get_model (doc);
+  g_assert_cmpint (fx_model_motor (m, 0)->profile.type, ==, FX_PROFILE_CONSTANT);
+  g_assert_nonnull (find_combo (GTK_WIDGET (win), "Motor drives"));
+
+  /* it runs: at 1 rad/s the crank has turned 0.5 rad after 0.5 s */
+  FlexionSimulation *sim = flexion_window_get_simulation (win);
+  RunWait w = { sim, 0.5, FALSE };
+  g_action_group_activate_action (actions, "play", NULL);
+  g_assert_true (wait_until (reached_time, &w, 120));
+  g_action_group_activate_action (actions, "play", NULL);
+  g_assert_false (w.failed);
+  FxStepFrame *f = flexion_simulation_get_frame (sim);
+  double angle = atan2 (f->joint_xy[3], f->joint_xy[2]);
+  g_test_message ("crank angle after %.3f s: %.4f rad", f->t, angle);
+  g_assert_cmpfloat (fabs (angle - f->t * 1.0), <, 0.02);
+
+  /* a material preset on the link fills in E, nu, rho */
+  flexion_canvas_select (canvas, -1, 0);
+  spin (0.3);
+  AdwComboRow *form = find_combo (GTK_WIDGET (win), "Given as");
+  g_assert_nonnull (form);
+  adw_combo_row_set_selected (form, 1);
+  spin (0.3);
+  AdwComboRow *material = find_combo (GTK_WIDGET (win), "Material");
+  g_assert_nonnull (material);
+  adw_combo_row_set_selected (material, 2);  /* after Custom and Steel */
+  spin (0.3);
+  const FxSection *s = &fx_model_link (fx_document_get_model (doc), 0)->section;
+  g_assert_cmpfloat (s->E, ==, 70e9);
+  g_assert_cmpfloat (s->rho, ==, 2700);
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -969,6 +1050,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/number-entry", test_number_entry);
   g_test_add_func ("/ui/replay-timeline", test_replay_timeline);
   g_test_add_func ("/ui/live-controls", test_live_controls);
+  g_test_add_func ("/ui/motors-in-the-gui", test_motors_in_the_gui);
   int status = g_test_run ();
   g_object_unref (app);
   return status;
