@@ -565,8 +565,8 @@ write_gif (Painter *p, const char *tmp, FxExportProgress progress, gpointer data
                    g_strerror (errno));
       return FALSE;
     }
-  guint delay = (guint) MAX (2, lround (100.0 / o->fps));
-  FxGifWriter *gif = fx_gif_writer_new (f, o->width, o->height, palette, n_colors, delay, TRUE);
+  FxGifWriter *gif = fx_gif_writer_new (f, o->width, o->height, palette, n_colors,
+                                        fx_gif_frame_delay (0, o->fps), TRUE);
   FxPaletteMap *map = fx_palette_map_new (palette, n_colors);
   g_autofree guint8 *indices = g_malloc ((gsize) o->width * o->height);
   gboolean ok = TRUE;
@@ -575,6 +575,7 @@ write_gif (Painter *p, const char *tmp, FxExportProgress progress, gpointer data
       cairo_surface_t *s = render (p, i);
       index_frame (s, map, indices);
       cairo_surface_destroy (s);
+      fx_gif_writer_set_delay (gif, fx_gif_frame_delay (i, o->fps));
       fx_gif_writer_add_frame (gif, indices);
       if (progress && !progress (0.4 + 0.6 * (i + 1) / n, data))
         ok = cancelled (error);

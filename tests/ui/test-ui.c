@@ -494,6 +494,47 @@ finished (gpointer data)
   return ((Finished *) data)->done;
 }
 
+/* The sum of a GIF's frame delays, centiseconds, and its frame count,
+ * walking its blocks (GIF89a). FALSE when it does not parse. */
+static gboolean
+gif_total_delay (const char *path, guint *total_cs, guint *n_frames)
+{
+  g_autofree guint8 *d = NULL;
+  gsize len, p = 13;
+  if (!g_file_get_contents (path, (char **) &d, &len, NULL) || len < 13 || memcmp (d, "GIF89a", 6))
+    return FALSE;
+  if (d[10] & 0x80)
+    p += 3u << ((d[10] & 7) + 1);
+  *total_cs = *n_frames = 0;
+  while (p < len)
+    {
+      guint8 b = d[p++];
+      if (b == 0x3b)
+        return TRUE;
+      if (b == 0x21 && p + 1 < len)
+        {
+          if (d[p] == 0xf9 && p + 5 < len)
+            *total_cs += d[p + 3] | (d[p + 4] << 8);
+          p++;
+        }
+      else if (b == 0x2c && p + 9 <= len)
+        {
+          guint8 flags = d[p + 8];
+          p += 9;
+          if (flags & 0x80)
+            p += 3u << ((flags & 7) + 1);
+          p++;  /* LZW minimum code size */
+          (*n_frames)++;
+        }
+      else
+        return FALSE;
+      while (p < len && d[p] != 0)  /* data sub-blocks */
+        p += d[p] + 1;
+      p++;
+    }
+  return FALSE;
+}
+
 static void
 test_export_from_the_app (void)
 {
@@ -519,6 +560,13 @@ test_export_from_the_app (void)
   g_assert_true (f.ok);
   g_assert_nonnull (strstr (f.message, "301 frames"));  /* 10 s at 30 fps, both ends */
   g_assert_true (g_file_test (gif, G_FILE_TEST_IS_REGULAR));
+  /* 301 frames of 1/30 s play 10.03 s, to the hundredth, not 9.03 s
+   * (301 x 3 cs): the delays alternate 3, 3, 4 */
+  guint total_cs = 0, n_frames = 0;
+  g_assert_true (gif_total_delay (gif, &total_cs, &n_frames));
+  g_test_message ("GIF: %u frames, %u cs in all", n_frames, total_cs);
+  g_assert_cmpuint (n_frames, ==, 301);
+  g_assert_cmpuint (total_cs, ==, 1003);
   g_assert_cmpint (gap, <, 50000);
   g_free (f.message);
 
