@@ -912,7 +912,12 @@ flexion_inspector_set_document (FlexionInspector *self, FxDocument *doc)
 void
 flexion_inspector_show (FlexionInspector *self, int joint, int link)
 {
+  gboolean other = joint != self->joint || (joint < 0 && link != self->link);
   self->joint = joint;
   self->link = joint >= 0 ? -1 : link;
   rebuild (self);
+  /* a new selection is read from its top, not where the last one was scrolled */
+  GtkWidget *sw = gtk_widget_get_ancestor (self->box, GTK_TYPE_SCROLLED_WINDOW);
+  if (other && sw)
+    gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (sw)), 0);
 }

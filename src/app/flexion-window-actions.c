@@ -484,23 +484,37 @@ win_reset (GSimpleAction *a, GVariant *p, gpointer data)
   flexion_simulation_reset (FLEXION_WINDOW (data)->sim);
 }
 
+/* [ and ] climb a ladder that always passes through 1x, whatever speed
+ * the slider was dragged to: doubling from 1x would give 0.125x, never 1x
+ * again. */
 static void
-change_speed (FlexionWindow *self, double factor)
+change_speed (FlexionWindow *self, int direction)
 {
-  double v = gtk_adjustment_get_value (self->speed_adjustment) + log10 (factor);
-  gtk_adjustment_set_value (self->speed_adjustment, CLAMP (v, -1, 1));
+  static const double ladder[] = { 0.1, 0.2, 0.5, 1, 2, 5, 10 };
+  double now = pow (10, gtk_adjustment_get_value (self->speed_adjustment)), next = now;
+  if (direction > 0)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (ladder) && next == now; i++)
+        if (ladder[i] > now * (1 + 1e-6))
+          next = ladder[i];
+    }
+  else
+    for (guint i = G_N_ELEMENTS (ladder); i-- > 0 && next == now;)
+      if (ladder[i] < now * (1 - 1e-6))
+        next = ladder[i];
+  gtk_adjustment_set_value (self->speed_adjustment, CLAMP (log10 (next), -1, 1));
 }
 
 static void
 win_faster (GSimpleAction *a, GVariant *p, gpointer data)
 {
-  change_speed (data, 2);
+  change_speed (data, +1);
 }
 
 static void
 win_slower (GSimpleAction *a, GVariant *p, gpointer data)
 {
-  change_speed (data, 0.5);
+  change_speed (data, -1);
 }
 
 static void

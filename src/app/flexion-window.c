@@ -16,6 +16,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 /* struct _FlexionWindow is in flexion-window-private.h */
 
@@ -275,7 +276,17 @@ rebuild_recent_menu (FlexionWindow *self)
       const char *uri = gtk_recent_info_get_uri (info);
       if (!g_str_has_suffix (uri, ".flexion"))
         continue;
-      GMenuItem *item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
+      /* the folder too: two "model.flexion" in different places must differ */
+      g_autoptr (GFile) file = g_file_new_for_uri (uri);
+      g_autoptr (GFile) parent = g_file_get_parent (file);
+      g_autofree char *dir = parent ? g_file_get_parse_name (parent) : NULL;
+      g_autofree char *home = dir && g_str_has_prefix (dir, g_get_home_dir ())
+                              ? g_strconcat ("~", dir + strlen (g_get_home_dir ()), NULL) : NULL;
+      /* Translators: a recent file in the menu: its name, then its folder */
+      g_autofree char *label = dir ? g_strdup_printf (_("%s — %s"), gtk_recent_info_get_display_name (info),
+                                                      home ? home : dir)
+                                   : g_strdup (gtk_recent_info_get_display_name (info));
+      GMenuItem *item = g_menu_item_new (label, NULL);
       g_menu_item_set_action_and_target_value (item, "win.open-recent", g_variant_new_string (uri));
       g_menu_append_item (self->recent_menu, item);
       g_object_unref (item);

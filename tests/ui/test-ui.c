@@ -675,6 +675,7 @@ test_deflection_scale (void)
   g_assert_true (wait_until (reached_time, &w, 60));
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
   g_assert_false (w.failed);
+  spin (0.3);  /* frames already due when paused are still shown: let them land */
 
   FlexionCanvas *canvas = FLEXION_CANVAS (flexion_window_get_canvas (win));
   FxStepFrame *frame = flexion_simulation_get_frame (sim);
@@ -1073,6 +1074,9 @@ main (int argc, char **argv)
       return 0;
     }
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  /* opened files go to a throwaway recent-files list, not the user's */
+  g_autofree char *data_home = g_dir_make_tmp ("flexion-ui-data-XXXXXX", NULL);
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
   g_setenv ("GSK_RENDERER", "cairo", FALSE);
   gtk_test_init (&argc, &argv, NULL);
   g_test_log_set_fatal_handler (fatal_filter, NULL);
@@ -1101,5 +1105,8 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/motors-in-the-gui", test_motors_in_the_gui);
   int status = g_test_run ();
   g_object_unref (app);
+  g_autofree char *xbel = g_build_filename (data_home, "recently-used.xbel", NULL);
+  g_unlink (xbel);
+  g_rmdir (data_home);
   return status;
 }
