@@ -1,6 +1,7 @@
 /* flexion-canvas.c */
 #include "flexion-canvas.h"
 #include "fx-deflection.h"
+#include "fx-conflicts.h"
 #include "fx-scene.h"
 
 #include <glib/gi18n.h>
@@ -28,6 +29,7 @@ struct _FlexionCanvas {
 
   FxStepFrame *model_frame;   /* the drawn model as a frame */
   FxAssignment *assignment;   /* of the drawn model         */
+  GPtrArray *conflicts;       /* its conflicting ends, when it has none */
 
   FxView view;
   FlexionCanvasOverlay overlay;  /* flexion_canvas_set_overlay */
@@ -116,6 +118,9 @@ rebuild_model_frame (FlexionCanvas *self)
   g_clear_pointer (&self->assignment, fx_assignment_free);
   self->model_frame = fx_step_frame_new_from_model (canvas_model (self));
   self->assignment = fx_assignment_compute (canvas_model (self));
+  g_clear_pointer (&self->conflicts, g_ptr_array_unref);
+  if (!fx_assignment_ok (self->assignment))
+    self->conflicts = fx_conflict_ends (canvas_model (self));
 }
 
 static void
@@ -413,6 +418,7 @@ flexion_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   style.hover_joint = self->hover_joint;
   style.hover_link = self->hover_link;
   style.assignment = fx_assignment_ok (self->assignment) ? self->assignment : NULL;
+  style.conflicts = self->conflicts;
   style.trails = run && self->sim ? flexion_simulation_get_trails (self->sim) : NULL;
   style.moment_range = run && !self->mode_frame ? flexion_simulation_get_moment_range (self->sim) : 1;
   /* a mode shape is scaled by the Modes panel already */
@@ -853,6 +859,7 @@ flexion_canvas_dispose (GObject *object)
   g_clear_pointer (&self->assignment, fx_assignment_free);
   g_clear_pointer (&self->mode_frame, fx_step_frame_unref);
   g_clear_pointer (&self->mode_label, g_free);
+  g_clear_pointer (&self->conflicts, g_ptr_array_unref);
   G_OBJECT_CLASS (flexion_canvas_parent_class)->dispose (object);
 }
 

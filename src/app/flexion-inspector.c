@@ -7,6 +7,7 @@
 #include "flexion-inspector.h"
 #include "flexion-number-field.h"
 #include "flexion-presets.h"
+#include "fx-conflicts.h"
 #include "fx-causality.h"
 #include "flexion-rows.h"
 
@@ -579,7 +580,21 @@ show_link (FlexionInspector *self, const FxModel *m, guint li)
                                            fx_link_length (m, l));
   AdwPreferencesGroup *g = add_group (self, title, desc);
 
-  const char *forms[] = { _("Auto"), _("Free–free"), _("Clamped–clamped"), _("Pinned"), _("Guided"), NULL };
+  /* each choice says whether the others leave it a consistent assignment */
+  const char *names[] = { _("Auto"), _("Free–free"), _("Clamped–clamped"), _("Pinned"), _("Guided") };
+  g_autofree char *marked[G_N_ELEMENTS (names)] = { NULL };
+  const char *forms[G_N_ELEMENTS (names) + 1] = { NULL };
+  {
+    g_autoptr (FxModel) trial = fx_model_copy (m);
+    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+      {
+        fx_model_link (trial, li)->formulation = formulation_order[i];
+        g_autoptr (FxAssignment) t = fx_assignment_compute (trial);
+        /* Translators: a formulation in the menu, and whether it fits the others */
+        marked[i] = g_strdup_printf (fx_assignment_ok (t) ? _("%s ✓") : _("%s — conflicts"), names[i]);
+        forms[i] = marked[i];
+      }
+  }
   guint sel = 0;
   for (guint i = 0; i < G_N_ELEMENTS (formulation_order); i++)
     if (formulation_order[i] == l->formulation)
@@ -599,10 +614,31 @@ show_link (FlexionInspector *self, const FxModel *m, guint li)
                                   causality_name (la->R));
     }
   else
-    chosen = g_strdup (_("No consistent assignment: see the model's conflicts"));
+    chosen = g_strdup (_("No consistent assignment: see the conflicts below"));
   GtkWidget *combo = combo_row (g, _("Formulation"), chosen, forms, sel, G_CALLBACK (on_formulation), self);
   gtk_widget_set_tooltip_text (combo, _("Which ports of the link take force and which take "
                                         "velocity; Auto lets Flexion choose a consistent set"));
+  if (!fx_assignment_ok (as))
+    {
+      /* in plain words, at the ends of this link only */
+      g_autoptr (GPtrArray) ends = fx_conflict_ends (m);
+      for (guint i = 0; i < ends->len; i++)
+        {
+          const FxConflictEnd *e = ends->pdata[i];
+          if (e->link != li)
+            continue;
+          g_autofree char *where = g_strdup_printf (e->channel == FX_CHANNEL_ROTATION
+                                                    ? _("Rotation at %s") : _("Translation at %s"),
+                                                    e->at_to ? l->to : l->from);
+          GtkWidget *row = adw_action_row_new ();
+          g_autofree char *t = g_markup_escape_text (where, -1);
+          g_autofree char *s = g_markup_escape_text (e->why, -1);
+          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), t);
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (row), s);
+          gtk_widget_add_css_class (row, "error");
+          adw_preferences_group_add (g, row);
+        }
+    }
   number_row (self, g, _("Elements"), NULL, l->elements, 1, 10000, F_LINK_ELEMENTS, li);
   switch_row (g, _("Rigid"), _("No compliance: stresses become multipliers"), l->rigid,
               G_CALLBACK (on_rigid), self);
@@ -615,13 +651,13 @@ show_link (FlexionInspector *self, const FxModel *m, guint li)
     {
       guint n_materials;
       const FlexionMaterial *materials = flexion_materials (&n_materials);
-      g_autoptr (GPtrArray) names = g_ptr_array_new ();
-      g_ptr_array_add (names, (gpointer) _("Custom"));
+      g_autoptr (GPtrArray) material_names = g_ptr_array_new ();
+      g_ptr_array_add (material_names, (gpointer) _("Custom"));
       for (guint i = 0; i < n_materials; i++)
-        g_ptr_array_add (names, (gpointer) _(materials[i].name));
-      g_ptr_array_add (names, NULL);
+        g_ptr_array_add (material_names, (gpointer) _(materials[i].name));
+      g_ptr_array_add (material_names, NULL);
       combo_row (sec, _("Material"), _("Fills in E, ν and ρ, which stay editable"),
-                 (const char *const *) names->pdata, flexion_material_of (&l->section) + 1,
+                 (const char *const *) material_names->pdata, flexion_material_of (&l->section) + 1,
                  G_CALLBACK (on_material), self);
       number_row (self, sec, _("Young's modulus E"), _("Pa"), l->section.E, 1, 1e13, F_LINK_E, li);
       number_row (self, sec, _("Poisson's ratio ν"), NULL, l->section.nu, 0, 0.5, F_LINK_NU, li);

@@ -456,12 +456,7 @@ win_play (GSimpleAction *a, GVariant *p, gpointer data)
     }
   g_autoptr (GError) error = NULL;
   if (!flexion_simulation_play (self->sim, &error))
-    {
-      g_auto (GStrv) lines = g_strsplit (error->message, "\n", 2);
-      g_autofree char *msg = g_strdup_printf (_("Cannot run: %s"), lines[0]);
-      flexion_window_toast (self, msg);
-      flexion_canvas_select (self->canvas, -1, -1);  /* the inspector shows the conflicts */
-    }
+    _flexion_window_cannot_run (self, error);
 }
 
 static void
@@ -470,11 +465,7 @@ win_step (GSimpleAction *a, GVariant *p, gpointer data)
   FlexionWindow *self = data;
   g_autoptr (GError) error = NULL;
   if (!flexion_simulation_step (self->sim, &error))
-    {
-      g_auto (GStrv) lines = g_strsplit (error->message, "\n", 2);
-      g_autofree char *msg = g_strdup_printf (_("Cannot run: %s"), lines[0]);
-      flexion_window_toast (self, msg);
-    }
+    _flexion_window_cannot_run (self, error);
   flexion_canvas_wake (self->canvas);
 }
 

@@ -38,6 +38,7 @@ struct _FlexionWindow {
   GtkSpinButton *dt_spin;
   GtkDropDown *deflection_dropdown;
   GtkScale *timeline;
+  AdwToast *cannot_run;  /* the "Cannot run" toast on screen, or NULL */
   GtkAdjustment *timeline_adjustment;
   GMenu *recent_menu;
 
@@ -89,6 +90,8 @@ void           _flexion_window_new_document           (FlexionWindow *self, gpoi
 void           _flexion_window_save_then              (FlexionWindow *self, Pending *p);
 void           _flexion_window_save_as_then           (FlexionWindow *self, Pending *p);
 GtkFileFilter *_flexion_window_file_filter            (void);
+
+void           _flexion_window_cannot_run             (FlexionWindow *self, const GError *error);
 
 /* flexion-window-actions.c */
 void           _flexion_window_actions_init           (FlexionWindow *self);

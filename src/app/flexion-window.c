@@ -12,6 +12,7 @@
 #include "flexion-export-dialog.h"
 #include "flexion-rows.h"
 #include "flexion-number-field.h"
+#include "fx-conflicts.h"
 #include "fx-model-io.h"
 
 #include <glib/gi18n.h>
@@ -132,8 +133,50 @@ follow_model_dt (FlexionWindow *self)
 }
 
 static void
+on_cannot_run_dismissed (AdwToast *toast, FlexionWindow *self)
+{
+  if (self->cannot_run == toast)
+    self->cannot_run = NULL;
+}
+
+/* Why the model cannot run. A causality conflict gets a short toast and
+ * the link at fault in the inspector, which lists the conflicting ends in
+ * plain words (a toast would cut a long explanation off); the toast goes
+ * as soon as an edit makes the model consistent. */
+void
+_flexion_window_cannot_run (FlexionWindow *self, const GError *error)
+{
+  g_autoptr (GPtrArray) ends = fx_conflict_ends (model (self));
+  g_autofree char *msg = NULL;
+  if (ends->len > 0)
+    {
+      const FxConflictEnd *e = ends->pdata[0];
+      flexion_canvas_select (self->canvas, -1, (int) e->link);
+      msg = g_strdup_printf (_("Cannot run: link %s %s"), fx_model_link (model (self), e->link)->id, e->why);
+    }
+  else
+    {
+      g_auto (GStrv) lines = g_strsplit (error->message, "\n", 2);
+      msg = g_strdup_printf (_("Cannot run: %s"), lines[0]);
+      flexion_canvas_select (self->canvas, -1, -1);  /* the inspector shows the conflicts */
+    }
+  if (self->cannot_run)
+    adw_toast_dismiss (self->cannot_run);
+  AdwToast *toast = flexion_toast_new (msg, 0);  /* until fixed or dismissed */
+  self->cannot_run = toast;
+  g_signal_connect (toast, "dismissed", G_CALLBACK (on_cannot_run_dismissed), self);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
 on_doc_changed (FlexionWindow *self)
 {
+  if (self->cannot_run)
+    {
+      g_autoptr (FxAssignment) as = fx_assignment_compute (model (self));
+      if (fx_assignment_ok (as) && model (self)->links->len > 0)
+        adw_toast_dismiss (self->cannot_run);
+    }
   /* a change of settings a run can take from its next step goes on with
    * the run; any other edit returns to the drawn model, as the old run
    * belongs to another model, and says so */
@@ -727,6 +770,9 @@ flexion_window_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->doc, self);
   if (self->sim)
     g_signal_handlers_disconnect_by_data (self->sim, self);
+  if (self->cannot_run)
+    g_signal_handlers_disconnect_by_data (self->cannot_run, self);
+  self->cannot_run = NULL;
   if (self->settings)
     g_signal_handlers_disconnect_by_data (self->settings, self);
   g_signal_handlers_disconnect_by_data (adw_style_manager_get_default (), self);

@@ -6,6 +6,7 @@
 #include "fx-scene.h"
 #include "fx-render-private.h"
 #include "fx-deflection.h"
+#include "fx-conflicts.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -789,11 +790,60 @@ causality_pair (const Scene *sc, double x, double y, double ux, double uy,
     }
 }
 
+/* No consistent assignment: the glyphs the user's choices fix, and the
+ * conflicting ends ringed in the error colour, so the fault is on the
+ * canvas where the choice was made. */
+static void
+draw_conflicts (const Scene *sc)
+{
+  const FxStepFrame *f = sc->frame;
+  const FxModel *m = sc->model;
+  cairo_t *cr = sc->cr;
+  double ls = sc->ls;
+  for (guint l = 0; l < MIN (f->n_links, m->links->len); l++)
+    {
+      const FxLink *link = fx_model_link (m, l);
+      if (!link_has_nodes (f, l) || link->formulation == FX_FORMULATION_AUTO)
+        continue;
+      FxCausality T, R;
+      fx_formulation_causality (link->formulation, &T, &R);
+      for (int k = 0; k < 2; k++)
+        {
+          guint i = k ? f->node_offset[l + 1] - 1 : f->node_offset[l];
+          double x, y, ux, uy;
+          dev (sc, f->x[i], f->y[i], &x, &y);
+          link_end_direction (sc, l, k == 1, &ux, &uy);
+          causality_pair (sc, x, y, ux, uy, T, R);
+        }
+    }
+  for (guint c = 0; c < sc->style->conflicts->len; c++)
+    {
+      const FxConflictEnd *e = sc->style->conflicts->pdata[c];
+      if (e->link >= f->n_links || !link_has_nodes (f, e->link))
+        continue;
+      guint i = e->at_to ? f->node_offset[e->link + 1] - 1 : f->node_offset[e->link];
+      double x, y, ux, uy;
+      dev (sc, f->x[i], f->y[i], &x, &y);
+      link_end_direction (sc, e->link, e->at_to, &ux, &uy);
+      /* around the glyph of the channel at fault (causality_pair's place) */
+      double along = (17 + 12 * e->channel) * ls, off = 9 * ls;
+      cairo_arc (cr, x + along * ux - off * uy, y + along * uy + off * ux, 9 * ls, 0, 2 * G_PI);
+      fx_set_rgb (cr, sc->pal->error);
+      cairo_set_line_width (cr, 2.5 * ls);
+      cairo_stroke (cr);
+    }
+}
+
 static void
 draw_causality (const Scene *sc)
 {
   const FxAssignment *as = sc->style->assignment;
   const FxStepFrame *f = sc->frame;
+  if (as == NULL && sc->style->conflicts && sc->style->conflicts->len > 0)
+    {
+      draw_conflicts (sc);
+      return;
+    }
   if (as == NULL || as->n_links != f->n_links)
     return;
   for (guint l = 0; l < f->n_links; l++)

@@ -39,6 +39,9 @@ typedef struct {
   int selected_joint, selected_link;  /* -1: none */
   int hover_joint, hover_link;        /* -1: none */
   const FxAssignment *assignment;     /* NULL: no causality glyphs */
+  /* without a consistent assignment: the hand-chosen formulations'
+   * glyphs, with these ends (FxConflictEnd*, fx-conflicts.h) ringed */
+  const GPtrArray *conflicts;
   const FxTrails *trails;             /* NULL: no trails           */
   gboolean has_pull;                  /* a drag pulls a point       */
   double pull_from[2], pull_to[2];    /* model coordinates          */

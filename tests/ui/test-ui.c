@@ -6,7 +6,7 @@
  * clock keeps ticking while the solver works on a 1000-element link.
  */
 #include "flexion-application.h"
-#include "flexion-window.h"
+#include "flexion-window-private.h"
 #include "flexion-canvas.h"
 #include "flexion-simulation.h"
 #include "flexion-number-field.h"
@@ -1064,6 +1064,70 @@ test_motors_in_the_gui (void)
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
+/* ---- formulation feedback ---- */
+
+/* Whether a row under `widget` has `text` in its subtitle. */
+static gboolean
+has_row_saying (GtkWidget *widget, const char *text)
+{
+  if (ADW_IS_ACTION_ROW (widget))
+    {
+      const char *sub = adw_action_row_get_subtitle (ADW_ACTION_ROW (widget));
+      if (sub && strstr (sub, text))
+        return TRUE;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    if (has_row_saying (c, text))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_formulation_feedback (void)
+{
+  /* a cantilever: clamped-clamped by hand leaves its free end without a
+   * force (Auto splits it in two); the menu says so before, the inspector
+   * and the canvas after, and the toast goes when Auto fixes it */
+  FlexionWindow *win = new_window ();
+  GActionGroup *actions = G_ACTION_GROUP (win);
+  FlexionCanvas *canvas = FLEXION_CANVAS (flexion_window_get_canvas (win));
+  g_action_group_activate_action (actions, "add-link", g_variant_new ("(dddd)", 0.0, 0.0, 1.0, 0.0));
+  FxDocument *doc = flexion_window_get_document (win);
+  flexion_canvas_select (canvas, 0, -1);
+  g_action_group_activate_action (actions, "support", g_variant_new_string ("clamp"));
+  flexion_canvas_select (canvas, -1, 0);
+  spin (0.3);
+
+  AdwComboRow *combo = find_combo (GTK_WIDGET (win), "Formulation");
+  g_assert_nonnull (combo);
+  GListModel *labels = adw_combo_row_get_model (combo);
+  const char *auto_label = gtk_string_list_get_string (GTK_STRING_LIST (labels), 0);
+  const char *clamped = gtk_string_list_get_string (GTK_STRING_LIST (labels), 2);
+  const char *free_free = gtk_string_list_get_string (GTK_STRING_LIST (labels), 1);
+  g_test_message ("menu: %s | %s | %s", auto_label, free_free, clamped);
+  g_assert_nonnull (strstr (auto_label, "✓"));
+  g_assert_nonnull (strstr (clamped, "conflicts"));
+  g_assert_nonnull (strstr (free_free, "conflicts"));
+
+  g_action_group_activate_action (actions, "set-formulation", g_variant_new ("(us)", 0u, "clamped-clamped"));
+  g_assert_cmpint (fx_model_link (fx_document_get_model (doc), 0)->formulation, ==,
+                   FX_FORMULATION_CLAMPED_CLAMPED);
+  spin (0.3);
+  /* at once, in plain words, on the link involved */
+  g_assert_true (has_row_saying (GTK_WIDGET (win), "needs a force at this end"));
+  g_action_group_activate_action (actions, "play", NULL);
+  g_assert_false (flexion_simulation_get_playing (flexion_window_get_simulation (win)));
+  g_assert_nonnull (win->cannot_run);
+  g_assert_cmpint (flexion_canvas_get_selected_link (canvas), ==, 0);
+  screenshot (win, "ui-formulation-conflict.png");
+
+  /* fixed: the toast goes by itself */
+  g_action_group_activate_action (actions, "set-formulation", g_variant_new ("(us)", 0u, "auto"));
+  spin (0.3);
+  g_assert_null (win->cannot_run);
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1103,6 +1167,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/replay-timeline", test_replay_timeline);
   g_test_add_func ("/ui/live-controls", test_live_controls);
   g_test_add_func ("/ui/motors-in-the-gui", test_motors_in_the_gui);
+  g_test_add_func ("/ui/formulation-feedback", test_formulation_feedback);
   int status = g_test_run ();
   g_object_unref (app);
   g_autofree char *xbel = g_build_filename (data_home, "recently-used.xbel", NULL);
