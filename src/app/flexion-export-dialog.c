@@ -17,6 +17,7 @@ struct _FlexionExportDialog {
   FxStepFrame *frame;   /* the frame on screen */
   FxSceneStyle style;
   double deflection;    /* animations: 1 to 1000, 0 auto */
+  GPtrArray *recorded;  /* the run on screen (FxStepFrame*), or NULL */
 
   AdwToastOverlay *toasts;
   AdwComboRow *format_row;
@@ -112,6 +113,8 @@ typedef struct {
   char *path;
   FxAnimationFormat format;
   FxAnimationOptions options;
+  GPtrArray *recorded;  /* options.recorded's reference */
+  gboolean reused;      /* drawn from the run on screen */
   GCancellable *cancellable;
   guint n_frames;
 } AnimationJob;
@@ -121,6 +124,7 @@ animation_job_free (gpointer data)
 {
   AnimationJob *job = data;
   fx_model_free (job->model);
+  g_clear_pointer (&job->recorded, g_ptr_array_unref);
   g_free (job->path);
   g_object_unref (job->cancellable);
   g_free (job);
@@ -183,7 +187,11 @@ on_animation_done (GObject *source, GAsyncResult *result, gpointer data)
   gboolean ok = g_task_propagate_boolean (G_TASK (result), &error);
   g_autofree char *name = g_path_get_basename (job->path);
   g_autofree char *message = NULL;
-  if (ok)
+  if (ok && job->reused)
+    message = g_strdup_printf (g_dngettext (NULL, "Exported “%s”: %u frame of the run on screen",
+                                            "Exported “%s”: %u frames of the run on screen",
+                                            job->n_frames), name, job->n_frames);
+  else if (ok)
     message = g_strdup_printf (g_dngettext (NULL, "Exported “%s”: %u frame", "Exported “%s”: %u frames",
                                             job->n_frames), name, job->n_frames);
   else if (g_error_matches (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_CANCELLED))
@@ -220,6 +228,13 @@ flexion_export_dialog_export_animation (FlexionExportDialog *self, GFile *file)
   job->options.dark = self->style.dark;
   job->options.colormap = self->style.colormap;
   job->options.deflection_scale = self->deflection;
+  if (self->recorded && fx_export_recorded_covers (self->recorded, job->options.t_until))
+    {
+      /* the frames the user watched: the same run, not a second solve */
+      job->recorded = g_ptr_array_ref (self->recorded);
+      job->options.recorded = job->recorded;
+      job->reused = TRUE;
+    }
   self->cancellable = g_cancellable_new ();
   job->cancellable = g_object_ref (self->cancellable);
   set_busy (self, TRUE);
@@ -387,6 +402,7 @@ flexion_export_dialog_finalize (GObject *object)
   fx_model_free (self->model);
   fx_series_free (self->series);
   g_clear_pointer (&self->frame, fx_step_frame_unref);
+  g_clear_pointer (&self->recorded, g_ptr_array_unref);
   g_free (self->title);
   G_OBJECT_CLASS (flexion_export_dialog_parent_class)->finalize (object);
 }
@@ -499,6 +515,13 @@ build (FlexionExportDialog *self)
 static void
 flexion_export_dialog_init (FlexionExportDialog *self)
 {
+}
+
+void
+flexion_export_dialog_set_recorded (FlexionExportDialog *self, GPtrArray *frames)
+{
+  g_clear_pointer (&self->recorded, g_ptr_array_unref);
+  self->recorded = frames ? g_ptr_array_ref (frames) : NULL;
 }
 
 void

@@ -517,6 +517,15 @@ flexion_simulation_get_recorded_end (FlexionSimulation *sim)
   return sim->history->len ? ((FxStepFrame *) sim->history->pdata[sim->history->len - 1])->t : 0;
 }
 
+GPtrArray *
+flexion_simulation_dup_recorded (FlexionSimulation *sim)
+{
+  GPtrArray *copy = g_ptr_array_new_full (sim->history->len, (GDestroyNotify) fx_step_frame_unref);
+  for (guint i = 0; i < sim->history->len; i++)
+    g_ptr_array_add (copy, fx_step_frame_ref (sim->history->pdata[i]));
+  return copy;
+}
+
 gboolean
 flexion_simulation_get_replaying (FlexionSimulation *sim)
 {

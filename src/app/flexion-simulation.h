@@ -71,6 +71,8 @@ guint              flexion_simulation_get_n_recorded   (FlexionSimulation *sim);
 const FxStepFrame *flexion_simulation_get_recorded     (FlexionSimulation *sim, guint i);
 /* The time of the newest computed frame shown, s; 0 before a run. */
 double             flexion_simulation_get_recorded_end (FlexionSimulation *sim);
+/* A copy of the kept frames (new references), for an export to draw. */
+GPtrArray         *flexion_simulation_dup_recorded     (FlexionSimulation *sim);
 /* Whether a kept frame before the newest is on screen. */
 gboolean           flexion_simulation_get_replaying    (FlexionSimulation *sim);
 void               flexion_simulation_seek             (FlexionSimulation *sim, double t);

@@ -101,6 +101,8 @@ flexion_window_show_export (FlexionWindow *self)
                                                  flexion_simulation_get_frame (self->sim), &style);
   flexion_export_dialog_set_deflection_scale (FLEXION_EXPORT_DIALOG (dialog),
                                               flexion_canvas_get_deflection_setting (self->canvas));
+  g_autoptr (GPtrArray) recorded = flexion_simulation_dup_recorded (self->sim);
+  flexion_export_dialog_set_recorded (FLEXION_EXPORT_DIALOG (dialog), recorded);
   gtk_window_present (GTK_WINDOW (dialog));
   return dialog;
 }

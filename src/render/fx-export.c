@@ -291,6 +291,56 @@ run_model (const FxModel *model, double t_until, double dt, double t_from, doubl
   return TRUE;
 }
 
+/* The run from frames already computed, when they are every step from 0
+ * to t_until: the same frames and reports run_model would make, without
+ * solving again. FALSE (and nothing made) otherwise. */
+gboolean
+fx_export_recorded_covers (const GPtrArray *rec, double t_until)
+{
+  if (rec == NULL || rec->len < 2)
+    return FALSE;
+  const FxStepFrame *first = rec->pdata[0], *last = rec->pdata[rec->len - 1];
+  double eps = 1e-6 * MAX (last->report.dt, 1e-12);
+  if (first->step != 0 || last->t < t_until - eps)
+    return FALSE;
+  for (guint i = 0; i < rec->len; i++)
+    if (((const FxStepFrame *) rec->pdata[i])->step != i)
+      return FALSE;  /* thinned: a step is missing */
+  return TRUE;
+}
+
+static gboolean
+run_from_recorded (const GPtrArray *rec, double t_until, double t_from, double fps, Run *run)
+{
+  if (!fx_export_recorded_covers (rec, t_until))
+    return FALSE;
+  const FxStepFrame *first = rec->pdata[0], *last = rec->pdata[rec->len - 1];
+  double eps = 1e-6 * MAX (last->report.dt, 1e-12);
+  run->frames = g_ptr_array_new_with_free_func ((GDestroyNotify) fx_step_frame_unref);
+  run->reports = g_array_new (FALSE, FALSE, sizeof (FxStepReport));
+  run->frame_steps = g_array_new (FALSE, FALSE, sizeof (guint));
+  run->probe_xy = g_array_new (FALSE, FALSE, sizeof (double));
+  run->n_probes = first->n_probes;
+  guint k = 0;
+  double next_t = t_from;
+  for (guint i = 0; i < rec->len; i++)
+    {
+      FxStepFrame *f = rec->pdata[i];
+      g_array_append_val (run->reports, f->report);
+      g_array_append_vals (run->probe_xy, f->probe_xy, 2 * f->n_probes);
+      while (f->t >= next_t - eps && next_t <= t_until + eps)
+        {
+          g_ptr_array_add (run->frames, fx_step_frame_ref (f));
+          g_array_append_val (run->frame_steps, i);
+          k++;
+          next_t = t_from + k / fps;
+        }
+      if (f->t >= t_until - eps)
+        break;
+    }
+  return TRUE;
+}
+
 FxSeries *
 fx_export_run_series (const FxModel *model, double t_until, double dt, FxStepFrame **last,
                       FxExportProgress progress, gpointer data, GError **error)
@@ -677,7 +727,8 @@ fx_export_animation (const FxModel *model, const char *path, FxAnimationFormat f
     }
 
   Run run = { 0 };
-  if (!run_model (model, o.t_until, o.dt, o.t_from, o.fps, progress, data, 0.4, &run, error))
+  if (!run_from_recorded (o.recorded, o.t_until, o.t_from, o.fps, &run)
+      && !run_model (model, o.t_until, o.dt, o.t_from, o.fps, progress, data, 0.4, &run, error))
     {
       run_clear (&run);
       return FALSE;

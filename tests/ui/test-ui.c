@@ -849,6 +849,26 @@ test_number_entry (void)
 
 /* ---- replay ---- */
 
+/* The spin button of the row titled `title` under `widget`. */
+static GtkSpinButton *
+row_spin (GtkWidget *widget, const char *title)
+{
+  if (ADW_IS_ACTION_ROW (widget)
+      && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
+    {
+      GtkWidget *w = adw_action_row_get_activatable_widget (ADW_ACTION_ROW (widget));
+      if (GTK_IS_SPIN_BUTTON (w))
+        return GTK_SPIN_BUTTON (w);
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkSpinButton *r = row_spin (c, title);
+      if (r)
+        return r;
+    }
+  return NULL;
+}
+
 static void
 test_replay_timeline (void)
 {
@@ -918,6 +938,24 @@ test_replay_timeline (void)
       worst = MAX (worst, fabs (p->balance));
     }
   g_assert_cmpfloat (worst, <, 1e-10 * scale);
+
+  /* an export of the first second draws these frames, not a new run */
+  FlexionExportDialog *dialog = FLEXION_EXPORT_DIALOG (flexion_window_show_export (win));
+  GtkSpinButton *until = row_spin (GTK_WIDGET (dialog), "Until");
+  g_assert_nonnull (until);
+  gtk_spin_button_set_value (until, 1.0);
+  Finished fin = { 0 };
+  g_signal_connect (dialog, "finished", G_CALLBACK (on_export_finished), &fin);
+  g_autofree char *gif = g_build_filename (g_get_tmp_dir (), "flexion-ui-replay.gif", NULL);
+  g_autoptr (GFile) gif_file = g_file_new_for_path (gif);
+  flexion_export_dialog_export_animation (dialog, gif_file);
+  g_assert_true (wait_until (finished, &fin, 120));
+  g_test_message ("export: %s", fin.message);
+  g_assert_true (fin.ok);
+  g_assert_nonnull (strstr (fin.message, "31 frames of the run on screen"));
+  g_free (fin.message);
+  g_unlink (gif);
+  gtk_window_destroy (GTK_WINDOW (dialog));
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
