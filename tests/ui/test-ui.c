@@ -716,6 +716,22 @@ test_deflection_scale (void)
   g_settings_reset (settings, "show-initial");
   g_settings_reset (settings, "deflection-scale");
   g_unlink (path);
+
+  /* the struck steel strip, at auto scale: its vibration is drawn visibly */
+  g_autoptr (GFile) struck = example ("struck-beam.flexion");
+  g_assert_true (flexion_window_load_example (win, struck));
+  flexion_simulation_set_speed (sim, 0.1);
+  RunWait hit = { sim, 0.006, FALSE };
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  g_assert_true (wait_until (reached_time, &hit, 60));
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  spin (0.3);
+  double auto_k = flexion_canvas_get_deflection_scale (canvas);
+  g_test_message ("struck beam: auto scale %g, largest deflection %.3g mm", auto_k,
+                  1e3 * flexion_simulation_get_deflection_max (sim));
+  g_assert_cmpfloat (auto_k, >=, 10);
+  screenshot (win, "ui-struck-beam-auto.png");
+  flexion_simulation_set_speed (sim, 1);
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
