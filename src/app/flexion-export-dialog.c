@@ -72,6 +72,44 @@ toast (FlexionExportDialog *self, const char *message)
   adw_toast_overlay_add_toast (self->toasts, t);
 }
 
+/* What the window was last set to in this session, so a second export
+ * starts from the first's choices (the span is the model's own). */
+static struct {
+  gboolean set;
+  guint format, width, height, plot;
+  double fps;
+  gboolean colorbar, time_stamp, inset;
+} last;
+
+static void
+remember (FlexionExportDialog *self)
+{
+  last.set = TRUE;
+  last.format = adw_combo_row_get_selected (self->format_row);
+  last.width = gtk_spin_button_get_value_as_int (self->width_spin);
+  last.height = gtk_spin_button_get_value_as_int (self->height_spin);
+  last.fps = gtk_spin_button_get_value (self->fps_spin);
+  last.colorbar = gtk_switch_get_active (self->colorbar_switch);
+  last.time_stamp = gtk_switch_get_active (self->time_switch);
+  last.inset = gtk_switch_get_active (self->inset_switch);
+  last.plot = adw_combo_row_get_selected (self->plot_row);
+}
+
+static void
+recall (FlexionExportDialog *self)
+{
+  if (!last.set)
+    return;
+  adw_combo_row_set_selected (self->format_row, last.format);
+  gtk_spin_button_set_value (self->width_spin, last.width);
+  gtk_spin_button_set_value (self->height_spin, last.height);
+  gtk_spin_button_set_value (self->fps_spin, last.fps);
+  gtk_switch_set_active (self->colorbar_switch, last.colorbar);
+  gtk_switch_set_active (self->time_switch, last.time_stamp);
+  gtk_switch_set_active (self->inset_switch, last.inset);
+  adw_combo_row_set_selected (self->plot_row, last.plot);
+}
+
 static GtkSpinButton *
 spin_row (AdwPreferencesGroup *group, const char *title, const char *unit, double value,
           double lo, double hi, double step, guint digits)
@@ -228,6 +266,7 @@ flexion_export_dialog_export_animation (FlexionExportDialog *self, GFile *file)
   job->options.dark = self->style.dark;
   job->options.colormap = self->style.colormap;
   job->options.deflection_scale = self->deflection;
+  remember (self);
   if (self->recorded && fx_export_recorded_covers (self->recorded, job->options.t_until))
     {
       /* the frames the user watched: the same run, not a second solve */
@@ -325,9 +364,11 @@ plot_chosen (FlexionExportDialog *self, GFile *file, gpointer data)
   g_autoptr (GError) error = NULL;
   guint kind = adw_combo_row_get_selected (self->plot_row);
   gboolean ok;
-  if (kind == 4)
+  /* a .csv name asks for the data of that plot, whichever was chosen */
+  gboolean csv = g_str_has_suffix (path, ".csv") || g_str_has_suffix (path, ".CSV");
+  if (kind == 4 || (csv && kind < 3))
     ok = fx_series_write_csv (self->series, path, &error);
-  else if (kind == 5)
+  else if (kind == 5 || (csv && kind == 3))
     ok = fx_series_write_probes_csv (self->series, path, &error);
   else
     {
@@ -343,6 +384,7 @@ plot_chosen (FlexionExportDialog *self, GFile *file, gpointer data)
 static void
 on_plot_clicked (FlexionExportDialog *self)
 {
+  remember (self);
   if (fx_series_len (self->series) == 0)
     {
       toast (self, _("Run the simulation first: the plots show the current run"));
@@ -509,6 +551,7 @@ build (FlexionExportDialog *self)
   adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), pic);
   adw_preferences_group_add (pic, button (_("Export P_icture…"), _("Choose a file and export the picture"),
                                           G_CALLBACK (on_picture_clicked), self));
+  recall (self);
   update_format (self);
 }
 

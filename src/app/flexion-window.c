@@ -74,8 +74,27 @@ update_history (FlexionWindow *self)
 }
 
 static void
+set_action_state (FlexionWindow *self, const char *name, const char *value)
+{
+  GAction *a = g_action_map_lookup_action (G_ACTION_MAP (self), name);
+  if (a && value)
+    g_simple_action_set_state (G_SIMPLE_ACTION (a), g_variant_new_string (value));
+}
+
+static void
 update_selection_actions (FlexionWindow *self)
 {
+  /* the right-click menus mark the selection's current kind, support and
+   * formulation (radio items of stateful actions) */
+  if (selected_joint (self) >= 0 && (guint) selected_joint (self) < model (self)->joints->len)
+    {
+      const FxJoint *j = fx_model_joint (model (self), selected_joint (self));
+      set_action_state (self, "joint-kind", fx_joint_kind_to_string (j->kind));
+      set_action_state (self, "support", fx_support_to_string (j->support));
+    }
+  if (selected_link (self) >= 0 && (guint) selected_link (self) < model (self)->links->len)
+    set_action_state (self, "formulation",
+                      fx_formulation_to_string (fx_model_link (model (self), selected_link (self))->formulation));
   gboolean joint = selected_joint (self) >= 0, link = selected_link (self) >= 0;
   action_set_enabled (self, "delete", joint || link);
   action_set_enabled (self, "joint-kind", joint);

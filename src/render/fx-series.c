@@ -145,8 +145,10 @@ fx_series_find (const FxSeries *s, double t0)
 gboolean
 fx_series_write_csv (const FxSeries *s, const char *path, GError **error)
 {
-  GString *out = g_string_new ("t_s,H_J,kinetic_J,elastic_J,gravity_J,supplied_J,"
-                               "dissipated_J,balance_J,newton_iterations,residual,joint_gap_m\n");
+  /* the header of `flexion-cli run --energy` (README), so one reader takes
+   * both; units are SI throughout (s, J, m) */
+  GString *out = g_string_new ("t,H,kinetic,elastic,gravity,supplied,dissipated,balance,"
+                               "newton_iters,residual,joint_gap\n");
   for (guint i = 0; i < s->points->len; i++)
     {
       const FxSeriesPoint *p = fx_series_get (s, i);
@@ -162,9 +164,9 @@ fx_series_write_csv (const FxSeries *s, const char *path, GError **error)
 gboolean
 fx_series_write_probes_csv (const FxSeries *s, const char *path, GError **error)
 {
-  GString *out = g_string_new ("t_s");
+  GString *out = g_string_new ("t");  /* as `flexion-cli run --probes` */
   for (guint p = 0; p < s->n_probes; p++)
-    g_string_append_printf (out, ",%s.x_m,%s.y_m", s->probe_ids[p], s->probe_ids[p]);
+    g_string_append_printf (out, ",%s.x,%s.y", s->probe_ids[p], s->probe_ids[p]);
   g_string_append_c (out, '\n');
   for (guint i = 0; i < s->points->len; i++)
     {
