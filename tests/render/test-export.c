@@ -335,7 +335,7 @@ test_csv_matches_run (void)
   g_auto (GStrv) rows = g_strsplit (g_strchomp (text), "\n", -1);
   g_assert_cmpuint (g_strv_length (rows), ==, steps + 2);  /* header, t = 0, each step */
   /* the header of `flexion-cli run --energy`: one reader for both */
-  g_assert_cmpstr (rows[0], ==, "t,H,kinetic,elastic,gravity,supplied,dissipated,balance,newton_iters,residual,joint_gap");
+  g_assert_cmpstr (rows[0], ==, "t,H,kinetic,elastic,gravity,supplied,dissipated,balance,newton_iters,residual,joint_gap,substeps");
   for (guint k = 1; k <= steps; k++)
     {
       FxStepReport r;
