@@ -144,7 +144,7 @@ win_delete (GSimpleAction *a, GVariant *p, gpointer data)
   if (j >= 0)
     fx_document_delete_joint (self->doc, j);
   else if (l >= 0)
-    fx_document_delete_link (self->doc, l);
+    fx_document_delete_link_tidy (self->doc, l);  /* no joints left dangling */
 }
 
 static void
