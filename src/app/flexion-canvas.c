@@ -345,6 +345,22 @@ draw_link_preview (FlexionCanvas *self, cairo_t *cr)
 }
 
 /* An empty canvas says how to begin. */
+/* The select tool moves a joint it drags; the hint says how to draw a
+ * link from it instead, so a drag that meant a link is not a mystery. */
+static void
+draw_move_hint (FlexionCanvas *self, cairo_t *cr, int w, int h)
+{
+  const char *text = _("Moving the joint: to draw a link from it, use the Draw Link tool (L)");
+  cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size (cr, 13);
+  cairo_text_extents_t e;
+  cairo_text_extents (cr, text, &e);
+  double v = self->style.dark ? 1.0 : 0.18;
+  cairo_set_source_rgba (cr, v, v, v, 0.7);
+  cairo_move_to (cr, (w - e.x_advance) / 2, h - 16);
+  cairo_show_text (cr, text);
+}
+
 static void
 draw_empty_hint (FlexionCanvas *self, cairo_t *cr, int w, int h)
 {
@@ -448,6 +464,8 @@ flexion_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     draw_mode_label (self, cr, w);
   if (self->drag == DRAG_DRAW_LINK && self->moved)
     draw_link_preview (self, cr);
+  else if (self->drag == DRAG_MOVE_JOINT && self->moved)
+    draw_move_hint (self, cr, w, h);
   else if (canvas_model (self)->joints->len == 0 && !self->presentation)
     draw_empty_hint (self, cr, w, h);
   cairo_destroy (cr);

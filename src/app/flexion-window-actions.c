@@ -513,7 +513,13 @@ win_slower (GSimpleAction *a, GVariant *p, gpointer data)
 static void
 set_presentation (FlexionWindow *self, gboolean on)
 {
+  if (on == self->presentation)
+    return;
   self->presentation = on;
+  /* hiding the inspector also turns its (bound) button off: remember it,
+   * so leaving restores the inspector as it was */
+  if (on)
+    self->inspector_before = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->inspector_button));
   if (on)
     gtk_window_fullscreen (GTK_WINDOW (self));
   else
@@ -521,8 +527,7 @@ set_presentation (FlexionWindow *self, gboolean on)
   gtk_widget_set_visible (self->edit_box, !on);
   gtk_widget_set_visible (self->open_button, !on);
   gtk_widget_set_visible (self->inspector_button, !on);
-  gtk_widget_set_visible (GTK_WIDGET (self->inspector),
-                          !on && gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->inspector_button)));
+  gtk_widget_set_visible (GTK_WIDGET (self->inspector), !on && self->inspector_before);
   if (on)
     gtk_widget_add_css_class (GTK_WIDGET (self), "presentation");
   else

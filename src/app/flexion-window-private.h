@@ -48,6 +48,7 @@ struct _FlexionWindow {
   GtkWidget *plots[3];
   FlexionModesPanel *modes_panel;  /* beside the plots */
   gboolean presentation;
+  gboolean inspector_before;  /* the inspector's visibility before presenting */
   gboolean close_confirmed;
   gboolean updating_controls;
   double model_dt;  /* the document's time step, to notice when it is edited */

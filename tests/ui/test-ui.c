@@ -1182,6 +1182,24 @@ test_formulation_feedback (void)
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
+static void
+test_presentation_restores (void)
+{
+  /* presenting hides the inspector; leaving brings it back as it was */
+  FlexionWindow *win = new_window ();
+  g_autoptr (GFile) file = example ("four-bar.flexion");
+  g_assert_true (flexion_window_load_file (win, file));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (win->inspector)));
+  g_action_group_activate_action (G_ACTION_GROUP (win), "presentation", NULL);
+  spin (0.3);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (win->inspector)));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (win), "presentation"));
+  g_action_group_activate_action (G_ACTION_GROUP (win), "leave-presentation", NULL);
+  spin (0.3);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (win->inspector)));
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1222,6 +1240,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/live-controls", test_live_controls);
   g_test_add_func ("/ui/motors-in-the-gui", test_motors_in_the_gui);
   g_test_add_func ("/ui/formulation-feedback", test_formulation_feedback);
+  g_test_add_func ("/ui/presentation-restores", test_presentation_restores);
   int status = g_test_run ();
   g_object_unref (app);
   g_autofree char *xbel = g_build_filename (data_home, "recently-used.xbel", NULL);
