@@ -744,14 +744,19 @@ draw_probes (const Scene *sc)
         continue;
       double x, y;
       dev (sc, px, py, &x, &y);
-      cairo_move_to (cr, x, y - 6 * ls);
-      cairo_line_to (cr, x + 6 * ls, y);
-      cairo_line_to (cr, x, y + 6 * ls);
-      cairo_line_to (cr, x - 6 * ls, y);
-      cairo_close_path (cr);
-      fx_set_rgb (cr, rgb);
-      cairo_fill_preserve (cr);
+      /* a target (ring and cross hair), not the diamond that marks where a
+       * link is split: the two often sit at the same midpoint */
+      cairo_new_sub_path (cr);
+      cairo_arc (cr, x, y, 6 * ls, 0, 2 * G_PI);
       fx_set_rgb (cr, sc->pal->card);
+      cairo_fill_preserve (cr);
+      fx_set_rgb (cr, rgb);
+      cairo_set_line_width (cr, 2 * ls);
+      cairo_stroke (cr);
+      cairo_move_to (cr, x - 9 * ls, y);
+      cairo_line_to (cr, x + 9 * ls, y);
+      cairo_move_to (cr, x, y - 9 * ls);
+      cairo_line_to (cr, x, y + 9 * ls);
       cairo_set_line_width (cr, 1.2 * ls);
       cairo_stroke (cr);
     }
