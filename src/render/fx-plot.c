@@ -316,14 +316,13 @@ columns_of (const Curve *c, const FxSeries *s, guint i0, guint i1, const Axes *a
 }
 
 static void
-draw_curve (cairo_t *cr, const PlotSpec *spec, const Curve *c, const FxSeries *s,
-            guint i0, guint i1, const Axes *a, const double rgb[3])
+draw_curve (cairo_t *cr, const PlotSpec *spec, const Columns *c, guint i0, guint i1,
+            const Axes *a, const double rgb[3])
 {
   /* More points than pixel columns: an oscillation faster than a pixel is
    * drawn as its min/max envelope, a light band with its edges, so it
    * reads as an envelope rather than a solid block of zig-zags. */
-  Columns cols;
-  columns_of (c, s, i0, i1, a, &cols);
+  Columns cols = *c;
   gboolean envelope = column_width (i0, i1, a) > 1 && !spec->steps;
   if (envelope && cols.n > 1)
     {
@@ -347,7 +346,6 @@ draw_curve (cairo_t *cr, const PlotSpec *spec, const Curve *c, const FxSeries *s
           cairo_stroke (cr);
         }
       cairo_set_line_width (cr, lw);
-      columns_clear (&cols);
       return;
     }
   fx_set_rgb (cr, rgb);
@@ -364,32 +362,25 @@ draw_curve (cairo_t *cr, const PlotSpec *spec, const Curve *c, const FxSeries *s
       prev_y = cols.hi[k];
     }
   cairo_stroke (cr);
-  columns_clear (&cols);
 }
 
 /* How many drawn points of the plot's curves fall in the box: where the
  * legend would hide the least. */
 static guint
-points_under (const PlotSpec *spec, const FxSeries *s, guint i0, guint i1, const Axes *a,
-              double bx, double by, double bw, double bh)
+points_under (const PlotSpec *spec, const Columns *cols, double bx, double by, double bw, double bh)
 {
   guint n = 0;
   for (guint c = 0; c < spec->n_curves; c++)
-    {
-      Columns cols;
-      columns_of (&spec->curves[c], s, i0, i1, a, &cols);
-      for (guint k = 0; k < cols.n; k++)
-        if (cols.x[k] >= bx && cols.x[k] <= bx + bw
-            && MAX (cols.lo[k], cols.hi[k]) >= by && MIN (cols.lo[k], cols.hi[k]) <= by + bh)
-          n++;
-      columns_clear (&cols);
-    }
+    for (guint k = 0; k < cols[c].n; k++)
+      if (cols[c].x[k] >= bx && cols[c].x[k] <= bx + bw
+          && MAX (cols[c].lo[k], cols[c].hi[k]) >= by && MIN (cols[c].lo[k], cols[c].hi[k]) <= by + bh)
+        n++;
   return n;
 }
 
 static void
 draw_legend (cairo_t *cr, const PlotSpec *spec, const Axes *a, const FxPlotStyle *st,
-             const FxPalette *pal, const FxSeries *s, guint i0, guint i1)
+             const FxPalette *pal, const Columns *cols)
 {
   if (spec->n_curves < 2)
     return;
@@ -409,7 +400,7 @@ draw_legend (cairo_t *cr, const PlotSpec *spec, const Axes *a, const FxPlotStyle
   for (int corner = 0; corner < 4; corner++)
     {
       double cx = xs[corner & 1], cy = ys[corner >> 1];
-      guint hidden = points_under (spec, s, i0, i1, a, cx, cy, bw, bh);
+      guint hidden = points_under (spec, cols, cx, cy, bw, bh);
       if (hidden < best)
         best = hidden, bx = cx, by = cy;
     }
@@ -683,13 +674,17 @@ fx_plot_draw (cairo_t *cr, FxPlotKind kind, const FxSeries *s, const FxPlotStyle
   cairo_rectangle (cr, a.x, a.y, a.w, a.h);
   cairo_clip (cr);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  /* each curve's pixel columns once, for drawing and for the legend */
+  Columns cols[MAX_CURVES] = { { 0 } };
+  for (guint c = 0; c < spec->n_curves && i1 > i0; c++)
+    columns_of (&spec->curves[c], s, i0, i1, &a, &cols[c]);
   /* the first curve (Total H) last, on top of the terms it sums */
   for (guint c = spec->n_curves; c-- > 0 && i1 > i0;)
     {
       double rgb[3];
       fx_series_color (spec->curves[c].color, st->dark, rgb);
       cairo_set_line_width (cr, 1.8 * fs (st));
-      draw_curve (cr, spec, &spec->curves[c], s, i0, i1, &a, rgb);
+      draw_curve (cr, spec, &cols[c], i0, i1, &a, rgb);
     }
   cairo_restore (cr);
 
@@ -701,7 +696,9 @@ fx_plot_draw (cairo_t *cr, FxPlotKind kind, const FxSeries *s, const FxPlotStyle
                     FX_ALIGN_CENTER);
     }
   if (i1 > i0)
-    draw_legend (cr, spec, &a, st, pal, s, i0, i1);
+    draw_legend (cr, spec, &a, st, pal, cols);
+  for (guint c = 0; c < spec->n_curves; c++)
+    columns_clear (&cols[c]);
   draw_hover (cr, spec, s, i0, i1, &a, st, pal);
   cairo_restore (cr);
 }
