@@ -214,15 +214,21 @@ static void
 update_timeline (FlexionWindow *self)
 {
   guint n = flexion_simulation_get_n_recorded (self->sim);
-  gtk_widget_set_visible (GTK_WIDGET (self->timeline), n > 1);
+  if (gtk_widget_get_visible (GTK_WIDGET (self->timeline)) != (n > 1))
+    gtk_widget_set_visible (GTK_WIDGET (self->timeline), n > 1);
   if (n <= 1)
     return;
+  /* a new range only when the run grew, else just the value */
   self->updating_controls = TRUE;
-  const FxStepFrame *first = flexion_simulation_get_recorded (self->sim, 0);
-  gtk_adjustment_configure (self->timeline_adjustment, flexion_simulation_get_time (self->sim),
-                            first->t, flexion_simulation_get_recorded_end (self->sim),
-                            flexion_simulation_get_dt (self->sim),
-                            10 * flexion_simulation_get_dt (self->sim), 0);
+  double lo = flexion_simulation_get_recorded (self->sim, 0)->t;
+  double hi = flexion_simulation_get_recorded_end (self->sim);
+  GtkAdjustment *adj = self->timeline_adjustment;
+  if (gtk_adjustment_get_lower (adj) != lo || gtk_adjustment_get_upper (adj) != hi)
+    gtk_adjustment_configure (adj, flexion_simulation_get_time (self->sim), lo, hi,
+                              flexion_simulation_get_dt (self->sim),
+                              10 * flexion_simulation_get_dt (self->sim), 0);
+  else
+    gtk_adjustment_set_value (adj, flexion_simulation_get_time (self->sim));
   self->updating_controls = FALSE;
 }
 

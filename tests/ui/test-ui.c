@@ -670,6 +670,9 @@ test_deflection_scale (void)
   g_autoptr (FxDocument) doc = fx_document_new_for_model (m);
   flexion_window_set_document (win, doc);
   FlexionSimulation *sim = flexion_window_get_simulation (win);
+  /* at 1x the pause lands near t = 0.06 s, half a period of the first
+   * mode: near the largest bend (other tests leave the speed at 10x) */
+  flexion_simulation_set_speed (sim, 1);
   RunWait w = { sim, 0.06, FALSE };
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
   g_assert_true (wait_until (reached_time, &w, 60));
