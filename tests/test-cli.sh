@@ -194,6 +194,7 @@ else
   else
     nok "export --csv has one row per step" "got $rows lines"
   fi
+  expect_header "$tmp/fb.csv" "$energy_header" "export --csv has the header of run --energy"
   run_cli export-bad-plot export "$fourbar" --plot stress=x.png
   expect_status export-bad-plot 1 "an unknown plot kind exits 1"
   run_cli export-bad-ext export "$fourbar" --until 0.1 --picture "$tmp/fb.bmp"

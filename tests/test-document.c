@@ -91,6 +91,32 @@ test_add_link_at (void)
 }
 
 static void
+test_delete_link_tidy (void)
+{
+  /* an L of two links: deleting the second leaves its far joint with
+   * nothing, and it goes too; the shared joint stays; one undo step */
+  g_autoptr (FxDocument) doc = fx_document_new ();
+  FxSection s = test_section ();
+  g_assert_cmpint (fx_document_add_link_at (doc, 0, 0, 1, 0, 1e-6, 4, &s), ==, 0);
+  g_assert_cmpint (fx_document_add_link_at (doc, 1, 0, 1, 1, 1e-6, 4, &s), ==, 1);
+  g_autofree char *shared = g_strdup (fx_model_link (fx_document_get_model (doc), 1)->from);
+  fx_document_delete_link_tidy (doc, 1);
+  const FxModel *m = fx_document_get_model (doc);
+  g_assert_cmpuint (m->links->len, ==, 1);
+  g_assert_cmpuint (m->joints->len, ==, 2);
+  g_assert_cmpint (fx_model_find_joint (m, shared), >=, 0);
+  fx_document_undo (doc);
+  g_assert_cmpuint (fx_document_get_model (doc)->links->len, ==, 2);
+  g_assert_cmpuint (fx_document_get_model (doc)->joints->len, ==, 3);
+  /* a joint with a mass of its own is something: it stays */
+  FxModel *em = fx_document_begin_edit (doc);
+  fx_model_joint (em, 2)->mass = 1;
+  fx_document_end_edit (doc, "Add Point Mass", NULL);
+  fx_document_delete_link_tidy (doc, 1);
+  g_assert_cmpuint (fx_document_get_model (doc)->joints->len, ==, 3);
+}
+
+static void
 test_move_merges (void)
 {
   g_autoptr (FxDocument) doc = fx_document_new ();
@@ -271,6 +297,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/document/add-undo-redo", test_add_undo_redo);
   g_test_add_func ("/document/add-link-at", test_add_link_at);
+  g_test_add_func ("/document/delete-link-tidy", test_delete_link_tidy);
   g_test_add_func ("/document/move-merges", test_move_merges);
   g_test_add_func ("/document/delete-cascades", test_delete_cascades);
   g_test_add_func ("/document/body-attachment-deleted", test_body_attachment_deleted);

@@ -10,6 +10,7 @@ struct _FlexionApplication {
   AdwApplication parent_instance;
   GSettings *settings;
   char *examples_dir;
+  gboolean play;  /* --play: start the models it opens */
 };
 
 G_DEFINE_FINAL_TYPE (FlexionApplication, flexion_application, ADW_TYPE_APPLICATION)
@@ -89,8 +90,10 @@ flexion_application_open (GApplication *app, GFile **files, int n_files, const c
       GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (app));
       FlexionWindow *win = active && flexion_window_is_pristine (FLEXION_WINDOW (active))
                            ? FLEXION_WINDOW (active) : new_window (self);
-      flexion_window_load_file (win, files[i]);
+      gboolean loaded = flexion_window_load_file (win, files[i]);
       gtk_window_present (GTK_WINDOW (win));
+      if (loaded && self->play)
+        g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
     }
 }
 
@@ -220,6 +223,7 @@ flexion_application_handle_local_options (GApplication *app, GVariantDict *optio
       g_print ("flexion %s\n", FLEXION_VERSION);
       return 0;
     }
+  FLEXION_APPLICATION (app)->play = g_variant_dict_contains (options, "play");
   return -1;
 }
 
@@ -249,6 +253,7 @@ flexion_application_init (FlexionApplication *self)
   self->examples_dir = find_examples_dir ();
   static const GOptionEntry entries[] = {
     { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
+    { "play", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Start playing the models given"), NULL },
     { NULL },
   };
   g_application_add_main_option_entries (G_APPLICATION (self), entries);

@@ -1,5 +1,7 @@
 /* flexion-canvas.c */
 #include "flexion-canvas.h"
+#include "fx-deflection.h"
+#include "fx-conflicts.h"
 #include "fx-scene.h"
 
 #include <glib/gi18n.h>
@@ -27,12 +29,14 @@ struct _FlexionCanvas {
 
   FxStepFrame *model_frame;   /* the drawn model as a frame */
   FxAssignment *assignment;   /* of the drawn model         */
+  GPtrArray *conflicts;       /* its conflicting ends, when it has none */
 
   FxView view;
   FlexionCanvasOverlay overlay;  /* flexion_canvas_set_overlay */
   gpointer overlay_data;
   gboolean view_valid;
   FxSceneStyle style;
+  double deflection_setting;  /* the chosen scale; 0: auto */
   gboolean snap;
   double grid_step;           /* 0: follows the zoom */
   gboolean presentation;
@@ -90,6 +94,17 @@ shown_frame (FlexionCanvas *self)
   return f ? f : self->model_frame;
 }
 
+/* The shown frame as drawn, with its deflection magnified: what picks and
+ * the pull's rubber band must match (a new reference). */
+static FxStepFrame *
+drawn_frame (FlexionCanvas *self)
+{
+  const FxStepFrame *f = shown_frame (self);
+  if (f == self->model_frame)
+    return fx_step_frame_ref (self->model_frame);
+  return fx_deflection_magnify (canvas_model (self), f, flexion_canvas_get_deflection_scale (self));
+}
+
 static gboolean
 playing (FlexionCanvas *self)
 {
@@ -103,6 +118,9 @@ rebuild_model_frame (FlexionCanvas *self)
   g_clear_pointer (&self->assignment, fx_assignment_free);
   self->model_frame = fx_step_frame_new_from_model (canvas_model (self));
   self->assignment = fx_assignment_compute (canvas_model (self));
+  g_clear_pointer (&self->conflicts, g_ptr_array_unref);
+  if (!fx_assignment_ok (self->assignment))
+    self->conflicts = fx_conflict_ends (canvas_model (self));
 }
 
 static void
@@ -327,6 +345,22 @@ draw_link_preview (FlexionCanvas *self, cairo_t *cr)
 }
 
 /* An empty canvas says how to begin. */
+/* The select tool moves a joint it drags; the hint says how to draw a
+ * link from it instead, so a drag that meant a link is not a mystery. */
+static void
+draw_move_hint (FlexionCanvas *self, cairo_t *cr, int w, int h)
+{
+  const char *text = _("Moving the joint: to draw a link from it, use the Draw Link tool (L)");
+  cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size (cr, 13);
+  cairo_text_extents_t e;
+  cairo_text_extents (cr, text, &e);
+  double v = self->style.dark ? 1.0 : 0.18;
+  cairo_set_source_rgba (cr, v, v, v, 0.7);
+  cairo_move_to (cr, (w - e.x_advance) / 2, h - 16);
+  cairo_show_text (cr, text);
+}
+
 static void
 draw_empty_hint (FlexionCanvas *self, cairo_t *cr, int w, int h)
 {
@@ -400,15 +434,18 @@ flexion_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   style.hover_joint = self->hover_joint;
   style.hover_link = self->hover_link;
   style.assignment = fx_assignment_ok (self->assignment) ? self->assignment : NULL;
+  style.conflicts = self->conflicts;
   style.trails = run && self->sim ? flexion_simulation_get_trails (self->sim) : NULL;
   style.moment_range = run && !self->mode_frame ? flexion_simulation_get_moment_range (self->sim) : 1;
+  /* a mode shape is scaled by the Modes panel already */
+  style.deflection_scale = run && !self->mode_frame ? flexion_canvas_get_deflection_scale (self) : 1;
   style.show_colorbar = style.show_colorbar && run && !self->mode_frame;  /* mode moments are normalised */
   style.grid_step = self->grid_step;
   if (self->presentation)
     style.show_causality = FALSE;
   if (self->drag == DRAG_PULL)
     {
-      const FxStepFrame *f = frame;
+      g_autoptr (FxStepFrame) f = drawn_frame (self);
       guint a = f->node_offset[self->pull_link], n = f->node_offset[self->pull_link + 1] - a - 1;
       double u = self->pull_s * n;
       guint k = MIN ((guint) u, n - 1);
@@ -427,6 +464,8 @@ flexion_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     draw_mode_label (self, cr, w);
   if (self->drag == DRAG_DRAW_LINK && self->moved)
     draw_link_preview (self, cr);
+  else if (self->drag == DRAG_MOVE_JOINT && self->moved)
+    draw_move_hint (self, cr, w, h);
   else if (canvas_model (self)->joints->len == 0 && !self->presentation)
     draw_empty_hint (self, cr, w, h);
   cairo_destroy (cr);
@@ -462,7 +501,7 @@ flexion_canvas_get_selected_link (FlexionCanvas *self)
 static void
 pick (FlexionCanvas *self, double dx, double dy, int *joint, int *link, double *s)
 {
-  const FxStepFrame *f = shown_frame (self);
+  g_autoptr (FxStepFrame) f = drawn_frame (self);
   *joint = fx_scene_pick_joint (f, &self->view, dx, dy, PICK_RADIUS);
   *link = *joint >= 0 ? -1 : fx_scene_pick_link (f, &self->view, dx, dy, PICK_RADIUS, s);
 }
@@ -495,7 +534,7 @@ on_drag_begin (GtkGestureDrag *gesture, double dx, double dy, FlexionCanvas *sel
       /* a drag on a running mechanism pulls the point under the pointer */
       if (joint < 0 && link < 0)
         {
-          const FxStepFrame *f = shown_frame (self);
+          g_autoptr (FxStepFrame) f = drawn_frame (self);
           joint = fx_scene_pick_joint (f, &self->view, dx, dy, PULL_RADIUS * 0.5);
           if (joint < 0)
             link = fx_scene_pick_link (f, &self->view, dx, dy, PULL_RADIUS, &s);
@@ -762,7 +801,8 @@ context_menu_for (FlexionCanvas *self, int joint, int link)
       GMenu *add = section (menu, NULL);
       g_menu_append (add, _("Add Point Mass"), "win.add-mass");
       g_menu_append (add, _("Add Load"), "win.add-load");
-      g_menu_append (add, _("Add Motor"), "win.add-motor");
+      g_menu_append (add, _("Add Speed Motor"), "win.add-speed-motor");
+      g_menu_append (add, _("Add Torque Motor"), "win.add-motor");
       g_menu_append (add, _("Add Spring"), "win.add-spring");
       g_menu_append (section (menu, NULL), _("Delete Joint"), "win.delete");
     }
@@ -837,6 +877,7 @@ flexion_canvas_dispose (GObject *object)
   g_clear_pointer (&self->assignment, fx_assignment_free);
   g_clear_pointer (&self->mode_frame, fx_step_frame_unref);
   g_clear_pointer (&self->mode_label, g_free);
+  g_clear_pointer (&self->conflicts, g_ptr_array_unref);
   G_OBJECT_CLASS (flexion_canvas_parent_class)->dispose (object);
 }
 
@@ -1032,8 +1073,42 @@ flexion_canvas_get_style (FlexionCanvas *self, FxSceneStyle *style)
   *style = self->style;
   style->grid_step = self->grid_step;
   style->moment_range = self->sim ? flexion_simulation_get_moment_range (self->sim) : 0;
+  style->deflection_scale = flexion_canvas_get_deflection_scale (self);
   if (self->presentation)
     style->show_causality = FALSE;
+}
+
+void
+flexion_canvas_to_widget (FlexionCanvas *self, double x, double y, double *wx, double *wy)
+{
+  if (!self->view_valid)
+    flexion_canvas_fit (self);
+  fx_view_to_device (&self->view, x, y, wx, wy);
+}
+
+void
+flexion_canvas_set_deflection_scale (FlexionCanvas *self, double scale)
+{
+  self->deflection_setting = scale > 0 ? MAX (scale, 1) : 0;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+double
+flexion_canvas_get_deflection_setting (FlexionCanvas *self)
+{
+  return self->deflection_setting;
+}
+
+double
+flexion_canvas_get_deflection_scale (FlexionCanvas *self)
+{
+  if (self->deflection_setting > 0)
+    return self->deflection_setting;
+  double box[4];
+  if (self->sim == NULL || !fx_scene_bounds (self->model_frame, box))
+    return 1;
+  return fx_deflection_auto_scale (flexion_simulation_get_deflection_max (self->sim),
+                                   MAX (box[1] - box[0], box[3] - box[2]));
 }
 
 void

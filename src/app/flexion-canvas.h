@@ -62,6 +62,17 @@ void         flexion_canvas_set_mode_frame  (FlexionCanvas *canvas, FxStepFrame 
  * for exports that should look the same. */
 void         flexion_canvas_get_style       (FlexionCanvas *canvas, FxSceneStyle *style);
 
+/* Where model point (x, y) is drawn, in widget pixels. */
+void         flexion_canvas_to_widget       (FlexionCanvas *canvas, double x, double y,
+                                             double *wx, double *wy);
+
+/* The deflection scale (fx-deflection.h): 1 to 1000, or 0 for auto (the
+ * run's largest deflection drawn as a tenth of the model's size). The
+ * getter gives the scale drawn now. */
+void         flexion_canvas_set_deflection_scale (FlexionCanvas *canvas, double scale);
+double       flexion_canvas_get_deflection_scale (FlexionCanvas *canvas);
+double       flexion_canvas_get_deflection_setting (FlexionCanvas *canvas);
+
 /* The section and element count new links get. */
 void         flexion_canvas_default_section (FxSection *section, guint *elements);
 

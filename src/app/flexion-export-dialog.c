@@ -2,6 +2,7 @@
 #include "flexion-export-dialog.h"
 #include "fx-export.h"
 #include "flexion-rows.h"
+#include "flexion-number-field.h"
 #include "fx-runner.h"
 
 #include <glib/gi18n.h>
@@ -15,6 +16,8 @@ struct _FlexionExportDialog {
   FxSeries *series;     /* a copy of the run's */
   FxStepFrame *frame;   /* the frame on screen */
   FxSceneStyle style;
+  double deflection;    /* animations: 1 to 1000, 0 auto */
+  GPtrArray *recorded;  /* the run on screen (FxStepFrame*), or NULL */
 
   AdwToastOverlay *toasts;
   AdwComboRow *format_row;
@@ -69,6 +72,44 @@ toast (FlexionExportDialog *self, const char *message)
   adw_toast_overlay_add_toast (self->toasts, t);
 }
 
+/* What the window was last set to in this session, so a second export
+ * starts from the first's choices (the span is the model's own). */
+static struct {
+  gboolean set;
+  guint format, width, height, plot;
+  double fps;
+  gboolean colorbar, time_stamp, inset;
+} last;
+
+static void
+remember (FlexionExportDialog *self)
+{
+  last.set = TRUE;
+  last.format = adw_combo_row_get_selected (self->format_row);
+  last.width = gtk_spin_button_get_value_as_int (self->width_spin);
+  last.height = gtk_spin_button_get_value_as_int (self->height_spin);
+  last.fps = gtk_spin_button_get_value (self->fps_spin);
+  last.colorbar = gtk_switch_get_active (self->colorbar_switch);
+  last.time_stamp = gtk_switch_get_active (self->time_switch);
+  last.inset = gtk_switch_get_active (self->inset_switch);
+  last.plot = adw_combo_row_get_selected (self->plot_row);
+}
+
+static void
+recall (FlexionExportDialog *self)
+{
+  if (!last.set)
+    return;
+  adw_combo_row_set_selected (self->format_row, last.format);
+  gtk_spin_button_set_value (self->width_spin, last.width);
+  gtk_spin_button_set_value (self->height_spin, last.height);
+  gtk_spin_button_set_value (self->fps_spin, last.fps);
+  gtk_switch_set_active (self->colorbar_switch, last.colorbar);
+  gtk_switch_set_active (self->time_switch, last.time_stamp);
+  gtk_switch_set_active (self->inset_switch, last.inset);
+  adw_combo_row_set_selected (self->plot_row, last.plot);
+}
+
 static GtkSpinButton *
 spin_row (AdwPreferencesGroup *group, const char *title, const char *unit, double value,
           double lo, double hi, double step, guint digits)
@@ -76,6 +117,7 @@ spin_row (AdwPreferencesGroup *group, const char *title, const char *unit, doubl
   GtkWidget *spin = gtk_spin_button_new_with_range (lo, hi, step);
   gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), digits);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), value);
+  flexion_number_field_attach (GTK_SPIN_BUTTON (spin), FALSE);
   flexion_control_row (group, title, unit, spin);
   return GTK_SPIN_BUTTON (spin);
 }
@@ -109,6 +151,8 @@ typedef struct {
   char *path;
   FxAnimationFormat format;
   FxAnimationOptions options;
+  GPtrArray *recorded;  /* options.recorded's reference */
+  gboolean reused;      /* drawn from the run on screen */
   GCancellable *cancellable;
   guint n_frames;
 } AnimationJob;
@@ -118,6 +162,7 @@ animation_job_free (gpointer data)
 {
   AnimationJob *job = data;
   fx_model_free (job->model);
+  g_clear_pointer (&job->recorded, g_ptr_array_unref);
   g_free (job->path);
   g_object_unref (job->cancellable);
   g_free (job);
@@ -180,7 +225,11 @@ on_animation_done (GObject *source, GAsyncResult *result, gpointer data)
   gboolean ok = g_task_propagate_boolean (G_TASK (result), &error);
   g_autofree char *name = g_path_get_basename (job->path);
   g_autofree char *message = NULL;
-  if (ok)
+  if (ok && job->reused)
+    message = g_strdup_printf (g_dngettext (NULL, "Exported “%s”: %u frame of the run on screen",
+                                            "Exported “%s”: %u frames of the run on screen",
+                                            job->n_frames), name, job->n_frames);
+  else if (ok)
     message = g_strdup_printf (g_dngettext (NULL, "Exported “%s”: %u frame", "Exported “%s”: %u frames",
                                             job->n_frames), name, job->n_frames);
   else if (g_error_matches (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_CANCELLED))
@@ -216,6 +265,15 @@ flexion_export_dialog_export_animation (FlexionExportDialog *self, GFile *file)
   job->options.energy_inset = gtk_switch_get_active (self->inset_switch);
   job->options.dark = self->style.dark;
   job->options.colormap = self->style.colormap;
+  job->options.deflection_scale = self->deflection;
+  remember (self);
+  if (self->recorded && fx_export_recorded_covers (self->recorded, job->options.t_until))
+    {
+      /* the frames the user watched: the same run, not a second solve */
+      job->recorded = g_ptr_array_ref (self->recorded);
+      job->options.recorded = job->recorded;
+      job->reused = TRUE;
+    }
   self->cancellable = g_cancellable_new ();
   job->cancellable = g_object_ref (self->cancellable);
   set_busy (self, TRUE);
@@ -306,9 +364,11 @@ plot_chosen (FlexionExportDialog *self, GFile *file, gpointer data)
   g_autoptr (GError) error = NULL;
   guint kind = adw_combo_row_get_selected (self->plot_row);
   gboolean ok;
-  if (kind == 4)
+  /* a .csv name asks for the data of that plot, whichever was chosen */
+  gboolean csv = g_str_has_suffix (path, ".csv") || g_str_has_suffix (path, ".CSV");
+  if (kind == 4 || (csv && kind < 3))
     ok = fx_series_write_csv (self->series, path, &error);
-  else if (kind == 5)
+  else if (kind == 5 || (csv && kind == 3))
     ok = fx_series_write_probes_csv (self->series, path, &error);
   else
     {
@@ -324,6 +384,7 @@ plot_chosen (FlexionExportDialog *self, GFile *file, gpointer data)
 static void
 on_plot_clicked (FlexionExportDialog *self)
 {
+  remember (self);
   if (fx_series_len (self->series) == 0)
     {
       toast (self, _("Run the simulation first: the plots show the current run"));
@@ -383,6 +444,7 @@ flexion_export_dialog_finalize (GObject *object)
   fx_model_free (self->model);
   fx_series_free (self->series);
   g_clear_pointer (&self->frame, fx_step_frame_unref);
+  g_clear_pointer (&self->recorded, g_ptr_array_unref);
   g_free (self->title);
   G_OBJECT_CLASS (flexion_export_dialog_parent_class)->finalize (object);
 }
@@ -489,12 +551,26 @@ build (FlexionExportDialog *self)
   adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), pic);
   adw_preferences_group_add (pic, button (_("Export P_icture…"), _("Choose a file and export the picture"),
                                           G_CALLBACK (on_picture_clicked), self));
+  recall (self);
   update_format (self);
 }
 
 static void
 flexion_export_dialog_init (FlexionExportDialog *self)
 {
+}
+
+void
+flexion_export_dialog_set_recorded (FlexionExportDialog *self, GPtrArray *frames)
+{
+  g_clear_pointer (&self->recorded, g_ptr_array_unref);
+  self->recorded = frames ? g_ptr_array_ref (frames) : NULL;
+}
+
+void
+flexion_export_dialog_set_deflection_scale (FlexionExportDialog *self, double scale)
+{
+  self->deflection = scale > 0 ? CLAMP (scale, 1, 1000) : 0;
 }
 
 GtkWidget *
@@ -508,6 +584,7 @@ flexion_export_dialog_new (GtkWindow *parent, FxDocument *doc, const FxSeries *s
   self->series = fx_series_copy (series);
   self->frame = frame ? fx_step_frame_ref (frame) : NULL;
   self->style = *style;
+  self->deflection = style->deflection_scale > 0 ? style->deflection_scale : 1;
   build (self);
   return GTK_WIDGET (self);
 }

@@ -19,6 +19,13 @@ G_DECLARE_FINAL_TYPE (FlexionExportDialog, flexion_export_dialog, FLEXION, EXPOR
 GtkWidget *flexion_export_dialog_new (GtkWindow *parent, FxDocument *doc, const FxSeries *series,
                                       FxStepFrame *frame, const FxSceneStyle *style);
 
+/* The deflection scale of animations (1 to 1000, 0: auto over the run);
+ * the picture uses the style's. By default the style's. */
+void       flexion_export_dialog_set_deflection_scale (FlexionExportDialog *self, double scale);
+/* The run on screen (FxStepFrame*, every step from 0, not changed
+ * afterwards; a reference is kept): animations it covers draw its frames
+ * instead of simulating again. */
+void       flexion_export_dialog_set_recorded (FlexionExportDialog *self, GPtrArray *frames);
 /* Starts an animation export to `file` without asking (what the Export
  * button does after its file chooser; also for tests). "finished" is
  * emitted with (gboolean ok, const char *message). */

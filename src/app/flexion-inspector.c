@@ -5,6 +5,9 @@
  * spin button being typed into keeps its focus.
  */
 #include "flexion-inspector.h"
+#include "flexion-number-field.h"
+#include "flexion-presets.h"
+#include "fx-conflicts.h"
 #include "fx-causality.h"
 #include "flexion-rows.h"
 
@@ -34,7 +37,23 @@ typedef enum {
   F_LINK_E, F_LINK_RHO, F_LINK_WIDTH, F_LINK_HEIGHT, F_LINK_DAMPING, F_LINK_ROT_DAMPING,
   F_LOAD_FX, F_LOAD_FY, F_LOAD_MOMENT, F_LOAD_S,
   F_MOTOR_VALUE, F_SPRING_K, F_SPRING_C, F_PROBE_S,
+  F_LINK_NU, F_LINK_DIAMETER, F_LINK_INNER,
+  /* a load's or motor's time profile: the index has PROFILE_OF_MOTOR set
+   * for a motor */
+  F_PROFILE_T0, F_PROFILE_T1, F_PROFILE_T2, F_PROFILE_FREQUENCY, F_PROFILE_PHASE,
 } Field;
+
+#define PROFILE_OF_MOTOR 0x80000000u
+
+/* The profile of load i, or of motor i when PROFILE_OF_MOTOR is set. */
+static FxProfile *
+profile_of (const FxModel *m, guint target)
+{
+  guint i = target & ~PROFILE_OF_MOTOR;
+  if (target & PROFILE_OF_MOTOR)
+    return i < m->motors->len ? &fx_model_motor (m, i)->profile : NULL;
+  return i < m->loads->len ? &fx_model_load (m, i)->profile : NULL;
+}
 
 typedef struct {
   FlexionInspector *self;
@@ -50,7 +69,9 @@ static void
 apply_number (FxModel *m, Field f, guint i, double v)
 {
   FxJoint *j = f >= F_JOINT_X && f <= F_DRIVE_VY ? fx_model_joint (m, i) : NULL;
-  FxLink *l = f >= F_LINK_ELEMENTS && f <= F_LINK_ROT_DAMPING ? fx_model_link (m, i) : NULL;
+  gboolean link_field = (f >= F_LINK_ELEMENTS && f <= F_LINK_ROT_DAMPING)
+                        || (f >= F_LINK_NU && f <= F_LINK_INNER);
+  FxLink *l = link_field ? fx_model_link (m, i) : NULL;
   switch (f)
     {
     case F_GRAVITY_X: m->gravity[0] = v; break;
@@ -88,6 +109,22 @@ apply_number (FxModel *m, Field f, guint i, double v)
     case F_SPRING_K: fx_model_spring (m, i)->stiffness = v; break;
     case F_SPRING_C: fx_model_spring (m, i)->damping = v; break;
     case F_PROBE_S: fx_model_probe (m, i)->s = v; break;
+    case F_LINK_NU: l->section.nu = v; fx_section_derive (&l->section); break;
+    case F_LINK_DIAMETER: l->section.diameter = v; fx_section_derive (&l->section); break;
+    case F_LINK_INNER: l->section.inner_diameter = v; fx_section_derive (&l->section); break;
+    case F_PROFILE_T0: case F_PROFILE_T1: case F_PROFILE_T2:
+    case F_PROFILE_FREQUENCY: case F_PROFILE_PHASE:
+      {
+        FxProfile *p = profile_of (m, i);
+        if (p == NULL)
+          break;
+        if (f == F_PROFILE_T0) p->t0 = v;
+        else if (f == F_PROFILE_T1) p->t1 = v;
+        else if (f == F_PROFILE_T2) p->t2 = v;
+        else if (f == F_PROFILE_FREQUENCY) p->frequency = v;
+        else p->phase = v;
+      }
+      break;
     }
 }
 
@@ -103,31 +140,6 @@ on_number_changed (GtkSpinButton *spin, FieldRef *ref)
   self->applying = FALSE;
 }
 
-/* Spin buttons show numbers the way engineers write them (2.1e+11, 0.005),
- * not with a fixed count of decimals. */
-static gboolean
-spin_output (GtkSpinButton *spin, gpointer data)
-{
-  char buf[64];
-  double v = gtk_spin_button_get_value (spin);
-  g_snprintf (buf, sizeof buf, "%.6g", v);
-  if (!g_str_equal (buf, gtk_editable_get_text (GTK_EDITABLE (spin))))
-    gtk_editable_set_text (GTK_EDITABLE (spin), buf);
-  return TRUE;
-}
-
-static int
-spin_input (GtkSpinButton *spin, double *value, gpointer data)
-{
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (spin));
-  char *end = NULL;
-  double v = g_ascii_strtod (text, &end);
-  if (end == text || !isfinite (v))
-    return GTK_INPUT_ERROR;
-  *value = v;
-  return TRUE;
-}
-
 static GtkWidget *
 number_row (FlexionInspector *self, AdwPreferencesGroup *group, const char *title,
             const char *unit, double value, double lo, double hi, Field field, guint index)
@@ -138,9 +150,8 @@ number_row (FlexionInspector *self, AdwPreferencesGroup *group, const char *titl
   GtkAdjustment *adj = gtk_adjustment_new (value, lo, hi, step, step * 10, 0);
   GtkWidget *spin = gtk_spin_button_new (adj, step, field == F_LINK_ELEMENTS ? 0 : 6);
   gtk_editable_set_width_chars (GTK_EDITABLE (spin), 9);
-  g_signal_connect (spin, "output", G_CALLBACK (spin_output), NULL);
-  g_signal_connect (spin, "input", G_CALLBACK (spin_input), NULL);
   gtk_widget_set_tooltip_text (spin, title);
+  flexion_number_field_attach (GTK_SPIN_BUTTON (spin), TRUE);
   FieldRef *ref = g_new (FieldRef, 1);
   *ref = (FieldRef) { self, field, index };
   g_signal_connect_data (spin, "value-changed", G_CALLBACK (on_number_changed), ref,
@@ -192,7 +203,8 @@ combo_row (AdwPreferencesGroup *group, const char *title, const char *subtitle,
   adw_combo_row_set_model (ADW_COMBO_ROW (row), G_LIST_MODEL (list));
   g_object_unref (list);
   adw_combo_row_set_selected (ADW_COMBO_ROW (row), selected);
-  g_signal_connect (row, "notify::selected", on_selected, data);
+  if (on_selected)
+    g_signal_connect (row, "notify::selected", on_selected, data);
   adw_preferences_group_add (group, row);
   return row;
 }
@@ -226,6 +238,106 @@ static void
 structural_edit (FlexionInspector *self, FxModel *m, const char *label)
 {
   fx_document_end_edit (self->doc, label, NULL);
+}
+
+/* ---- time profiles of loads and motors ---- */
+
+static void
+on_profile_type (AdwComboRow *row, GParamSpec *pspec, FlexionInspector *self)
+{
+  guint target = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "target"));
+  FxProfileType type = (FxProfileType) adw_combo_row_get_selected (row);
+  const FxProfile *now = profile_of (fx_document_get_model (self->doc), target);
+  if (now == NULL || now->type == type)
+    return;
+  FxModel *m = fx_document_begin_edit (self->doc);
+  FxProfile *p = profile_of (m, target);
+  p->type = type;
+  /* sensible times for a profile that had none, so it runs at once */
+  if (type == FX_PROFILE_RAMP && !(p->t1 > p->t0))
+    p->t0 = 0, p->t1 = 1;
+  if (type == FX_PROFILE_STEP_OFF && !(p->t1 > 0))
+    p->t1 = 0.5;
+  if (type == FX_PROFILE_HAT && !(p->t0 < p->t1 && p->t1 < p->t2))
+    p->t0 = 0, p->t1 = 0.05, p->t2 = 0.1;
+  if (type == FX_PROFILE_SINE && !(p->frequency > 0))
+    p->frequency = 1;
+  if (type == FX_PROFILE_TABLE && p->n_table < 2)
+    {
+      /* a table starts as a constant 1 the user then edits in the file */
+      g_free (p->table_t);
+      g_free (p->table_value);
+      p->n_table = 2;
+      p->table_t = g_new (double, 2);
+      p->table_value = g_new (double, 2);
+      p->table_t[0] = 0, p->table_t[1] = 1;
+      p->table_value[0] = p->table_value[1] = 1;
+    }
+  structural_edit (self, m, _("Set Time Profile"));
+}
+
+/* The profile's kind and its times: `target` is a load index, or a motor
+ * index with PROFILE_OF_MOTOR. */
+static void
+profile_rows (FlexionInspector *self, AdwPreferencesGroup *g, const FxProfile *p, guint target)
+{
+  /* in FxProfileType order */
+  const char *kinds[] = { _("Constant"), _("Step off at t₁"), _("Ramp from t₀ to t₁"),
+                          _("Hat: t₀, peak at t₁, t₂"), _("Sine"), _("Table (points in the file)"), NULL };
+  GtkWidget *row = combo_row (g, _("Time profile"), NULL, kinds, p->type, NULL, NULL);
+  g_object_set_data (G_OBJECT (row), "target", GUINT_TO_POINTER (target));
+  g_signal_connect (row, "notify::selected", G_CALLBACK (on_profile_type), self);
+  switch (p->type)
+    {
+    case FX_PROFILE_RAMP:
+      number_row (self, g, _("Ramp starts, t₀"), _("s"), p->t0, 0, 1e6, F_PROFILE_T0, target);
+      number_row (self, g, _("Full at t₁"), _("s"), p->t1, 0, 1e6, F_PROFILE_T1, target);
+      break;
+    case FX_PROFILE_STEP_OFF:
+      number_row (self, g, _("Off after t₁"), _("s"), p->t1, 0, 1e6, F_PROFILE_T1, target);
+      break;
+    case FX_PROFILE_HAT:
+      number_row (self, g, _("Starts, t₀"), _("s"), p->t0, 0, 1e6, F_PROFILE_T0, target);
+      number_row (self, g, _("Peak, t₁"), _("s"), p->t1, 0, 1e6, F_PROFILE_T1, target);
+      number_row (self, g, _("Ends, t₂"), _("s"), p->t2, 0, 1e6, F_PROFILE_T2, target);
+      break;
+    case FX_PROFILE_SINE:
+      number_row (self, g, _("Frequency"), _("Hz"), p->frequency, 0, 1e6, F_PROFILE_FREQUENCY, target);
+      number_row (self, g, _("Phase"), _("rad"), p->phase, -1e3, 1e3, F_PROFILE_PHASE, target);
+      break;
+    case FX_PROFILE_TABLE:
+      {
+        g_autofree char *n = g_strdup_printf (g_dngettext (NULL, "%u point", "%u points", p->n_table),
+                                              p->n_table);
+        info_row (g, _("Table"), n);
+      }
+      break;
+    case FX_PROFILE_CONSTANT:
+    default:
+      break;
+    }
+}
+
+static void
+on_motor_kind (AdwComboRow *row, GParamSpec *pspec, FlexionInspector *self)
+{
+  guint i = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "motor"));
+  FxMotorType type = adw_combo_row_get_selected (row) == 1 ? FX_MOTOR_SPEED : FX_MOTOR_TORQUE;
+  const FxModel *cm = fx_document_get_model (self->doc);
+  if (i >= cm->motors->len || fx_model_motor (cm, i)->type == type)
+    return;
+  const FxMotor *mo = fx_model_motor (cm, i);
+  for (guint k = 0; k < cm->motors->len; k++)
+    if (k != i && fx_model_motor (cm, k)->type == type && g_strcmp0 (fx_model_motor (cm, k)->joint, mo->joint) == 0)
+      {
+        /* one motor of each kind per joint: keep this one as it is */
+        adw_combo_row_set_selected (row, mo->type == FX_MOTOR_SPEED);
+        gtk_widget_error_bell (GTK_WIDGET (row));
+        return;
+      }
+  FxModel *m = fx_document_begin_edit (self->doc);
+  fx_model_motor (m, i)->type = type;
+  structural_edit (self, m, _("Set Motor Kind"));
 }
 
 /* ---- joint ---- */
@@ -313,6 +425,7 @@ show_joint (FlexionInspector *self, const FxModel *m, guint ji)
       number_row (self, loads, _("Load force x"), _("N"), l->force[0], -1e12, 1e12, F_LOAD_FX, i);
       number_row (self, loads, _("Load force y"), _("N"), l->force[1], -1e12, 1e12, F_LOAD_FY, i);
       number_row (self, loads, _("Load moment"), _("N m"), l->moment, -1e12, 1e12, F_LOAD_MOMENT, i);
+      profile_rows (self, loads, &l->profile, i);
       button_row (loads, _("Remove Load"), "win.remove-item", g_variant_new ("(su)", "load", i), NULL);
     }
   for (guint i = 0; i < fx_model_n_motors (m); i++)
@@ -323,8 +436,14 @@ show_joint (FlexionInspector *self, const FxModel *m, guint ji)
       g_autofree char *t = g_strdup_printf (mo->type == FX_MOTOR_SPEED ? _("Speed motor on %s")
                                                                       : _("Torque motor on %s"),
                                             mo->link);
+      const char *motor_kinds[] = { _("Torque"), _("Speed"), NULL };
+      GtkWidget *kind = combo_row (loads, _("Motor drives"), _("a torque, or a speed relative to the other link"),
+                                   motor_kinds, mo->type == FX_MOTOR_SPEED, NULL, NULL);
+      g_object_set_data (G_OBJECT (kind), "motor", GUINT_TO_POINTER (i));
+      g_signal_connect (kind, "notify::selected", G_CALLBACK (on_motor_kind), self);
       number_row (self, loads, t, mo->type == FX_MOTOR_SPEED ? _("rad/s") : _("N m"), mo->value,
                   -1e9, 1e9, F_MOTOR_VALUE, i);
+      profile_rows (self, loads, &mo->profile, i | PROFILE_OF_MOTOR);
       button_row (loads, _("Remove Motor"), "win.remove-item", g_variant_new ("(su)", "motor", i), NULL);
     }
   for (guint i = 0; i < fx_model_n_springs (m); i++)
@@ -337,8 +456,10 @@ show_joint (FlexionInspector *self, const FxModel *m, guint ji)
       button_row (loads, _("Remove Spring"), "win.remove-item", g_variant_new ("(su)", "spring", i), NULL);
     }
   button_row (loads, _("Add Load"), "win.add-load", NULL, _("A force at this joint"));
-  button_row (loads, _("Add Motor"), "win.add-motor", NULL,
-              _("A torque motor on a link end at this pin joint"));
+  button_row (loads, _("Add Speed Motor"), "win.add-speed-motor", NULL,
+              _("Drives a link end at this pin joint at a set speed"));
+  button_row (loads, _("Add Torque Motor"), "win.add-motor", NULL,
+              _("A torque on a link end at this pin joint"));
   button_row (loads, _("Add Spring"), "win.add-spring", NULL,
               _("A torsional spring between link ends at this pin joint"));
   button_row (loads, _("Delete Joint"), "win.delete", NULL, _("Delete the joint and its links"));
@@ -368,6 +489,48 @@ on_rigid (GtkSwitch *sw, GParamSpec *p, FlexionInspector *self)
   FxModel *m = fx_document_begin_edit (self->doc);
   fx_model_link (m, self->link)->rigid = gtk_switch_get_active (sw);
   structural_edit (self, m, _("Set Rigid"));
+}
+
+static void
+on_material (AdwComboRow *row, GParamSpec *pspec, FlexionInspector *self)
+{
+  guint n, sel = adw_combo_row_get_selected (row);
+  const FlexionMaterial *mat = flexion_materials (&n);
+  if (sel == 0 || sel > n)  /* "Custom": the values as they are */
+    return;
+  mat += sel - 1;
+  FxModel *m = fx_document_begin_edit (self->doc);
+  FxSection *s = &fx_model_link (m, self->link)->section;
+  s->E = mat->E, s->nu = mat->nu, s->rho = mat->rho;
+  fx_section_derive (s);
+  structural_edit (self, m, _("Set Material"));
+}
+
+static void
+on_shape (AdwComboRow *row, GParamSpec *pspec, FlexionInspector *self)
+{
+  FxShapeType shape = (FxShapeType) adw_combo_row_get_selected (row);
+  if (fx_model_link (fx_document_get_model (self->doc), self->link)->section.shape == shape)
+    return;
+  FxModel *m = fx_document_begin_edit (self->doc);
+  FxSection *s = &fx_model_link (m, self->link)->section;
+  /* the new shape about as deep in the plane as the old one */
+  double depth = s->shape == FX_SHAPE_RECTANGLE ? s->height
+                 : s->shape == FX_SHAPE_SQUARE ? s->width : s->diameter;
+  if (!(depth > 0))
+    depth = 0.02;
+  s->shape = shape;
+  s->shear_factor = 0;  /* the shape's own */
+  if (shape == FX_SHAPE_RECTANGLE && !(s->width > 0 && s->height > 0))
+    s->width = 2 * depth, s->height = depth;
+  if (shape == FX_SHAPE_SQUARE)
+    s->width = depth;
+  if (shape == FX_SHAPE_CIRCLE || shape == FX_SHAPE_TUBE)
+    s->diameter = depth;
+  if (shape == FX_SHAPE_TUBE && !(s->inner_diameter > 0 && s->inner_diameter < s->diameter))
+    s->inner_diameter = 0.8 * depth;
+  fx_section_derive (s);
+  structural_edit (self, m, _("Set Section Shape"));
 }
 
 static void
@@ -417,7 +580,21 @@ show_link (FlexionInspector *self, const FxModel *m, guint li)
                                            fx_link_length (m, l));
   AdwPreferencesGroup *g = add_group (self, title, desc);
 
-  const char *forms[] = { _("Auto"), _("Free–free"), _("Clamped–clamped"), _("Pinned"), _("Guided"), NULL };
+  /* each choice says whether the others leave it a consistent assignment */
+  const char *names[] = { _("Auto"), _("Free–free"), _("Clamped–clamped"), _("Pinned"), _("Guided") };
+  g_autofree char *marked[G_N_ELEMENTS (names)] = { NULL };
+  const char *forms[G_N_ELEMENTS (names) + 1] = { NULL };
+  {
+    g_autoptr (FxModel) trial = fx_model_copy (m);
+    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+      {
+        fx_model_link (trial, li)->formulation = formulation_order[i];
+        g_autoptr (FxAssignment) t = fx_assignment_compute (trial);
+        /* Translators: a formulation in the menu, and whether it fits the others */
+        marked[i] = g_strdup_printf (fx_assignment_ok (t) ? _("%s ✓") : _("%s — conflicts"), names[i]);
+        forms[i] = marked[i];
+      }
+  }
   guint sel = 0;
   for (guint i = 0; i < G_N_ELEMENTS (formulation_order); i++)
     if (formulation_order[i] == l->formulation)
@@ -437,10 +614,31 @@ show_link (FlexionInspector *self, const FxModel *m, guint li)
                                   causality_name (la->R));
     }
   else
-    chosen = g_strdup (_("No consistent assignment: see the model's conflicts"));
+    chosen = g_strdup (_("No consistent assignment: see the conflicts below"));
   GtkWidget *combo = combo_row (g, _("Formulation"), chosen, forms, sel, G_CALLBACK (on_formulation), self);
   gtk_widget_set_tooltip_text (combo, _("Which ports of the link take force and which take "
                                         "velocity; Auto lets Flexion choose a consistent set"));
+  if (!fx_assignment_ok (as))
+    {
+      /* in plain words, at the ends of this link only */
+      g_autoptr (GPtrArray) ends = fx_conflict_ends (m);
+      for (guint i = 0; i < ends->len; i++)
+        {
+          const FxConflictEnd *e = ends->pdata[i];
+          if (e->link != li)
+            continue;
+          g_autofree char *where = g_strdup_printf (e->channel == FX_CHANNEL_ROTATION
+                                                    ? _("Rotation at %s") : _("Translation at %s"),
+                                                    e->at_to ? l->to : l->from);
+          GtkWidget *row = adw_action_row_new ();
+          g_autofree char *t = g_markup_escape_text (where, -1);
+          g_autofree char *s = g_markup_escape_text (e->why, -1);
+          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), t);
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (row), s);
+          gtk_widget_add_css_class (row, "error");
+          adw_preferences_group_add (g, row);
+        }
+    }
   number_row (self, g, _("Elements"), NULL, l->elements, 1, 10000, F_LINK_ELEMENTS, li);
   switch_row (g, _("Rigid"), _("No compliance: stresses become multipliers"), l->rigid,
               G_CALLBACK (on_rigid), self);
@@ -451,12 +649,40 @@ show_link (FlexionInspector *self, const FxModel *m, guint li)
              G_CALLBACK (on_section_form), self);
   if (l->section.form == FX_SECTION_MATERIAL)
     {
+      guint n_materials;
+      const FlexionMaterial *materials = flexion_materials (&n_materials);
+      g_autoptr (GPtrArray) material_names = g_ptr_array_new ();
+      g_ptr_array_add (material_names, (gpointer) _("Custom"));
+      for (guint i = 0; i < n_materials; i++)
+        g_ptr_array_add (material_names, (gpointer) _(materials[i].name));
+      g_ptr_array_add (material_names, NULL);
+      combo_row (sec, _("Material"), _("Fills in E, ν and ρ, which stay editable"),
+                 (const char *const *) material_names->pdata, flexion_material_of (&l->section) + 1,
+                 G_CALLBACK (on_material), self);
       number_row (self, sec, _("Young's modulus E"), _("Pa"), l->section.E, 1, 1e13, F_LINK_E, li);
+      number_row (self, sec, _("Poisson's ratio ν"), NULL, l->section.nu, 0, 0.5, F_LINK_NU, li);
       number_row (self, sec, _("Density ρ"), _("kg/m³"), l->section.rho, 0, 1e6, F_LINK_RHO, li);
-      if (l->section.shape == FX_SHAPE_RECTANGLE)
+      /* in FxShapeType order */
+      const char *shapes[] = { _("Rectangle"), _("Square"), _("Round bar"), _("Tube"), NULL };
+      combo_row (sec, _("Shape"), NULL, shapes, l->section.shape, G_CALLBACK (on_shape), self);
+      switch (l->section.shape)
         {
+        case FX_SHAPE_RECTANGLE:
           number_row (self, sec, _("Width (out of plane)"), _("m"), l->section.width, 1e-6, 100, F_LINK_WIDTH, li);
           number_row (self, sec, _("Height (in plane)"), _("m"), l->section.height, 1e-6, 100, F_LINK_HEIGHT, li);
+          break;
+        case FX_SHAPE_SQUARE:
+          number_row (self, sec, _("Side"), _("m"), l->section.width, 1e-6, 100, F_LINK_WIDTH, li);
+          break;
+        case FX_SHAPE_CIRCLE:
+          number_row (self, sec, _("Diameter"), _("m"), l->section.diameter, 1e-6, 100, F_LINK_DIAMETER, li);
+          break;
+        case FX_SHAPE_TUBE:
+          number_row (self, sec, _("Outer diameter"), _("m"), l->section.diameter, 1e-6, 100, F_LINK_DIAMETER, li);
+          number_row (self, sec, _("Inner diameter"), _("m"), l->section.inner_diameter, 0, 100, F_LINK_INNER, li);
+          break;
+        default:
+          break;
         }
       g_autofree char *derived = g_strdup_printf ("EA %.4g N, EI %.4g N m², ρA %.4g kg/m",
                                                   l->section.EA, l->section.EI, l->section.rhoA);
@@ -492,6 +718,7 @@ show_link (FlexionInspector *self, const FxModel *m, guint li)
       number_row (self, more, _("Load at s"), _("fraction of length"), ld->s, 0, 1, F_LOAD_S, i);
       number_row (self, more, _("Load force x"), _("N"), ld->force[0], -1e12, 1e12, F_LOAD_FX, i);
       number_row (self, more, _("Load force y"), _("N"), ld->force[1], -1e12, 1e12, F_LOAD_FY, i);
+      profile_rows (self, more, &ld->profile, i);
       button_row (more, _("Remove Load"), "win.remove-item", g_variant_new ("(su)", "load", i), NULL);
     }
   button_row (more, _("Add Probe at Midpoint"), "win.add-probe", NULL, _("Trace the path of the link's midpoint"));
@@ -721,7 +948,12 @@ flexion_inspector_set_document (FlexionInspector *self, FxDocument *doc)
 void
 flexion_inspector_show (FlexionInspector *self, int joint, int link)
 {
+  gboolean other = joint != self->joint || (joint < 0 && link != self->link);
   self->joint = joint;
   self->link = joint >= 0 ? -1 : link;
   rebuild (self);
+  /* a new selection is read from its top, not where the last one was scrolled */
+  GtkWidget *sw = gtk_widget_get_ancestor (self->box, GTK_TYPE_SCROLLED_WINDOW);
+  if (other && sw)
+    gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (sw)), 0);
 }

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "flexion-preferences.h"
+#include "flexion-number-field.h"
 
 struct _FlexionPreferences
 {
@@ -137,7 +138,7 @@ add_spin_row (AdwPreferencesGroup *group,
   GtkWidget *spin = gtk_spin_button_new (adjustment, step, digits);
   GtkWidget *unit_label = gtk_label_new (unit);
 
-  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
+  flexion_number_field_attach (GTK_SPIN_BUTTON (spin), FALSE);
   gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
   gtk_widget_set_tooltip_text (spin, tooltip);
   gtk_accessible_update_property (GTK_ACCESSIBLE (spin),

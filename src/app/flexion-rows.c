@@ -34,5 +34,13 @@ flexion_toast_new (const char *message, guint timeout)
   g_autofree char *escaped = g_markup_escape_text (message, -1);
   AdwToast *toast = adw_toast_new (escaped);
   adw_toast_set_timeout (toast, timeout);
+  /* the whole message, wrapped: a toast's own title is cut off at one line,
+   * and an error's reason is usually at its end */
+  GtkWidget *label = gtk_label_new (message);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 70);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  adw_toast_set_custom_title (toast, label);
   return toast;
 }

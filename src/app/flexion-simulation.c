@@ -1,5 +1,7 @@
 /* flexion-simulation.c */
 #include "flexion-simulation.h"
+#include "fx-deflection.h"
+#include "fx-model-io.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -14,6 +16,15 @@ struct _FlexionSimulation {
   FxSeries *series;
   FxTrails *trails;
   double moment_range;
+  double deflection_max; /* m, the largest seen in the run */
+
+  /* replay: every shown frame is kept (thinned to every stride-th step
+   * beyond the memory budget), so the run can be scrubbed and replayed
+   * without recomputing */
+  GPtrArray *history;    /* FxStepFrame*, in time order */
+  gsize history_bytes;
+  guint history_stride;  /* keep frames whose step is a multiple of this */
+  int replay;            /* index into history on screen; -1: live */
 
   gboolean playing;
   gboolean step_pending;
@@ -31,6 +42,9 @@ static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 #define TRAIL_POINTS 400
+#define HISTORY_BUDGET (256u << 20)  /* bytes of recorded frames */
+
+static void show_recorded (FlexionSimulation *sim, guint i);
 
 static void
 clear_run (FlexionSimulation *sim)
@@ -41,6 +55,12 @@ clear_run (FlexionSimulation *sim)
   fx_series_clear (sim->series);
   g_clear_pointer (&sim->trails, fx_trails_free);
   sim->moment_range = 0;
+  sim->deflection_max = 0;
+  if (sim->history)
+    g_ptr_array_set_size (sim->history, 0);
+  sim->history_bytes = 0;
+  sim->history_stride = 1;
+  sim->replay = -1;
   sim->display_time = 0;
   sim->step_pending = FALSE;
   sim->last_tick = 0;
@@ -65,6 +85,7 @@ flexion_simulation_finalize (GObject *object)
   clear_run (sim);
   fx_series_free (sim->series);
   g_clear_pointer (&sim->model, fx_model_free);
+  g_clear_pointer (&sim->history, g_ptr_array_unref);
   G_OBJECT_CLASS (flexion_simulation_parent_class)->finalize (object);
 }
 
@@ -127,6 +148,9 @@ flexion_simulation_init (FlexionSimulation *sim)
   sim->series = fx_series_new ();
   sim->speed = 1;
   sim->model = fx_model_new ();
+  sim->history = g_ptr_array_new_with_free_func ((GDestroyNotify) fx_step_frame_unref);
+  sim->history_stride = 1;
+  sim->replay = -1;
 }
 
 FlexionSimulation *
@@ -150,6 +174,78 @@ flexion_simulation_set_model (FlexionSimulation *sim, const FxModel *model)
       g_object_notify_by_pspec (G_OBJECT (sim), properties[PROP_TIME]);
       g_signal_emit (sim, signals[FRAME], 0);
     }
+}
+
+/* `next` with its live settings (time step, gravity, load and motor
+ * magnitudes, damping) taken from `now`; NULL when the two differ in how
+ * many loads, motors, springs or links they have. */
+static FxModel *
+without_live_changes (const FxModel *now, const FxModel *next)
+{
+  if (now->loads->len != next->loads->len || now->motors->len != next->motors->len
+      || now->springs->len != next->springs->len || now->links->len != next->links->len)
+    return NULL;
+  FxModel *same = fx_model_copy (next);
+  same->dt = now->dt;
+  same->gravity[0] = now->gravity[0];
+  same->gravity[1] = now->gravity[1];
+  for (guint i = 0; i < now->loads->len; i++)
+    {
+      fx_model_load (same, i)->force[0] = fx_model_load (now, i)->force[0];
+      fx_model_load (same, i)->force[1] = fx_model_load (now, i)->force[1];
+      fx_model_load (same, i)->moment = fx_model_load (now, i)->moment;
+    }
+  for (guint i = 0; i < now->motors->len; i++)
+    fx_model_motor (same, i)->value = fx_model_motor (now, i)->value;
+  for (guint i = 0; i < now->springs->len; i++)
+    fx_model_spring (same, i)->damping = fx_model_spring (now, i)->damping;
+  for (guint i = 0; i < now->links->len; i++)
+    {
+      fx_model_link (same, i)->damping = fx_model_link (now, i)->damping;
+      fx_model_link (same, i)->rotational_damping = fx_model_link (now, i)->rotational_damping;
+    }
+  return same;
+}
+
+/* Whether `next` differs from `now` only in settings a run takes from its
+ * next step on (flexion_simulation_update_model). */
+static gboolean
+only_live_changes (const FxModel *now, const FxModel *next)
+{
+  g_autoptr (FxModel) same = without_live_changes (now, next);
+  if (same == NULL)
+    return FALSE;
+  g_autofree char *a = fx_model_to_data (same, NULL);
+  g_autofree char *b = fx_model_to_data (now, NULL);
+  return g_strcmp0 (a, b) == 0;
+}
+
+gboolean
+flexion_simulation_update_model (FlexionSimulation *sim, const FxModel *model)
+{
+  if (sim->runner == NULL || fx_runner_failed (sim->runner, NULL)
+      || !only_live_changes (sim->model, model))
+    {
+      flexion_simulation_set_model (sim, model);
+      return FALSE;
+    }
+  double dt = model->dt;
+  /* anything but the time step goes to the solver as a new system */
+  g_autoptr (FxModel) dt_only = fx_model_copy (model);
+  dt_only->dt = sim->model->dt;
+  g_autofree char *a = fx_model_to_data (dt_only, NULL);
+  g_autofree char *b = fx_model_to_data (sim->model, NULL);
+  if (g_strcmp0 (a, b) != 0)
+    fx_runner_set_live_model (sim->runner, model);
+  fx_model_free (sim->model);
+  sim->model = fx_model_copy (model);
+  if (dt != fx_runner_dt (sim->runner))
+    {
+      sim->dt = dt;
+      fx_runner_set_dt (sim->runner, dt);
+      g_object_notify_by_pspec (G_OBJECT (sim), properties[PROP_DT]);
+    }
+  return TRUE;
 }
 
 static gboolean
@@ -183,12 +279,14 @@ flexion_simulation_play (FlexionSimulation *sim, GError **error)
 {
   if (!ensure_runner (sim, error))
     return FALSE;
-  if (fx_runner_failed (sim->runner, NULL))
+  if (fx_runner_failed (sim->runner, NULL) && sim->replay < 0)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
                            _("The solver stopped on this run; press Reset to start again"));
       return FALSE;
     }
+  if (sim->replay >= 0)
+    sim->display_time = sim->frame->t;
   set_playing (sim, TRUE);
   return TRUE;
 }
@@ -205,6 +303,11 @@ flexion_simulation_step (FlexionSimulation *sim, GError **error)
   set_playing (sim, FALSE);
   if (!ensure_runner (sim, error))
     return FALSE;
+  if (sim->replay >= 0)
+    {
+      show_recorded (sim, sim->replay + 1);
+      return TRUE;
+    }
   if (fx_runner_failed (sim->runner, NULL))
     return TRUE;  /* nothing more to compute; the toast was shown already */
   fx_runner_step_once (sim->runner);
@@ -241,17 +344,86 @@ flexion_simulation_wants_ticks (FlexionSimulation *sim)
                                  || sim->frame == NULL);
 }
 
-/* Show `frame` (taking it) and record it in the series and trails. */
+static gsize
+frame_bytes (const FxStepFrame *f)
+{
+  return sizeof *f + sizeof (guint) * (f->n_links + 1) + sizeof (double) * 4 * f->n_nodes
+         + sizeof (double) * 2 * (f->n_joints + f->n_probes);
+}
+
+/* Keeps `frame` for replay; beyond the budget, every other frame goes and
+ * later ones are kept at twice the stride, so a long run still replays
+ * from start to end, more coarsely. */
+static void
+record_frame (FlexionSimulation *sim, FxStepFrame *frame)
+{
+  if (frame->step % sim->history_stride != 0 && frame->step > 0)
+    return;
+  g_ptr_array_add (sim->history, fx_step_frame_ref (frame));
+  sim->history_bytes += frame_bytes (frame);
+  if (sim->history_bytes <= HISTORY_BUDGET || sim->history->len < 4)
+    return;
+  GPtrArray *thinned = g_ptr_array_new_with_free_func ((GDestroyNotify) fx_step_frame_unref);
+  sim->history_bytes = 0;
+  for (guint i = 0; i < sim->history->len; i++)
+    if (i % 2 == 0 || i == sim->history->len - 1)
+      {
+        FxStepFrame *f = sim->history->pdata[i];
+        g_ptr_array_add (thinned, fx_step_frame_ref (f));
+        sim->history_bytes += frame_bytes (f);
+      }
+  g_ptr_array_unref (sim->history);
+  sim->history = thinned;
+  sim->history_stride *= 2;
+}
+
+/* Show `frame` (taking it) and record it in the series, trails and history. */
 static void
 show_frame (FlexionSimulation *sim, FxStepFrame *frame)
 {
+  record_frame (sim, frame);
   fx_series_add (sim->series, frame);
   if (sim->trails)
     fx_trails_add (sim->trails, frame);
   if (isfinite (frame->moment_max_abs))
     sim->moment_range = MAX (sim->moment_range, frame->moment_max_abs);
+  sim->deflection_max = MAX (sim->deflection_max, fx_deflection_max (sim->model, frame));
   g_clear_pointer (&sim->frame, fx_step_frame_unref);
   sim->frame = frame;
+}
+
+/* Shows recorded frame i (the newest: back to live). */
+static void
+show_recorded (FlexionSimulation *sim, guint i)
+{
+  i = MIN (i, sim->history->len - 1);
+  sim->replay = i + 1 < sim->history->len ? (int) i : -1;
+  FxStepFrame *f = sim->history->pdata[i];
+  if (f != sim->frame)
+    {
+      g_clear_pointer (&sim->frame, fx_step_frame_unref);
+      sim->frame = fx_step_frame_ref (f);
+    }
+  sim->display_time = f->t;
+  g_object_notify_by_pspec (G_OBJECT (sim), properties[PROP_TIME]);
+  g_signal_emit (sim, signals[FRAME], 0);
+}
+
+/* A replaying tick: the recorded frame due at display time. TRUE while
+ * still replaying; FALSE once the end is reached, where the run goes on
+ * computing in the same tick. */
+static gboolean
+replay_tick (FlexionSimulation *sim)
+{
+  guint i = (guint) sim->replay;
+  while (i + 1 < sim->history->len
+         && ((FxStepFrame *) sim->history->pdata[i + 1])->t <= sim->display_time)
+    i++;
+  double t = sim->display_time;
+  if (i != (guint) sim->replay)
+    show_recorded (sim, i);
+  sim->display_time = t;
+  return sim->replay >= 0;
 }
 
 static void
@@ -285,6 +457,8 @@ flexion_simulation_tick (FlexionSimulation *sim, gint64 frame_time)
       /* a stalled clock (window hidden, debugger) must not make a jump */
       wall = CLAMP (wall, 0, 0.1);
       sim->display_time += wall * sim->speed;
+      if (sim->replay >= 0 && replay_tick (sim))
+        return;
       double lookahead = MAX (0.15 * sim->speed, 3 * dt);
       fx_runner_set_horizon (sim->runner, sim->display_time + lookahead);
     }
@@ -295,7 +469,7 @@ flexion_simulation_tick (FlexionSimulation *sim, gint64 frame_time)
     g_queue_push_tail (&sim->pending, ready->pdata[i]);
 
   gboolean shown = FALSE;
-  while (sim->pending.length > 0)
+  while (sim->pending.length > 0 && sim->replay < 0)
     {
       FxStepFrame *next = g_queue_peek_head (&sim->pending);
       gboolean due = sim->frame == NULL || sim->step_pending
@@ -321,6 +495,60 @@ flexion_simulation_tick (FlexionSimulation *sim, gint64 frame_time)
       g_signal_emit (sim, signals[FRAME], 0);
     }
   check_failure (sim);
+}
+
+/* ---- replay ---- */
+
+guint
+flexion_simulation_get_n_recorded (FlexionSimulation *sim)
+{
+  return sim->history->len;
+}
+
+const FxStepFrame *
+flexion_simulation_get_recorded (FlexionSimulation *sim, guint i)
+{
+  return i < sim->history->len ? sim->history->pdata[i] : NULL;
+}
+
+double
+flexion_simulation_get_recorded_end (FlexionSimulation *sim)
+{
+  return sim->history->len ? ((FxStepFrame *) sim->history->pdata[sim->history->len - 1])->t : 0;
+}
+
+GPtrArray *
+flexion_simulation_dup_recorded (FlexionSimulation *sim)
+{
+  GPtrArray *copy = g_ptr_array_new_full (sim->history->len, (GDestroyNotify) fx_step_frame_unref);
+  for (guint i = 0; i < sim->history->len; i++)
+    g_ptr_array_add (copy, fx_step_frame_ref (sim->history->pdata[i]));
+  return copy;
+}
+
+gboolean
+flexion_simulation_get_replaying (FlexionSimulation *sim)
+{
+  return sim->replay >= 0;
+}
+
+void
+flexion_simulation_seek (FlexionSimulation *sim, double t)
+{
+  if (sim->history->len == 0)
+    return;
+  set_playing (sim, FALSE);
+  /* the last recorded frame not after t */
+  guint lo = 0, hi = sim->history->len;
+  while (hi - lo > 1)
+    {
+      guint mid = (lo + hi) / 2;
+      if (((FxStepFrame *) sim->history->pdata[mid])->t <= t)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  show_recorded (sim, lo);
 }
 
 FxStepFrame *
@@ -351,6 +579,12 @@ double
 flexion_simulation_get_moment_range (FlexionSimulation *sim)
 {
   return sim->moment_range;
+}
+
+double
+flexion_simulation_get_deflection_max (FlexionSimulation *sim)
+{
+  return sim->deflection_max;
 }
 
 double

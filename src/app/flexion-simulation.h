@@ -24,6 +24,13 @@ FlexionSimulation *flexion_simulation_new          (void);
 /* The model the next run starts from (copied); resets any run. */
 void               flexion_simulation_set_model    (FlexionSimulation *sim, const FxModel *model);
 
+/* A new version of the model during a run: when it differs only in what
+ * a run can take from its next step (time step, gravity, load and motor
+ * magnitudes, link and spring damping), the run goes on with
+ * it and TRUE is returned; otherwise as set_model (the run is reset) and
+ * FALSE. Reset then starts from the new model either way. */
+gboolean           flexion_simulation_update_model (FlexionSimulation *sim, const FxModel *model);
+
 /* Starts or resumes. FALSE with `error` when the model cannot be built
  * (invalid, or a causality conflict). */
 gboolean           flexion_simulation_play         (FlexionSimulation *sim, GError **error);
@@ -50,6 +57,25 @@ const FxTrails    *flexion_simulation_get_trails   (FlexionSimulation *sim);
 /* The moment range the colours use: the largest |M| seen in the run so far
  * (stable, so colours do not flicker from frame to frame); 0 before a run. */
 double             flexion_simulation_get_moment_range (FlexionSimulation *sim);
+/* The largest link deflection relative to its rigid motion seen in the run
+ * so far (fx_deflection_max), m; 0 before a run. Only grows, so an "auto"
+ * deflection scale settles instead of pumping with the vibration. */
+double             flexion_simulation_get_deflection_max (FlexionSimulation *sim);
+
+/* Replay. Every computed frame of the run is kept (thinned to every
+ * second, fourth ... step past a memory budget): seek shows the last kept
+ * frame not after t (pausing); play from there replays the kept frames at
+ * the speed and goes on computing from the end; step shows the next kept
+ * frame. */
+guint              flexion_simulation_get_n_recorded   (FlexionSimulation *sim);
+const FxStepFrame *flexion_simulation_get_recorded     (FlexionSimulation *sim, guint i);
+/* The time of the newest computed frame shown, s; 0 before a run. */
+double             flexion_simulation_get_recorded_end (FlexionSimulation *sim);
+/* A copy of the kept frames (new references), for an export to draw. */
+GPtrArray         *flexion_simulation_dup_recorded     (FlexionSimulation *sim);
+/* Whether a kept frame before the newest is on screen. */
+gboolean           flexion_simulation_get_replaying    (FlexionSimulation *sim);
+void               flexion_simulation_seek             (FlexionSimulation *sim, double t);
 
 double             flexion_simulation_get_speed    (FlexionSimulation *sim);
 void               flexion_simulation_set_speed    (FlexionSimulation *sim, double speed);

@@ -1,5 +1,7 @@
-/* flexion-window.c */
-#include "flexion-window.h"
+/* flexion-window.c: the window: document, files, title, simulation bar,
+ * settings and closing. Actions are in flexion-window-actions.c, dropped
+ * files in flexion-window-dnd.c. */
+#include "flexion-window-private.h"
 #include "flexion-ensemble-view.h"
 #include "flexion-application.h"
 #include "flexion-canvas.h"
@@ -9,48 +11,15 @@
 #include "flexion-gallery.h"
 #include "flexion-export-dialog.h"
 #include "flexion-rows.h"
+#include "flexion-number-field.h"
+#include "fx-conflicts.h"
 #include "fx-model-io.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
-struct _FlexionWindow {
-  AdwApplicationWindow parent_instance;
-
-  /* template children */
-  AdwHeaderBar *header_bar;
-  AdwWindowTitle *window_title;
-  GtkWidget *edit_box;
-  GtkWidget *open_button;
-  GtkWidget *inspector_button;
-  GtkWidget *undo_button;
-  GtkWidget *redo_button;
-  AdwToastOverlay *toast_overlay;
-  GtkPaned *hpaned;
-  FlexionCanvas *canvas;
-  FlexionInspector *inspector;
-  GtkWidget *plots_box;
-  GtkWidget *play_button;
-  /* inscriptions, not labels: new text redraws them without relayout of
-   * the whole window, which matters at 60 updates a second */
-  GtkInscription *time_label;
-  GtkInscription *pointer_label;
-  GtkInscription *solver_label;
-  GtkAdjustment *speed_adjustment;
-  GtkScale *speed_scale;
-  GtkAdjustment *dt_adjustment;
-  GMenu *recent_menu;
-
-  FxDocument *doc;
-  FlexionSimulation *sim;
-  GSettings *settings;
-  GtkWidget *plots[3];
-  FlexionModesPanel *modes_panel;  /* beside the plots */
-  gboolean presentation;
-  gboolean close_confirmed;
-  gboolean updating_controls;
-  double model_dt;  /* the document's time step, to notice when it is edited */
-};
+/* struct _FlexionWindow is in flexion-window-private.h */
 
 G_DEFINE_FINAL_TYPE (FlexionWindow, flexion_window, ADW_TYPE_APPLICATION_WINDOW)
 
@@ -69,24 +38,6 @@ action_set_enabled (FlexionWindow *self, const char *name, gboolean enabled)
   GAction *a = g_action_map_lookup_action (G_ACTION_MAP (self), name);
   if (a)
     g_simple_action_set_enabled (G_SIMPLE_ACTION (a), enabled);
-}
-
-static const FxModel *
-model (FlexionWindow *self)
-{
-  return fx_document_get_model (self->doc);
-}
-
-static int
-selected_joint (FlexionWindow *self)
-{
-  return flexion_canvas_get_selected_joint (self->canvas);
-}
-
-static int
-selected_link (FlexionWindow *self)
-{
-  return flexion_canvas_get_selected_link (self->canvas);
 }
 
 /* ---- title, history, controls ---- */
@@ -123,8 +74,27 @@ update_history (FlexionWindow *self)
 }
 
 static void
+set_action_state (FlexionWindow *self, const char *name, const char *value)
+{
+  GAction *a = g_action_map_lookup_action (G_ACTION_MAP (self), name);
+  if (a && value)
+    g_simple_action_set_state (G_SIMPLE_ACTION (a), g_variant_new_string (value));
+}
+
+static void
 update_selection_actions (FlexionWindow *self)
 {
+  /* the right-click menus mark the selection's current kind, support and
+   * formulation (radio items of stateful actions) */
+  if (selected_joint (self) >= 0 && (guint) selected_joint (self) < model (self)->joints->len)
+    {
+      const FxJoint *j = fx_model_joint (model (self), selected_joint (self));
+      set_action_state (self, "joint-kind", fx_joint_kind_to_string (j->kind));
+      set_action_state (self, "support", fx_support_to_string (j->support));
+    }
+  if (selected_link (self) >= 0 && (guint) selected_link (self) < model (self)->links->len)
+    set_action_state (self, "formulation",
+                      fx_formulation_to_string (fx_model_link (model (self), selected_link (self))->formulation));
   gboolean joint = selected_joint (self) >= 0, link = selected_link (self) >= 0;
   action_set_enabled (self, "delete", joint || link);
   action_set_enabled (self, "joint-kind", joint);
@@ -132,6 +102,7 @@ update_selection_actions (FlexionWindow *self)
   action_set_enabled (self, "add-mass", joint);
   action_set_enabled (self, "add-load", joint);
   action_set_enabled (self, "add-motor", joint);
+  action_set_enabled (self, "add-speed-motor", joint);
   action_set_enabled (self, "add-spring", joint);
   action_set_enabled (self, "formulation", link);
   action_set_enabled (self, "add-probe", link);
@@ -166,8 +137,8 @@ update_play_button (FlexionWindow *self)
                                   playing ? _("Pause") : _("Play"), -1);
 }
 
-/* The bar's Δt is the run's step, starting from the model's; an edit of
- * the model's step (inspector, undo) resets it to the new value. */
+/* The bar shows the model's time step; an edit of it (here, in the
+ * inspector, or by undo) reaches the run from its next step. */
 static void
 follow_model_dt (FlexionWindow *self)
 {
@@ -181,10 +152,56 @@ follow_model_dt (FlexionWindow *self)
 }
 
 static void
+on_cannot_run_dismissed (AdwToast *toast, FlexionWindow *self)
+{
+  if (self->cannot_run == toast)
+    self->cannot_run = NULL;
+}
+
+/* Why the model cannot run. A causality conflict gets a short toast and
+ * the link at fault in the inspector, which lists the conflicting ends in
+ * plain words (a toast would cut a long explanation off); the toast goes
+ * as soon as an edit makes the model consistent. */
+void
+_flexion_window_cannot_run (FlexionWindow *self, const GError *error)
+{
+  g_autoptr (GPtrArray) ends = fx_conflict_ends (model (self));
+  g_autofree char *msg = NULL;
+  if (ends->len > 0)
+    {
+      const FxConflictEnd *e = ends->pdata[0];
+      flexion_canvas_select (self->canvas, -1, (int) e->link);
+      msg = g_strdup_printf (_("Cannot run: link %s %s"), fx_model_link (model (self), e->link)->id, e->why);
+    }
+  else
+    {
+      g_auto (GStrv) lines = g_strsplit (error->message, "\n", 2);
+      msg = g_strdup_printf (_("Cannot run: %s"), lines[0]);
+      flexion_canvas_select (self->canvas, -1, -1);  /* the inspector shows the conflicts */
+    }
+  if (self->cannot_run)
+    adw_toast_dismiss (self->cannot_run);
+  AdwToast *toast = flexion_toast_new (msg, 0);  /* until fixed or dismissed */
+  self->cannot_run = toast;
+  g_signal_connect (toast, "dismissed", G_CALLBACK (on_cannot_run_dismissed), self);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
 on_doc_changed (FlexionWindow *self)
 {
-  /* an edit returns to the drawn model: the old run belongs to another model */
-  flexion_simulation_set_model (self->sim, model (self));
+  if (self->cannot_run)
+    {
+      g_autoptr (FxAssignment) as = fx_assignment_compute (model (self));
+      if (fx_assignment_ok (as) && model (self)->links->len > 0)
+        adw_toast_dismiss (self->cannot_run);
+    }
+  /* a change of settings a run can take from its next step goes on with
+   * the run; any other edit returns to the drawn model, as the old run
+   * belongs to another model, and says so */
+  gboolean had_run = flexion_simulation_get_running (self->sim);
+  if (!flexion_simulation_update_model (self->sim, model (self)) && had_run)
+    flexion_window_toast (self, _("The model changed: the run starts again from the drawn model"));
   follow_model_dt (self);
   update_title (self);
   update_history (self);
@@ -192,10 +209,42 @@ on_doc_changed (FlexionWindow *self)
   update_time (self);
 }
 
+/* The timeline spans what has been computed and follows the frame shown. */
+static void
+update_timeline (FlexionWindow *self)
+{
+  guint n = flexion_simulation_get_n_recorded (self->sim);
+  if (gtk_widget_get_visible (GTK_WIDGET (self->timeline)) != (n > 1))
+    gtk_widget_set_visible (GTK_WIDGET (self->timeline), n > 1);
+  if (n <= 1)
+    return;
+  /* a new range only when the run grew, else just the value */
+  self->updating_controls = TRUE;
+  double lo = flexion_simulation_get_recorded (self->sim, 0)->t;
+  double hi = flexion_simulation_get_recorded_end (self->sim);
+  GtkAdjustment *adj = self->timeline_adjustment;
+  if (gtk_adjustment_get_lower (adj) != lo || gtk_adjustment_get_upper (adj) != hi)
+    gtk_adjustment_configure (adj, flexion_simulation_get_time (self->sim), lo, hi,
+                              flexion_simulation_get_dt (self->sim),
+                              10 * flexion_simulation_get_dt (self->sim), 0);
+  else
+    gtk_adjustment_set_value (adj, flexion_simulation_get_time (self->sim));
+  self->updating_controls = FALSE;
+}
+
+static void
+on_timeline_changed (GtkAdjustment *adj, FlexionWindow *self)
+{
+  if (self->updating_controls)
+    return;
+  flexion_simulation_seek (self->sim, gtk_adjustment_get_value (adj));
+}
+
 static void
 on_sim_frame (FlexionWindow *self)
 {
   update_time (self);
+  update_timeline (self);
   for (guint i = 0; i < 3; i++)
     gtk_widget_queue_draw (self->plots[i]);
 }
@@ -295,7 +344,17 @@ rebuild_recent_menu (FlexionWindow *self)
       const char *uri = gtk_recent_info_get_uri (info);
       if (!g_str_has_suffix (uri, ".flexion"))
         continue;
-      GMenuItem *item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
+      /* the folder too: two "model.flexion" in different places must differ */
+      g_autoptr (GFile) file = g_file_new_for_uri (uri);
+      g_autoptr (GFile) parent = g_file_get_parent (file);
+      g_autofree char *dir = parent ? g_file_get_parse_name (parent) : NULL;
+      g_autofree char *home = dir && g_str_has_prefix (dir, g_get_home_dir ())
+                              ? g_strconcat ("~", dir + strlen (g_get_home_dir ()), NULL) : NULL;
+      /* Translators: a recent file in the menu: its name, then its folder */
+      g_autofree char *label = dir ? g_strdup_printf (_("%s — %s"), gtk_recent_info_get_display_name (info),
+                                                      home ? home : dir)
+                                   : g_strdup (gtk_recent_info_get_display_name (info));
+      GMenuItem *item = g_menu_item_new (label, NULL);
       g_menu_item_set_action_and_target_value (item, "win.open-recent", g_variant_new_string (uri));
       g_menu_append_item (self->recent_menu, item);
       g_object_unref (item);
@@ -365,16 +424,6 @@ flexion_window_load_example (FlexionWindow *self, GFile *file)
   return TRUE;
 }
 
-/* Continue with `then` once the current document may be dropped: at once
- * when it has no unsaved changes, else after the user says so. */
-typedef void (*Continuation) (FlexionWindow *self, gpointer data);
-
-typedef struct {
-  FlexionWindow *self;
-  Continuation then;
-  gpointer data;
-  GDestroyNotify free_data;
-} Pending;
 
 static void
 pending_free (Pending *p)
@@ -384,7 +433,6 @@ pending_free (Pending *p)
   g_free (p);
 }
 
-static void save_then (FlexionWindow *self, Pending *p);
 
 static void
 on_discard_response (AdwMessageDialog *dialog, const char *response, Pending *p)
@@ -395,14 +443,14 @@ on_discard_response (AdwMessageDialog *dialog, const char *response, Pending *p)
     p->then (p->self, p->data);
   else if (g_str_equal (response, "save"))
     {
-      save_then (p->self, p);
+      _flexion_window_save_then (p->self, p);
       return;
     }
   pending_free (p);
 }
 
-static void
-maybe_discard (FlexionWindow *self, Continuation then, gpointer data, GDestroyNotify free_data)
+void
+_flexion_window_maybe_discard (FlexionWindow *self, Continuation then, gpointer data, GDestroyNotify free_data)
 {
   Pending *p = g_new0 (Pending, 1);
   *p = (Pending) { self, then, data, free_data };
@@ -464,8 +512,8 @@ on_save_as_response (GtkNativeDialog *dialog, int response, Pending *p)
   pending_free (p);
 }
 
-static GtkFileFilter *
-flexion_filter (void)
+GtkFileFilter *
+_flexion_window_file_filter (void)
 {
   GtkFileFilter *f = gtk_file_filter_new ();
   gtk_file_filter_set_name (f, _("Flexion mechanisms"));
@@ -474,14 +522,14 @@ flexion_filter (void)
   return f;
 }
 
-static void
-save_as_then (FlexionWindow *self, Pending *p)
+void
+_flexion_window_save_as_then (FlexionWindow *self, Pending *p)
 {
   GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Save Mechanism"), GTK_WINDOW (self),
                                                               GTK_FILE_CHOOSER_ACTION_SAVE,
                                                               _("_Save"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  g_autoptr (GtkFileFilter) filter = flexion_filter ();
+  g_autoptr (GtkFileFilter) filter = _flexion_window_file_filter ();
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
   g_autofree char *title = fx_document_dup_title (self->doc);
   g_autofree char *name = g_str_has_suffix (title, ".flexion") ? g_strdup (title)
@@ -491,13 +539,13 @@ save_as_then (FlexionWindow *self, Pending *p)
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
-static void
-save_then (FlexionWindow *self, Pending *p)
+void
+_flexion_window_save_then (FlexionWindow *self, Pending *p)
 {
   GFile *file = fx_document_get_file (self->doc);
   if (file == NULL)
     {
-      save_as_then (self, p);
+      _flexion_window_save_as_then (self, p);
       return;
     }
   if (save_to (self, file) && p->then)
@@ -515,574 +563,48 @@ empty_document (FlexionWindow *self)
   return fx_document_new_for_model (fresh);
 }
 
-static void
-new_document (FlexionWindow *self, gpointer data)
+void
+_flexion_window_new_document (FlexionWindow *self, gpointer data)
 {
   g_autoptr (FxDocument) doc = empty_document (self);
   flexion_window_set_document (self, doc);
 }
 
-static void
-open_file_continuation (FlexionWindow *self, gpointer data)
+void
+_flexion_window_open_file_continuation (FlexionWindow *self, gpointer data)
 {
   flexion_window_load_file (self, G_FILE (data));
 }
 
-static void
-on_open_response (GtkNativeDialog *dialog, int response, FlexionWindow *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      GFile *file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      maybe_discard (self, open_file_continuation, file, g_object_unref);
-    }
-  g_object_unref (dialog);
-}
 
-/* ---- actions: files ---- */
+/* ---- deflection scale ---- */
+
+/* the dropdown's rows: 0 is auto */
+static const double deflection_choices[] = { 0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000 };
 
 static void
-win_new (GSimpleAction *a, GVariant *p, gpointer data)
+show_deflection_choice (FlexionWindow *self, double scale)
 {
-  maybe_discard (data, new_document, NULL, NULL);
-}
-
-static void
-win_open (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  FlexionWindow *self = data;
-  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Open Mechanism"), GTK_WINDOW (self),
-                                                              GTK_FILE_CHOOSER_ACTION_OPEN,
-                                                              _("_Open"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  g_autoptr (GtkFileFilter) filter = flexion_filter ();
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_open_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  guint row = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (deflection_choices); i++)
+    if (fabs (deflection_choices[i] - scale) < 1e-9)
+      row = i;
+  self->updating_controls = TRUE;
+  gtk_drop_down_set_selected (self->deflection_dropdown, row);
+  self->updating_controls = FALSE;
 }
 
 static void
-win_open_recent (GSimpleAction *a, GVariant *p, gpointer data)
+on_deflection_selected (FlexionWindow *self)
 {
-  GFile *file = g_file_new_for_uri (g_variant_get_string (p, NULL));
-  maybe_discard (data, open_file_continuation, file, g_object_unref);
-}
-
-static void
-win_save (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  FlexionWindow *self = data;
-  Pending *pending = g_new0 (Pending, 1);
-  pending->self = self;
-  save_then (self, pending);
-}
-
-static void
-win_save_as (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  FlexionWindow *self = data;
-  Pending *pending = g_new0 (Pending, 1);
-  pending->self = self;
-  save_as_then (self, pending);
-}
-
-static void
-example_continuation (FlexionWindow *self, gpointer data)
-{
-  flexion_window_load_example (self, G_FILE (data));
-}
-
-static void
-on_example_activated (FlexionGallery *gallery, GFile *file, FlexionWindow *self)
-{
-  maybe_discard (self, example_continuation, g_object_ref (file), g_object_unref);
-}
-
-void
-flexion_window_show_gallery (FlexionWindow *self)
-{
-  GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
-  const char *dir = flexion_application_get_examples_dir (FLEXION_APPLICATION (app));
-  GtkWidget *gallery = flexion_gallery_new (GTK_WINDOW (self), dir);
-  g_signal_connect (gallery, "example-activated", G_CALLBACK (on_example_activated), self);
-  gtk_window_present (GTK_WINDOW (gallery));
-}
-
-GtkWidget *
-flexion_window_show_export (FlexionWindow *self)
-{
-  FxSceneStyle style;
-  flexion_canvas_get_style (self->canvas, &style);
-  GtkWidget *dialog = flexion_export_dialog_new (GTK_WINDOW (self), self->doc,
-                                                 flexion_simulation_get_series (self->sim),
-                                                 flexion_simulation_get_frame (self->sim), &style);
-  gtk_window_present (GTK_WINDOW (dialog));
-  return dialog;
-}
-
-static void
-win_export (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  flexion_window_show_export (data);
-}
-
-static void
-win_examples (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  flexion_window_show_gallery (data);
-}
-
-/* ---- actions: editing ---- */
-
-static void
-win_undo (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  FlexionWindow *self = data;
-  fx_document_undo (self->doc);
-}
-
-static void
-win_redo (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  FlexionWindow *self = data;
-  fx_document_redo (self->doc);
-}
-
-static void
-win_delete (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  FlexionWindow *self = data;
-  int j = selected_joint (self), l = selected_link (self);
-  flexion_canvas_select (self->canvas, -1, -1);
-  if (j >= 0)
-    fx_document_delete_joint (self->doc, j);
-  else if (l >= 0)
-    fx_document_delete_link (self->doc, l);
-}
-
-static void
-win_tool (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  FlexionWindow *self = data;
-  const char *tool = g_variant_get_string (p, NULL);
-  flexion_canvas_set_tool (self->canvas, g_str_equal (tool, "link") ? FLEXION_TOOL_LINK : FLEXION_TOOL_SELECT);
-  g_simple_action_set_state (a, p);
-}
-
-static void
-win_add_link (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  FlexionWindow *self = data;
-  double x0, y0, x1, y1;
-  g_variant_get (p, "(dddd)", &x0, &y0, &x1, &y1);
-  FxSection section;
-  guint elements;
-  flexion_canvas_default_section (&section, &elements);
-  int l = fx_document_add_link_at (self->doc, x0, y0, x1, y1, 1e-9, elements, &section);
-  if (l >= 0)
-    flexion_canvas_select (self->canvas, -1, l);
-}
-
-static void
-win_move_joint (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  FlexionWindow *self = data;
-  guint j;
-  double x, y;
-  g_variant_get (p, "(udd)", &j, &x, &y);
-  if (j < model (self)->joints->len)
-    {
-      fx_document_move_joint (self->doc, j, x, y);
-      fx_document_break_merge (self->doc);
-    }
-}
-
-static gboolean
-parse_formulation (const char *s, FxFormulation *f)
-{
-  return fx_formulation_from_string (s, f);
-}
-
-static void
-win_formulation_of (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  FlexionWindow *self = data;
-  guint l;
-  const char *name;
-  FxFormulation f;
-  g_variant_get (p, "(u&s)", &l, &name);
-  if (l < model (self)->links->len && parse_formulation (name, &f))
-    fx_document_set_formulation (self->doc, l, f);
-}
-
-static void
-win_formulation (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  FlexionWindow *self = data;
-  FxFormulation f;
-  int l = selected_link (self);
-  if (l >= 0 && parse_formulation (g_variant_get_string (p, NULL), &f))
-    fx_document_set_formulation (self->doc, l, f);
-}
-
-static void
-win_all_auto (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  FlexionWindow *self = data;
-  FxModel *m = fx_document_begin_edit (self->doc);
-  for (guint l = 0; l < m->links->len; l++)
-    fx_model_link (m, l)->formulation = FX_FORMULATION_AUTO;
-  fx_document_end_edit (self->doc, _("Set All Formulations to Auto"), NULL);
-}
-
-static void
-win_joint_kind (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  FlexionWindow *self = data;
-  int j = selected_joint (self);
-  FxJointKind kind;
-  if (j >= 0 && fx_joint_kind_from_string (g_variant_get_string (p, NULL), &kind))
-    fx_document_set_joint_kind (self->doc, j, kind);
-}
-
-static void
-win_support (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  FlexionWindow *self = data;
-  int j = selected_joint (self);
-  FxSupport support;
-  if (j >= 0 && fx_support_from_string (g_variant_get_string (p, NULL), &support))
-    fx_document_set_support (self->doc, j, support);
-}
-
-static void
-win_add_mass (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  FlexionWindow *self = data;
-  int j = selected_joint (self);
-  if (j < 0)
+  if (self->updating_controls)
     return;
-  FxModel *m = fx_document_begin_edit (self->doc);
-  FxJoint *joint = fx_model_joint (m, j);
-  if (joint->mass <= 0)
-    joint->mass = 1;
-  fx_document_end_edit (self->doc, _("Add Point Mass"), NULL);
+  guint row = gtk_drop_down_get_selected (self->deflection_dropdown);
+  double scale = row < G_N_ELEMENTS (deflection_choices) ? deflection_choices[row] : 0;
+  flexion_canvas_set_deflection_scale (self->canvas, scale);
+  if (self->settings)
+    g_settings_set_double (self->settings, "deflection-scale", scale);
 }
-
-static void
-win_add_load (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  FlexionWindow *self = data;
-  int j = selected_joint (self);
-  if (j < 0)
-    return;
-  g_autofree char *jid = g_strdup (fx_model_joint (model (self), j)->id);
-  FxModel *m = fx_document_begin_edit (self->doc);
-  FxLoad *load = fx_model_add_joint_load (m, jid);
-  load->force[1] = -10;
-  fx_document_end_edit (self->doc, _("Add Load"), NULL);
-}
-
-/* The first and second links at joint j (-1 when absent). */
-static void
-links_at (const FxModel *m, guint j, int *first, int *second)
-{
-  const char *id = fx_model_joint (m, j)->id;
-  *first = *second = -1;
-  for (guint l = 0; l < m->links->len; l++)
-    {
-      const FxLink *link = fx_model_link (m, l);
-      if (!g_str_equal (link->from, id) && !g_str_equal (link->to, id))
-        continue;
-      if (*first < 0)
-        *first = l;
-      else if (*second < 0)
-        *second = l;
-    }
-}
-
-static void
-add_joint_device (FlexionWindow *self, gboolean motor)
-{
-  int j = selected_joint (self);
-  if (j < 0)
-    return;
-  const FxModel *cm = model (self);
-  const FxJoint *joint = fx_model_joint (cm, j);
-  int a, b;
-  links_at (cm, j, &a, &b);
-  gboolean ground = joint->support == FX_SUPPORT_PIN;
-  if (a < 0 || (!ground && b < 0) || joint->kind != FX_JOINT_PIN)
-    {
-      flexion_window_toast (self, motor
-        ? _("A motor needs a pin joint with two links, or a pin support with one")
-        : _("A spring needs a pin joint with two links, or a pin support with one"));
-      return;
-    }
-  g_autofree char *jid = g_strdup (joint->id);
-  g_autofree char *la = g_strdup (fx_model_link (cm, a)->id);
-  g_autofree char *lb = ground ? NULL : g_strdup (fx_model_link (cm, b)->id);
-  g_autofree char *id = fx_document_fresh_id (self->doc, motor ? "M" : "S");
-  FxModel *m = fx_document_begin_edit (self->doc);
-  if (motor)
-    fx_model_add_motor (m, id, jid, la, lb, FX_MOTOR_TORQUE, 1.0);
-  else
-    fx_model_add_spring (m, id, jid, la, lb, 10.0, 0.0);
-  fx_document_end_edit (self->doc, motor ? _("Add Motor") : _("Add Spring"), NULL);
-}
-
-static void
-win_add_motor (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  add_joint_device (data, TRUE);
-}
-
-static void
-win_add_spring (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  add_joint_device (data, FALSE);
-}
-
-/* The link and fraction a link item of the context menu is about: where
- * the menu was opened, or the selected link's midpoint. -1: none. */
-static int
-link_point (FlexionWindow *self, double *s)
-{
-  double xy[2];
-  int l = flexion_canvas_get_context_point (self->canvas, s, xy);
-  if (l != selected_link (self))
-    l = selected_link (self), *s = 0.5;
-  *s = CLAMP (*s, 0, 1);
-  return l;
-}
-
-static void
-win_add_probe (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  FlexionWindow *self = data;
-  double s;
-  int l = link_point (self, &s);
-  if (l < 0)
-    return;
-  g_autofree char *lid = g_strdup (fx_model_link (model (self), l)->id);
-  g_autofree char *id = fx_document_fresh_id (self->doc, "P");
-  FxModel *m = fx_document_begin_edit (self->doc);
-  fx_model_add_probe (m, id, lid, s);
-  fx_document_end_edit (self->doc, _("Add Probe"), NULL);
-}
-
-static void
-win_add_link_load (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  FlexionWindow *self = data;
-  double s;
-  int l = link_point (self, &s);
-  if (l < 0)
-    return;
-  g_autofree char *lid = g_strdup (fx_model_link (model (self), l)->id);
-  FxModel *m = fx_document_begin_edit (self->doc);
-  FxLoad *load = fx_model_add_link_load (m, lid, s);
-  load->force[1] = -10;
-  fx_document_end_edit (self->doc, _("Add Load"), NULL);
-}
-
-static void
-win_remove_item (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  FlexionWindow *self = data;
-  const char *kind;
-  guint i;
-  g_variant_get (p, "(&su)", &kind, &i);
-  FxModel *m = fx_document_begin_edit (self->doc);
-  GArray *array = g_str_equal (kind, "load") ? m->loads
-                  : g_str_equal (kind, "motor") ? m->motors
-                  : g_str_equal (kind, "spring") ? m->springs
-                  : g_str_equal (kind, "probe") ? m->probes : NULL;
-  if (array && i < array->len)
-    g_array_remove_index (array, i);
-  fx_document_end_edit (self->doc, _("Remove"), NULL);
-}
-
-/* ---- actions: view and simulation ---- */
-
-static void
-win_fit (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  flexion_canvas_fit (FLEXION_WINDOW (data)->canvas);
-}
-
-static void
-win_zoom_in (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  flexion_canvas_zoom (FLEXION_WINDOW (data)->canvas, 1.25);
-}
-
-static void
-win_zoom_out (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  flexion_canvas_zoom (FLEXION_WINDOW (data)->canvas, 0.8);
-}
-
-static void
-win_play (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  FlexionWindow *self = data;
-  if (flexion_simulation_get_playing (self->sim))
-    {
-      flexion_simulation_pause (self->sim);
-      return;
-    }
-  g_autoptr (GError) error = NULL;
-  if (!flexion_simulation_play (self->sim, &error))
-    {
-      g_auto (GStrv) lines = g_strsplit (error->message, "\n", 2);
-      g_autofree char *msg = g_strdup_printf (_("Cannot run: %s"), lines[0]);
-      flexion_window_toast (self, msg);
-      flexion_canvas_select (self->canvas, -1, -1);  /* the inspector shows the conflicts */
-    }
-}
-
-static void
-win_step (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  FlexionWindow *self = data;
-  g_autoptr (GError) error = NULL;
-  if (!flexion_simulation_step (self->sim, &error))
-    {
-      g_auto (GStrv) lines = g_strsplit (error->message, "\n", 2);
-      g_autofree char *msg = g_strdup_printf (_("Cannot run: %s"), lines[0]);
-      flexion_window_toast (self, msg);
-    }
-  flexion_canvas_wake (self->canvas);
-}
-
-static void
-win_reset (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  flexion_simulation_reset (FLEXION_WINDOW (data)->sim);
-}
-
-static void
-change_speed (FlexionWindow *self, double factor)
-{
-  double v = gtk_adjustment_get_value (self->speed_adjustment) + log10 (factor);
-  gtk_adjustment_set_value (self->speed_adjustment, CLAMP (v, -1, 1));
-}
-
-static void
-win_faster (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  change_speed (data, 2);
-}
-
-static void
-win_slower (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  change_speed (data, 0.5);
-}
-
-static void
-set_presentation (FlexionWindow *self, gboolean on)
-{
-  self->presentation = on;
-  if (on)
-    gtk_window_fullscreen (GTK_WINDOW (self));
-  else
-    gtk_window_unfullscreen (GTK_WINDOW (self));
-  gtk_widget_set_visible (self->edit_box, !on);
-  gtk_widget_set_visible (self->open_button, !on);
-  gtk_widget_set_visible (self->inspector_button, !on);
-  gtk_widget_set_visible (GTK_WIDGET (self->inspector),
-                          !on && gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->inspector_button)));
-  if (on)
-    gtk_widget_add_css_class (GTK_WIDGET (self), "presentation");
-  else
-    gtk_widget_remove_css_class (GTK_WIDGET (self), "presentation");
-  flexion_canvas_set_presentation (self->canvas, on);
-  for (guint i = 0; i < 3; i++)
-    flexion_plot_view_set_font_scale (FLEXION_PLOT_VIEW (self->plots[i]), on ? 1.4 : 1.0);
-  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "presentation");
-  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (on));
-}
-
-static void
-win_presentation (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  FlexionWindow *self = data;
-  set_presentation (self, !self->presentation);
-}
-
-static void
-win_leave_presentation (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  FlexionWindow *self = data;
-  if (self->presentation)
-    set_presentation (self, FALSE);
-}
-
-static void
-win_show_labels (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  FlexionWindow *self = data;
-  gboolean on = !g_variant_get_boolean (g_action_get_state (G_ACTION (a)));
-  g_simple_action_set_state (a, g_variant_new_boolean (on));
-  flexion_canvas_set_show (self->canvas, "labels", on);
-}
-
-static void
-win_toggle_inspector (GSimpleAction *a, GVariant *p, gpointer data)
-{
-  FlexionWindow *self = data;
-  GtkToggleButton *b = GTK_TOGGLE_BUTTON (self->inspector_button);
-  gtk_toggle_button_set_active (b, !gtk_toggle_button_get_active (b));
-}
-
-static void
-win_none (GSimpleAction *a, GVariant *p, gpointer data)
-{
-}
-
-static const GActionEntry win_entries[] = {
-  { .name = "new", .activate = win_new },
-  { .name = "open", .activate = win_open },
-  { .name = "open-recent", .activate = win_open_recent, .parameter_type = "s" },
-  { .name = "save", .activate = win_save },
-  { .name = "save-as", .activate = win_save_as },
-  { .name = "examples", .activate = win_examples },
-  { .name = "export", .activate = win_export },
-  { .name = "undo", .activate = win_undo },
-  { .name = "redo", .activate = win_redo },
-  { .name = "delete", .activate = win_delete },
-  { .name = "tool", .activate = win_tool, .parameter_type = "s", .state = "'select'" },
-  { .name = "add-link", .activate = win_add_link, .parameter_type = "(dddd)" },
-  { .name = "move-joint", .activate = win_move_joint, .parameter_type = "(udd)" },
-  { .name = "set-formulation", .activate = win_formulation_of, .parameter_type = "(us)" },
-  { .name = "formulation-of", .activate = win_formulation_of, .parameter_type = "(us)" },
-  { .name = "formulation", .activate = win_formulation, .parameter_type = "s" },
-  { .name = "all-auto", .activate = win_all_auto },
-  { .name = "joint-kind", .activate = win_joint_kind, .parameter_type = "s" },
-  { .name = "support", .activate = win_support, .parameter_type = "s" },
-  { .name = "add-mass", .activate = win_add_mass },
-  { .name = "add-load", .activate = win_add_load },
-  { .name = "add-motor", .activate = win_add_motor },
-  { .name = "add-spring", .activate = win_add_spring },
-  { .name = "add-probe", .activate = win_add_probe },
-  { .name = "add-link-load", .activate = win_add_link_load },
-  { .name = "remove-item", .activate = win_remove_item, .parameter_type = "(su)" },
-  { .name = "fit", .activate = win_fit },
-  { .name = "zoom-in", .activate = win_zoom_in },
-  { .name = "zoom-out", .activate = win_zoom_out },
-  { .name = "play", .activate = win_play },
-  { .name = "step", .activate = win_step },
-  { .name = "reset", .activate = win_reset },
-  { .name = "faster", .activate = win_faster },
-  { .name = "slower", .activate = win_slower },
-  { .name = "presentation", .activate = win_presentation, .state = "false" },
-  { .name = "leave-presentation", .activate = win_leave_presentation },
-  { .name = "show-labels", .activate = win_show_labels, .state = "false" },
-  { .name = "toggle-inspector", .activate = win_toggle_inspector },
-  { .name = "none", .activate = win_none },
-};
 
 /* ---- settings ---- */
 
@@ -1115,6 +637,12 @@ on_setting_changed (GSettings *settings, const char *key, FlexionWindow *self)
   for (guint i = 0; i < G_N_ELEMENTS (shows); i++)
     if (key == NULL || g_str_equal (key, shows[i][0]))
       flexion_canvas_set_show (self->canvas, shows[i][1], g_settings_get_boolean (settings, shows[i][0]));
+  if (key == NULL || g_str_equal (key, "deflection-scale"))
+    {
+      double scale = g_settings_get_double (settings, "deflection-scale");
+      flexion_canvas_set_deflection_scale (self->canvas, scale);
+      show_deflection_choice (self, scale);
+    }
   if (key == NULL || g_str_equal (key, "plot-window"))
     for (guint i = 0; i < 3; i++)
       flexion_plot_view_set_window (FLEXION_PLOT_VIEW (self->plots[i]),
@@ -1146,12 +674,19 @@ format_speed (GtkScale *scale, double value, gpointer data)
   return g_strdup_printf ("%.2g×", pow (10, value));
 }
 
+/* The bar's Δt is the model's time step, the same setting as the
+ * inspector's: an undoable edit of the document. */
 static void
 on_dt_changed (GtkAdjustment *adj, FlexionWindow *self)
 {
   if (self->updating_controls)
     return;
-  flexion_simulation_set_dt (self->sim, gtk_adjustment_get_value (adj));
+  double dt = gtk_adjustment_get_value (adj);
+  if (dt == model (self)->dt)
+    return;
+  FxModel *m = fx_document_begin_edit (self->doc);
+  m->dt = dt;
+  fx_document_end_edit (self->doc, _("Set Time Step"), "model:dt");
 }
 
 /* ---- single-key shortcuts ---- */
@@ -1192,19 +727,7 @@ on_key_capture (GtkEventControllerKey *c, guint keyval, guint keycode, GdkModifi
   return TRUE;
 }
 
-/* ---- drop and close ---- */
-
-static gboolean
-on_drop (GtkDropTarget *target, const GValue *value, double x, double y, FlexionWindow *self)
-{
-  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
-    return FALSE;
-  GSList *files = g_value_get_boxed (value);
-  if (files == NULL)
-    return FALSE;
-  maybe_discard (self, open_file_continuation, g_object_ref (files->data), g_object_unref);
-  return TRUE;
-}
+/* ---- close ---- */
 
 static void
 close_continuation (FlexionWindow *self, gpointer data)
@@ -1230,7 +753,7 @@ flexion_window_close_request (GtkWindow *window)
       flexion_simulation_reset (self->sim);
       return GTK_WINDOW_CLASS (flexion_window_parent_class)->close_request (window);
     }
-  maybe_discard (self, close_continuation, NULL, NULL);
+  _flexion_window_maybe_discard (self, close_continuation, NULL, NULL);
   return TRUE;
 }
 
@@ -1272,6 +795,9 @@ flexion_window_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->doc, self);
   if (self->sim)
     g_signal_handlers_disconnect_by_data (self->sim, self);
+  if (self->cannot_run)
+    g_signal_handlers_disconnect_by_data (self->cannot_run, self);
+  self->cannot_run = NULL;
   if (self->settings)
     g_signal_handlers_disconnect_by_data (self->settings, self);
   g_signal_handlers_disconnect_by_data (adw_style_manager_get_default (), self);
@@ -1312,6 +838,10 @@ flexion_window_class_init (FlexionWindowClass *klass)
   gtk_widget_class_bind_template_child (wc, FlexionWindow, speed_adjustment);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, speed_scale);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, dt_adjustment);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, dt_spin);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, deflection_dropdown);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, timeline);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, timeline_adjustment);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, recent_menu);
 
   gtk_widget_class_add_binding_action (wc, GDK_KEY_Escape, 0, "win.leave-presentation", NULL);
@@ -1331,7 +861,7 @@ static void
 flexion_window_init (FlexionWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
+  _flexion_window_actions_init (self);
 
   self->sim = flexion_simulation_new ();
   g_signal_connect_swapped (self->sim, "frame", G_CALLBACK (on_sim_frame), self);
@@ -1365,15 +895,17 @@ flexion_window_init (FlexionWindow *self)
   gtk_scale_add_mark (self->speed_scale, 0, GTK_POS_BOTTOM, NULL);
   g_signal_connect (self->speed_adjustment, "value-changed", G_CALLBACK (on_speed_changed), self);
   g_signal_connect (self->dt_adjustment, "value-changed", G_CALLBACK (on_dt_changed), self);
+  g_signal_connect (self->timeline_adjustment, "value-changed", G_CALLBACK (on_timeline_changed), self);
+  flexion_number_field_attach (self->dt_spin, TRUE);
+  g_signal_connect_swapped (self->deflection_dropdown, "notify::selected",
+                            G_CALLBACK (on_deflection_selected), self);
 
   GtkEventController *keys = gtk_event_controller_key_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
   g_signal_connect (keys, "key-pressed", G_CALLBACK (on_key_capture), self);
   gtk_widget_add_controller (GTK_WIDGET (self), keys);
 
-  GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
-  g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+  _flexion_window_dnd_init (self);
 
   AdwStyleManager *sm = adw_style_manager_get_default ();
   g_signal_connect_swapped (sm, "notify::dark", G_CALLBACK (apply_dark), self);

@@ -25,6 +25,9 @@ main (int argc, char **argv)
       g_autofree char *dirs = old && *old ? g_strconcat (FLEXION_BUILD_SCHEMA_DIR, ":", old, NULL)
                                           : g_strdup (FLEXION_BUILD_SCHEMA_DIR);
       g_setenv ("GSETTINGS_SCHEMA_DIR", dirs, TRUE);
+      /* and the translations compiled there (build/po/<lang>/LC_MESSAGES),
+       * so LANGUAGE=de works before installing */
+      bindtextdomain (GETTEXT_PACKAGE, FLEXION_BUILD_PO_DIR);
     }
 #endif
 

@@ -56,6 +56,7 @@ static const char *usage_text =
   "  --dt S          time step in seconds (default: the model's time.dt)\n"
   "  --animation OUT OUT.gif, OUT.webm, OUT.mp4 (GStreamer), or a new folder of PNG frames\n"
   "  --fps N         animation frames per second (default 30)\n"
+  "  --deflection K  magnify bending K times (1 to 1000) or auto (default 1)\n"
   "  --size WxH      animation size in pixels (default 960x540)\n"
   "  --plot KIND=OUT energy, balance, newton or probes (trajectories) plot to OUT.png,\n"
   "                  .svg or .pdf (repeatable)\n"
@@ -392,6 +393,16 @@ cmd_export (int argc, char **argv)
         o.dt = g_ascii_strtod (argv[++i], &end);
       else if (g_str_equal (a, "--fps") && has_value)
         o.fps = g_ascii_strtod (argv[++i], &end);
+      else if (g_str_equal (a, "--deflection") && has_value)
+        {
+          const char *v = argv[++i];
+          o.deflection_scale = g_str_equal (v, "auto") ? 0 : g_ascii_strtod (v, &end);
+          if ((end && *end) || (!g_str_equal (v, "auto") && !(o.deflection_scale >= 1 && o.deflection_scale <= 1000)))
+            {
+              g_printerr ("flexion-cli export: --deflection wants a scale from 1 to 1000 or auto, not \"%s\"\n", v);
+              return EXIT_USAGE;
+            }
+        }
       else if (g_str_equal (a, "--size") && has_value)
         {
           const char *v = argv[++i];

@@ -579,6 +579,37 @@ fx_document_delete_joint (FxDocument *doc, guint joint)
   replace_model (doc, model_without (doc->model, dj, dl), _("Delete Joint"));
 }
 
+/* Whether joint `id` keeps something once link `gone` is deleted: another
+ * link, or a mass of its own. */
+static gboolean
+joint_keeps_something (const FxModel *m, const char *id, const char *gone)
+{
+  for (guint l = 0; l < m->links->len; l++)
+    {
+      const FxLink *link = fx_model_link (m, l);
+      if (g_strcmp0 (link->id, gone) != 0
+          && (g_strcmp0 (link->from, id) == 0 || g_strcmp0 (link->to, id) == 0))
+        return TRUE;
+    }
+  int j = fx_model_find_joint (m, id);
+  return j >= 0 && (fx_model_joint (m, j)->mass > 0 || fx_model_joint (m, j)->inertia > 0);
+}
+
+void
+fx_document_delete_link_tidy (FxDocument *doc, guint link)
+{
+  g_return_if_fail (link < doc->model->links->len);
+  g_autoptr (GHashTable) dj = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) dl = g_hash_table_new (g_str_hash, g_str_equal);
+  const FxLink *l = fx_model_link (doc->model, link);
+  g_hash_table_add (dl, l->id);
+  const char *ends[2] = { l->from, l->to };
+  for (guint k = 0; k < 2; k++)
+    if (ends[k] && !joint_keeps_something (doc->model, ends[k], l->id))
+      g_hash_table_add (dj, (gpointer) ends[k]);
+  replace_model (doc, model_without (doc->model, dj, dl), _("Delete Link"));
+}
+
 void
 fx_document_delete_link (FxDocument *doc, guint link)
 {

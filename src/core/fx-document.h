@@ -92,6 +92,9 @@ void           fx_document_move_joint     (FxDocument *doc, guint joint, double 
  * attachment that refers to it (and links' loads and probes). */
 void           fx_document_delete_joint   (FxDocument *doc, guint joint);
 /* Deletes a link with its loads, probes, motors and springs; joints stay. */
+/* The same, with its end joints that are left with nothing (no other
+ * link, no mass), as the canvas's Delete does: one history step. */
+void           fx_document_delete_link_tidy (FxDocument *doc, guint link);
 void           fx_document_delete_link    (FxDocument *doc, guint link);
 void           fx_document_set_formulation (FxDocument *doc, guint link, FxFormulation f);
 void           fx_document_set_joint_kind (FxDocument *doc, guint joint, FxJointKind kind);

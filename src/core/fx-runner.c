@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE  /* syscall (SYS_gettid), for per-thread priority */
 #include "fx-runner.h"
+#include "fx-system-private.h"  /* snapshot and restore, for live settings */
 
 #include <errno.h>
 #ifdef __linux__
@@ -44,6 +45,9 @@ struct _FxRunner {
   gboolean pull_active;
   guint pull_link;
   double pull_s, pull_target[2];
+
+  FxModel *live_model;       /* live settings waiting for the next step       */
+  GPtrArray *live_models;    /* models of the systems built for live settings */
 };
 
 /* What the solver needs for one step, copied out of the lock. */
@@ -53,6 +57,7 @@ typedef struct {
   gboolean pull_active;
   guint pull_link;
   double pull_s, pull_target[2];
+  FxModel *live_model;       /* (transfer full) new live settings, or NULL */
 } StepOrder;
 
 /* ------------------------------------------------------------ solver side */
@@ -67,7 +72,8 @@ static StepOrder
 take_order (FxRunner *r)
 {
   StepOrder o = { r->dt, r->step + 1, r->pull_active, r->pull_link,
-                  r->pull_s, { r->pull_target[0], r->pull_target[1] } };
+                  r->pull_s, { r->pull_target[0], r->pull_target[1] },
+                  g_steal_pointer (&r->live_model) };
 
   /* a step asked for is one beyond the horizon, so it is served only there */
   if (r->time >= r->horizon && r->steps_asked > 0)
@@ -98,14 +104,69 @@ apply_pull (FxRunner *r, const StepOrder *o)
   fx_system_hand_move (r->system, o->pull_target, o->dt);
 }
 
+/* Live settings (fx_runner_set_live_model): the system is rebuilt from the
+ * new model, which differs only in values, so it has the same unknowns,
+ * and the state is carried over. What that does to H (gravity's potential)
+ * is returned, to be booked as work supplied in this step. */
+/* The unknowns without the user's hand: once grabbed it keeps two of its
+ * own at the end (zero when let go), which a rebuilt system has not. */
+static guint
+unknowns_without_hand (const FxSystem *system)
+{
+  return fx_system_n_unknowns (system) - (system->hand >= 0 ? 2 : 0);
+}
+
+static double
+apply_live_model (FxRunner *r, FxModel *model)
+{
+  g_autoptr (GError) error = NULL;
+  FxSystem *next = fx_system_new (model, &error);
+  if (next == NULL || unknowns_without_hand (next) != unknowns_without_hand (r->system)
+      || fx_system_n_links (next) != fx_system_n_links (r->system))
+    {
+      /* cannot happen for values alone; keep running on the old settings */
+      g_warning ("live settings not applied: %s", error ? error->message : "the system changed shape");
+      g_clear_pointer (&next, fx_system_free);
+      fx_model_free (model);
+      return 0;
+    }
+  double H_before = fx_system_hamiltonian (r->system);
+  FxSystemSnapshot *state = fx_system_snapshot (r->system);
+  fx_system_restore (next, state);
+  fx_system_snapshot_free (state);
+  fx_integrator_free (r->integrator);
+  fx_system_free (r->system);
+  r->system = next;
+  r->integrator = fx_integrator_new (next, model->tolerance, model->max_iterations);
+  g_ptr_array_add (r->live_models, model);  /* the system borrows it */
+  return fx_system_hamiltonian (next) - H_before;
+}
+
 static FxStepFrame *
 solver_step (FxRunner *r, const StepOrder *o, GError **error)
 {
   FxStepReport report;
+  double jump = 0;
+  if (o->live_model && r->held)
+    {
+      /* the hand's drag lives in the system: new settings wait until it
+       * lets go, unless newer ones came meanwhile */
+      g_mutex_lock (&r->lock);
+      if (r->live_model == NULL)
+        r->live_model = o->live_model;
+      else
+        fx_model_free (o->live_model);
+      g_mutex_unlock (&r->lock);
+    }
+  else if (o->live_model)
+    jump = apply_live_model (r, o->live_model);
 
   apply_pull (r, o);
   if (!fx_integrator_step (r->integrator, o->dt, &report, error))
     return NULL;
+  /* H_{n+1} - H_n(old settings) = supplied + jump - dissipated: the jump is
+   * work done on the system by whoever changed gravity, so the books close */
+  report.supplied += jump;
   return fx_step_frame_new (r->system, &report, o->step);
 }
 
@@ -199,6 +260,7 @@ fx_runner_new (const FxModel *model, GError **error)
   g_cond_init (&r->wake);
   g_queue_init (&r->frames);
   r->model = g_steal_pointer (&copy);
+  r->live_models = g_ptr_array_new_with_free_func ((GDestroyNotify) fx_model_free);
   r->system = g_steal_pointer (&system);
   r->integrator = fx_integrator_new (r->system, r->model->tolerance, r->model->max_iterations);
   r->dt = r->model->dt;
@@ -238,6 +300,8 @@ fx_runner_free (FxRunner *r)
   g_clear_pointer (&r->integrator, fx_integrator_free);
   g_clear_pointer (&r->system, fx_system_free);
   g_clear_pointer (&r->model, fx_model_free);
+  g_clear_pointer (&r->live_model, fx_model_free);
+  g_clear_pointer (&r->live_models, g_ptr_array_unref);
   g_cond_clear (&r->wake);
   g_mutex_clear (&r->lock);
   g_free (r);
@@ -318,6 +382,18 @@ fx_runner_set_pull (FxRunner *r, guint link, double s, double target_x, double t
   r->pull_s = CLAMP (s, 0.0, 1.0);
   r->pull_target[0] = target_x;
   r->pull_target[1] = target_y;
+  g_mutex_unlock (&r->lock);
+}
+
+void
+fx_runner_set_live_model (FxRunner *r, const FxModel *model)
+{
+  g_return_if_fail (r != NULL && model != NULL);
+  FxModel *copy = fx_model_copy (model);
+  g_mutex_lock (&r->lock);
+  g_clear_pointer (&r->live_model, fx_model_free);
+  r->live_model = copy;
+  g_cond_signal (&r->wake);
   g_mutex_unlock (&r->lock);
 }
 

@@ -80,6 +80,15 @@ void           fx_runner_set_pull    (FxRunner *runner, guint link, double s,
                                       double target_x, double target_y);
 void           fx_runner_clear_pull  (FxRunner *runner);
 
+/* Live settings: `model` differs from the run's only in values that do
+ * not change the system's unknowns (gravity, load and motor magnitudes,
+ * damping); the run takes them from its next step without starting over.
+ * A change of H itself (gravity's potential) is booked as work supplied
+ * in that step, so H_{n+1} - H_n = supplied - dissipated still holds. A
+ * later call before that step replaces the earlier. fx_runner_model stays
+ * the model the run started from. */
+void           fx_runner_set_live_model (FxRunner *runner, const FxModel *model);
+
 /* Lowers the calling thread's scheduling priority (nice +10 on Linux), so
  * that a worker (the solver thread, an export) gives way to the UI thread
  * on a busy machine. The solver thread does this itself. */

@@ -1,5 +1,6 @@
 /* fx-export.c */
 #include "fx-export.h"
+#include "fx-deflection.h"
 #include "fx-gif.h"
 #include "fx-render-private.h"
 #include "fx-system.h"
@@ -120,6 +121,7 @@ fx_animation_options_init (FxAnimationOptions *o)
   o->show_initial = TRUE;
   o->trails = TRUE;
   o->line_scale = 1;
+  o->deflection_scale = 1;
 }
 
 /* ---- temporary files beside the target ---- */
@@ -289,6 +291,56 @@ run_model (const FxModel *model, double t_until, double dt, double t_from, doubl
   return TRUE;
 }
 
+/* The run from frames already computed, when they are every step from 0
+ * to t_until: the same frames and reports run_model would make, without
+ * solving again. FALSE (and nothing made) otherwise. */
+gboolean
+fx_export_recorded_covers (const GPtrArray *rec, double t_until)
+{
+  if (rec == NULL || rec->len < 2)
+    return FALSE;
+  const FxStepFrame *first = rec->pdata[0], *last = rec->pdata[rec->len - 1];
+  double eps = 1e-6 * MAX (last->report.dt, 1e-12);
+  if (first->step != 0 || last->t < t_until - eps)
+    return FALSE;
+  for (guint i = 0; i < rec->len; i++)
+    if (((const FxStepFrame *) rec->pdata[i])->step != i)
+      return FALSE;  /* thinned: a step is missing */
+  return TRUE;
+}
+
+static gboolean
+run_from_recorded (const GPtrArray *rec, double t_until, double t_from, double fps, Run *run)
+{
+  if (!fx_export_recorded_covers (rec, t_until))
+    return FALSE;
+  const FxStepFrame *first = rec->pdata[0], *last = rec->pdata[rec->len - 1];
+  double eps = 1e-6 * MAX (last->report.dt, 1e-12);
+  run->frames = g_ptr_array_new_with_free_func ((GDestroyNotify) fx_step_frame_unref);
+  run->reports = g_array_new (FALSE, FALSE, sizeof (FxStepReport));
+  run->frame_steps = g_array_new (FALSE, FALSE, sizeof (guint));
+  run->probe_xy = g_array_new (FALSE, FALSE, sizeof (double));
+  run->n_probes = first->n_probes;
+  guint k = 0;
+  double next_t = t_from;
+  for (guint i = 0; i < rec->len; i++)
+    {
+      FxStepFrame *f = rec->pdata[i];
+      g_array_append_val (run->reports, f->report);
+      g_array_append_vals (run->probe_xy, f->probe_xy, 2 * f->n_probes);
+      while (f->t >= next_t - eps && next_t <= t_until + eps)
+        {
+          g_ptr_array_add (run->frames, fx_step_frame_ref (f));
+          g_array_append_val (run->frame_steps, i);
+          k++;
+          next_t = t_from + k / fps;
+        }
+      if (f->t >= t_until - eps)
+        break;
+    }
+  return TRUE;
+}
+
 FxSeries *
 fx_export_run_series (const FxModel *model, double t_until, double dt, FxStepFrame **last,
                       FxExportProgress progress, gpointer data, GError **error)
@@ -361,6 +413,22 @@ paint_frame (Painter *p, guint i, cairo_t *cr)
     draw_inset (cr, p->series, p->o, p->o->t_until);
 }
 
+/* The options' scale, or for auto the one that shows the run's largest
+ * deflection as a tenth of the model's size. */
+static double
+run_deflection_scale (const FxModel *model, const FxAnimationOptions *o, Run *run,
+                      const FxStepFrame *initial)
+{
+  if (o->deflection_scale > 0)
+    return CLAMP (o->deflection_scale, 1, 1000);
+  double worst = 0, b[4];
+  for (guint i = 0; i < run->frames->len; i++)
+    worst = MAX (worst, fx_deflection_max (model, g_ptr_array_index (run->frames, i)));
+  if (!fx_scene_bounds (initial, b))
+    return 1;
+  return fx_deflection_auto_scale (worst, MAX (b[1] - b[0], b[3] - b[2]));
+}
+
 static gboolean
 painter_init (Painter *p, const FxModel *model, const FxAnimationOptions *o, Run *run)
 {
@@ -377,12 +445,15 @@ painter_init (Painter *p, const FxModel *model, const FxAnimationOptions *o, Run
   p->style.line_scale = o->line_scale > 0 ? o->line_scale : 1;
   p->initial = fx_step_frame_new_from_model (model);
 
-  /* one view for the whole motion, one colour scale for the whole run */
+  /* one deflection scale, one view for the whole motion, one colour scale
+   * for the whole run */
   double box[4] = { INFINITY, -INFINITY, INFINITY, -INFINITY }, b[4];
   double range = 0;
+  p->style.deflection_scale = run_deflection_scale (model, o, run, p->initial);
   for (guint i = 0; i < run->frames->len; i++)
     {
-      FxStepFrame *f = g_ptr_array_index (run->frames, i);
+      g_autoptr (FxStepFrame) f = fx_deflection_magnify (model, g_ptr_array_index (run->frames, i),
+                                                         p->style.deflection_scale);
       if (fx_scene_bounds (f, b))
         {
           box[0] = MIN (box[0], b[0]);
@@ -544,8 +615,8 @@ write_gif (Painter *p, const char *tmp, FxExportProgress progress, gpointer data
                    g_strerror (errno));
       return FALSE;
     }
-  guint delay = (guint) MAX (2, lround (100.0 / o->fps));
-  FxGifWriter *gif = fx_gif_writer_new (f, o->width, o->height, palette, n_colors, delay, TRUE);
+  FxGifWriter *gif = fx_gif_writer_new (f, o->width, o->height, palette, n_colors,
+                                        fx_gif_frame_delay (0, o->fps), TRUE);
   FxPaletteMap *map = fx_palette_map_new (palette, n_colors);
   g_autofree guint8 *indices = g_malloc ((gsize) o->width * o->height);
   gboolean ok = TRUE;
@@ -554,6 +625,7 @@ write_gif (Painter *p, const char *tmp, FxExportProgress progress, gpointer data
       cairo_surface_t *s = render (p, i);
       index_frame (s, map, indices);
       cairo_surface_destroy (s);
+      fx_gif_writer_set_delay (gif, fx_gif_frame_delay (i, o->fps));
       fx_gif_writer_add_frame (gif, indices);
       if (progress && !progress (0.4 + 0.6 * (i + 1) / n, data))
         ok = cancelled (error);
@@ -655,7 +727,8 @@ fx_export_animation (const FxModel *model, const char *path, FxAnimationFormat f
     }
 
   Run run = { 0 };
-  if (!run_model (model, o.t_until, o.dt, o.t_from, o.fps, progress, data, 0.4, &run, error))
+  if (!run_from_recorded (o.recorded, o.t_until, o.t_from, o.fps, &run)
+      && !run_model (model, o.t_until, o.dt, o.t_from, o.fps, progress, data, 0.4, &run, error))
     {
       run_clear (&run);
       return FALSE;

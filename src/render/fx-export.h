@@ -48,7 +48,17 @@ typedef struct {
   FxColormap colormap;
   gboolean colorbar, time_stamp, energy_inset, show_initial, trails;
   double line_scale;        /* 1                                           */
+  double deflection_scale;  /* 1: to scale; 0: auto over the whole run
+                               (fx-deflection.h); else 1 to 1000          */
+  /* A run already computed (FxStepFrame*, every step from step 0 in
+   * order, e.g. the app's replay history), or NULL. When it covers 0 to
+   * t_until, its frames are drawn instead of simulating again. */
+  const GPtrArray *recorded;
 } FxAnimationOptions;
+
+/* Whether `recorded` (as in FxAnimationOptions) holds every step from 0 to
+ * t_until, so an animation up to t_until draws it instead of simulating. */
+gboolean fx_export_recorded_covers (const GPtrArray *recorded, double t_until);
 
 void fx_animation_options_init (FxAnimationOptions *options);
 

@@ -2,6 +2,8 @@
  * size, clear code 256, end code 257, codes up to 12 bits). */
 #include "fx-gif.h"
 
+#include <math.h>
+
 #include <string.h>
 
 #define MAX_CODES 4096
@@ -106,6 +108,22 @@ reset_dictionary (FxGifWriter *g)
   memset (g->next, 0, sizeof (guint16) * MAX_CODES * 256);
   g->code_size = 9;
   g->next_code = 258;
+}
+
+void
+fx_gif_writer_set_delay (FxGifWriter *g, guint delay_cs)
+{
+  g->delay_cs = MIN (delay_cs, 65535u);
+}
+
+guint
+fx_gif_frame_delay (guint i, double fps)
+{
+  if (!(fps > 0))
+    return 2;
+  double per = 100.0 / fps;
+  long d = lround (per * (i + 1)) - lround (per * i);
+  return (guint) MAX (2, d);
 }
 
 void

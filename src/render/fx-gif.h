@@ -14,6 +14,14 @@ typedef struct _FxGifWriter FxGifWriter;
 FxGifWriter *fx_gif_writer_new      (FILE *file, guint width, guint height,
                                      const guint8 *palette, guint n_colors,
                                      guint delay_cs, gboolean loop);
+/* The delay of the frames added from now on, centiseconds. */
+void         fx_gif_writer_set_delay (FxGifWriter *gif, guint delay_cs);
+/* The delay of frame i at `fps` frames per second: whole centiseconds
+ * alternating (3, 3, 4, ... for 30 fps) so that the first k frames last
+ * k / fps to the centisecond, where one fixed delay drifts (30 fps stored
+ * as 3 cs played 4 s in 3.63 s). At least 2: browsers slow down anything
+ * shorter, so above 50 fps a GIF plays slower. */
+guint        fx_gif_frame_delay      (guint i, double fps);
 /* width * height palette indices, row by row. */
 void         fx_gif_writer_add_frame (FxGifWriter *gif, const guint8 *indices);
 /* Writes the trailer and frees the writer; FALSE if any write failed. The

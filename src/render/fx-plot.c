@@ -264,20 +264,40 @@ draw_axes (cairo_t *cr, const PlotSpec *spec, const Axes *a, const FxPlotStyle *
     }
 }
 
+/* The min and max of curve c over each pixel column of [i0, i1): column k
+ * holds points b_k .. b_k + per - 1. */
+typedef struct {
+  guint n;
+  double *x, *lo, *hi;
+} Columns;
+
 static void
-draw_curve (cairo_t *cr, const PlotSpec *spec, const Curve *c, const FxSeries *s,
-            guint i0, guint i1, const Axes *a)
+columns_clear (Columns *cols)
 {
-  /* Draw at most about two points per pixel column: the min and the max
-   * of each column, so spikes survive decimation. */
-  guint n = i1 - i0;
-  guint per = MAX (1u, (guint) (n / MAX (a->w, 1)));
-  gboolean started = FALSE;
-  double prev_y = 0;
+  g_free (cols->x);
+  g_free (cols->lo);
+  g_free (cols->hi);
+}
+
+static guint
+column_width (guint i0, guint i1, const Axes *a)
+{
+  return MAX (1u, (guint) ((i1 - i0) / MAX (a->w, 1)));
+}
+
+static void
+columns_of (const Curve *c, const FxSeries *s, guint i0, guint i1, const Axes *a, Columns *cols)
+{
+  guint per = column_width (i0, i1, a);
+  guint n_max = (i1 - i0) / per + 1;
+  cols->n = 0;
+  cols->x = g_new (double, n_max);
+  cols->lo = g_new (double, n_max);
+  cols->hi = g_new (double, n_max);
   for (guint b = i0; b < i1; b += per)
     {
       guint e = MIN (i1, b + per);
-      double lo = INFINITY, hi = -INFINITY, t = fx_series_get (s, b)->t;
+      double lo = INFINITY, hi = -INFINITY;
       for (guint i = b; i < e; i++)
         {
           double v = c->get (fx_series_get (s, i));
@@ -288,26 +308,79 @@ draw_curve (cairo_t *cr, const PlotSpec *spec, const Curve *c, const FxSeries *s
         }
       if (!(lo <= hi))
         continue;
-      double x = ax_x (a, t);
-      double ylo = ax_y (a, lo), yhi = ax_y (a, hi);
-      if (!started)
+      cols->x[cols->n] = ax_x (a, fx_series_get (s, b)->t);
+      cols->lo[cols->n] = ax_y (a, lo);
+      cols->hi[cols->n] = ax_y (a, hi);
+      cols->n++;
+    }
+}
+
+static void
+draw_curve (cairo_t *cr, const PlotSpec *spec, const Columns *c, guint i0, guint i1,
+            const Axes *a, const double rgb[3])
+{
+  /* More points than pixel columns: an oscillation faster than a pixel is
+   * drawn as its min/max envelope, a light band with its edges, so it
+   * reads as an envelope rather than a solid block of zig-zags. */
+  Columns cols = *c;
+  gboolean envelope = column_width (i0, i1, a) > 1 && !spec->steps;
+  if (envelope && cols.n > 1)
+    {
+      cairo_move_to (cr, cols.x[0], cols.hi[0]);
+      for (guint k = 1; k < cols.n; k++)
+        cairo_line_to (cr, cols.x[k], cols.hi[k]);
+      for (guint k = cols.n; k-- > 0;)
+        cairo_line_to (cr, cols.x[k], cols.lo[k]);
+      cairo_close_path (cr);
+      fx_set_rgba (cr, rgb, 0.3);
+      cairo_fill (cr);
+      fx_set_rgb (cr, rgb);
+      double lw = cairo_get_line_width (cr);
+      cairo_set_line_width (cr, 0.6 * lw);
+      for (int edge = 0; edge < 2; edge++)
         {
-          cairo_move_to (cr, x, ylo);
-          started = TRUE;
+          const double *y = edge ? cols.lo : cols.hi;
+          cairo_move_to (cr, cols.x[0], y[0]);
+          for (guint k = 1; k < cols.n; k++)
+            cairo_line_to (cr, cols.x[k], y[k]);
+          cairo_stroke (cr);
         }
+      cairo_set_line_width (cr, lw);
+      return;
+    }
+  fx_set_rgb (cr, rgb);
+  double prev_y = 0;
+  for (guint k = 0; k < cols.n; k++)
+    {
+      if (k == 0)
+        cairo_move_to (cr, cols.x[k], cols.lo[k]);
       else if (spec->steps)
-        cairo_line_to (cr, x, prev_y);
-      cairo_line_to (cr, x, ylo);
-      if (hi != lo)
-        cairo_line_to (cr, x, yhi);
-      prev_y = yhi;
+        cairo_line_to (cr, cols.x[k], prev_y);
+      cairo_line_to (cr, cols.x[k], cols.lo[k]);
+      if (cols.hi[k] != cols.lo[k])
+        cairo_line_to (cr, cols.x[k], cols.hi[k]);
+      prev_y = cols.hi[k];
     }
   cairo_stroke (cr);
 }
 
+/* How many drawn points of the plot's curves fall in the box: where the
+ * legend would hide the least. */
+static guint
+points_under (const PlotSpec *spec, const Columns *cols, double bx, double by, double bw, double bh)
+{
+  guint n = 0;
+  for (guint c = 0; c < spec->n_curves; c++)
+    for (guint k = 0; k < cols[c].n; k++)
+      if (cols[c].x[k] >= bx && cols[c].x[k] <= bx + bw
+          && MAX (cols[c].lo[k], cols[c].hi[k]) >= by && MIN (cols[c].lo[k], cols[c].hi[k]) <= by + bh)
+        n++;
+  return n;
+}
+
 static void
 draw_legend (cairo_t *cr, const PlotSpec *spec, const Axes *a, const FxPlotStyle *st,
-             const FxPalette *pal)
+             const FxPalette *pal, const Columns *cols)
 {
   if (spec->n_curves < 2)
     return;
@@ -317,9 +390,20 @@ draw_legend (cairo_t *cr, const PlotSpec *spec, const Axes *a, const FxPlotStyle
   for (guint c = 0; c < spec->n_curves; c++)
     wmax = MAX (wmax, fx_text_width (cr, _(spec->curves[c].name)));
   double bw = wmax + 30 * k, bh = spec->n_curves * row + 8 * k;
-  double bx = a->x + a->w - bw - 6 * k, by = a->y + 6 * k;
   if (bw > a->w - 12 * k || bh > a->h - 12 * k)
     return;
+  /* the corner that hides the fewest points, top right when they tie */
+  double xs[2] = { a->x + a->w - bw - 6 * k, a->x + 6 * k };
+  double ys[2] = { a->y + 6 * k, a->y + a->h - bh - 6 * k };
+  double bx = xs[0], by = ys[0];
+  guint best = G_MAXUINT;
+  for (int corner = 0; corner < 4; corner++)
+    {
+      double cx = xs[corner & 1], cy = ys[corner >> 1];
+      guint hidden = points_under (spec, cols, cx, cy, bw, bh);
+      if (hidden < best)
+        best = hidden, bx = cx, by = cy;
+    }
   fx_rounded_rect (cr, bx, by, bw, bh, 5 * k);
   fx_set_rgba (cr, pal->card, 0.85);
   cairo_fill (cr);
@@ -590,13 +674,17 @@ fx_plot_draw (cairo_t *cr, FxPlotKind kind, const FxSeries *s, const FxPlotStyle
   cairo_rectangle (cr, a.x, a.y, a.w, a.h);
   cairo_clip (cr);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  /* each curve's pixel columns once, for drawing and for the legend */
+  Columns cols[MAX_CURVES] = { { 0 } };
   for (guint c = 0; c < spec->n_curves && i1 > i0; c++)
+    columns_of (&spec->curves[c], s, i0, i1, &a, &cols[c]);
+  /* the first curve (Total H) last, on top of the terms it sums */
+  for (guint c = spec->n_curves; c-- > 0 && i1 > i0;)
     {
       double rgb[3];
       fx_series_color (spec->curves[c].color, st->dark, rgb);
-      fx_set_rgb (cr, rgb);
       cairo_set_line_width (cr, 1.8 * fs (st));
-      draw_curve (cr, spec, &spec->curves[c], s, i0, i1, &a);
+      draw_curve (cr, spec, &cols[c], i0, i1, &a, rgb);
     }
   cairo_restore (cr);
 
@@ -608,7 +696,9 @@ fx_plot_draw (cairo_t *cr, FxPlotKind kind, const FxSeries *s, const FxPlotStyle
                     FX_ALIGN_CENTER);
     }
   if (i1 > i0)
-    draw_legend (cr, spec, &a, st, pal);
+    draw_legend (cr, spec, &a, st, pal, cols);
+  for (guint c = 0; c < spec->n_curves; c++)
+    columns_clear (&cols[c]);
   draw_hover (cr, spec, s, i0, i1, &a, st, pal);
   cairo_restore (cr);
 }

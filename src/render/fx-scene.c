@@ -5,6 +5,8 @@
  */
 #include "fx-scene.h"
 #include "fx-render-private.h"
+#include "fx-deflection.h"
+#include "fx-conflicts.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -649,6 +651,10 @@ draw_loads (const Scene *sc)
   const FxModel *m = sc->model;
   const FxStepFrame *f = sc->frame;
   double ls = sc->ls;
+  /* arrows are as long as their force now, the model's largest at 64 px */
+  double F_max = 0;
+  for (guint i = 0; i < m->loads->len; i++)
+    F_max = MAX (F_max, hypot (fx_model_load (m, i)->force[0], fx_model_load (m, i)->force[1]));
   for (guint i = 0; i < m->loads->len; i++)
     {
       const FxLoad *load = fx_model_load (m, i);
@@ -679,8 +685,11 @@ draw_loads (const Scene *sc)
       if (F > 0)
         {
           double ux = sign * load->force[0] / F, uy = -sign * load->force[1] / F;
+          /* an off profile keeps its full-size faint arrow, so it stays findable */
+          double share = (fabs (amp) > 1e-9 ? MIN (fabs (amp), 1.5) : 1) * F / F_max;
+          double len = (16 + 48 * share) * ls;
           cairo_set_line_width (cr, 2.5 * ls);
-          cairo_move_to (cr, x - 42 * ls * ux, y - 42 * ls * uy);
+          cairo_move_to (cr, x - len * ux, y - len * uy);
           cairo_line_to (cr, x - 9 * ls * ux, y - 9 * ls * uy);
           cairo_stroke (cr);
           arrow_head (cr, x - 3 * ls * ux, y - 3 * ls * uy, ux, uy, 9 * ls);
@@ -735,14 +744,19 @@ draw_probes (const Scene *sc)
         continue;
       double x, y;
       dev (sc, px, py, &x, &y);
-      cairo_move_to (cr, x, y - 6 * ls);
-      cairo_line_to (cr, x + 6 * ls, y);
-      cairo_line_to (cr, x, y + 6 * ls);
-      cairo_line_to (cr, x - 6 * ls, y);
-      cairo_close_path (cr);
-      fx_set_rgb (cr, rgb);
-      cairo_fill_preserve (cr);
+      /* a target (ring and cross hair), not the diamond that marks where a
+       * link is split: the two often sit at the same midpoint */
+      cairo_new_sub_path (cr);
+      cairo_arc (cr, x, y, 6 * ls, 0, 2 * G_PI);
       fx_set_rgb (cr, sc->pal->card);
+      cairo_fill_preserve (cr);
+      fx_set_rgb (cr, rgb);
+      cairo_set_line_width (cr, 2 * ls);
+      cairo_stroke (cr);
+      cairo_move_to (cr, x - 9 * ls, y);
+      cairo_line_to (cr, x + 9 * ls, y);
+      cairo_move_to (cr, x, y - 9 * ls);
+      cairo_line_to (cr, x, y + 9 * ls);
       cairo_set_line_width (cr, 1.2 * ls);
       cairo_stroke (cr);
     }
@@ -781,11 +795,60 @@ causality_pair (const Scene *sc, double x, double y, double ux, double uy,
     }
 }
 
+/* No consistent assignment: the glyphs the user's choices fix, and the
+ * conflicting ends ringed in the error colour, so the fault is on the
+ * canvas where the choice was made. */
+static void
+draw_conflicts (const Scene *sc)
+{
+  const FxStepFrame *f = sc->frame;
+  const FxModel *m = sc->model;
+  cairo_t *cr = sc->cr;
+  double ls = sc->ls;
+  for (guint l = 0; l < MIN (f->n_links, m->links->len); l++)
+    {
+      const FxLink *link = fx_model_link (m, l);
+      if (!link_has_nodes (f, l) || link->formulation == FX_FORMULATION_AUTO)
+        continue;
+      FxCausality T, R;
+      fx_formulation_causality (link->formulation, &T, &R);
+      for (int k = 0; k < 2; k++)
+        {
+          guint i = k ? f->node_offset[l + 1] - 1 : f->node_offset[l];
+          double x, y, ux, uy;
+          dev (sc, f->x[i], f->y[i], &x, &y);
+          link_end_direction (sc, l, k == 1, &ux, &uy);
+          causality_pair (sc, x, y, ux, uy, T, R);
+        }
+    }
+  for (guint c = 0; c < sc->style->conflicts->len; c++)
+    {
+      const FxConflictEnd *e = sc->style->conflicts->pdata[c];
+      if (e->link >= f->n_links || !link_has_nodes (f, e->link))
+        continue;
+      guint i = e->at_to ? f->node_offset[e->link + 1] - 1 : f->node_offset[e->link];
+      double x, y, ux, uy;
+      dev (sc, f->x[i], f->y[i], &x, &y);
+      link_end_direction (sc, e->link, e->at_to, &ux, &uy);
+      /* around the glyph of the channel at fault (causality_pair's place) */
+      double along = (17 + 12 * e->channel) * ls, off = 9 * ls;
+      cairo_arc (cr, x + along * ux - off * uy, y + along * uy + off * ux, 9 * ls, 0, 2 * G_PI);
+      fx_set_rgb (cr, sc->pal->error);
+      cairo_set_line_width (cr, 2.5 * ls);
+      cairo_stroke (cr);
+    }
+}
+
 static void
 draw_causality (const Scene *sc)
 {
   const FxAssignment *as = sc->style->assignment;
   const FxStepFrame *f = sc->frame;
+  if (as == NULL && sc->style->conflicts && sc->style->conflicts->len > 0)
+    {
+      draw_conflicts (sc);
+      return;
+    }
   if (as == NULL || as->n_links != f->n_links)
     return;
   for (guint l = 0; l < f->n_links; l++)
@@ -967,6 +1030,8 @@ fx_scene_draw (cairo_t *cr, const FxModel *model, const FxStepFrame *frame,
                const FxSceneStyle *style, double w, double h)
 {
   g_return_if_fail (frame != NULL);
+  g_autoptr (FxStepFrame) magnified = fx_deflection_magnify (model, frame, MAX (style->deflection_scale, 1));
+  frame = magnified;
   Scene sc = {
     .cr = cr, .model = model, .frame = frame, .view = view, .style = style,
     .pal = fx_palette_get (style->dark),
@@ -1021,6 +1086,15 @@ fx_scene_draw (cairo_t *cr, const FxModel *model, const FxStepFrame *frame,
       fx_text_font (cr, 13 * ls, TRUE);
       fx_set_rgb (cr, sc.pal->fg);
       fx_text_draw (cr, 14, 12, buf, FX_ALIGN_START, FX_ALIGN_START);
+    }
+  g_autofree char *scale_label = fx_deflection_label (MAX (style->deflection_scale, 1));
+  if (scale_label)
+    {
+      /* said wherever it applies: a magnified bend must never pass for a real one */
+      fx_text_font (cr, 13 * ls, TRUE);
+      fx_set_rgb (cr, sc.pal->accent);
+      fx_text_draw (cr, 14, style->show_time ? 12 + 20 * ls : 12, scale_label, FX_ALIGN_START,
+                    FX_ALIGN_START);
     }
   cairo_restore (cr);
 }

@@ -31,6 +31,7 @@ typedef struct {
   gboolean transparent;     /* no background fill (thumbnails on cards)   */
   FxColormap colormap;
   double moment_range;      /* |M| at the map's ends, N m; <= 0: the frame's own max */
+  double deflection_scale;  /* bending magnified k times (fx-deflection.h); <= 1: to scale */
   double line_scale;        /* stroke and text scale: 1, 1.7 on a projector */
   double grid_step;         /* m; <= 0: follows the zoom (1-2-5)           */
   gboolean show_grid, show_initial, show_trails, show_joint_gaps;
@@ -38,6 +39,9 @@ typedef struct {
   int selected_joint, selected_link;  /* -1: none */
   int hover_joint, hover_link;        /* -1: none */
   const FxAssignment *assignment;     /* NULL: no causality glyphs */
+  /* without a consistent assignment: the hand-chosen formulations'
+   * glyphs, with these ends (FxConflictEnd*, fx-conflicts.h) ringed */
+  const GPtrArray *conflicts;
   const FxTrails *trails;             /* NULL: no trails           */
   gboolean has_pull;                  /* a drag pulls a point       */
   double pull_from[2], pull_to[2];    /* model coordinates          */
@@ -48,7 +52,9 @@ typedef struct {
 void   fx_scene_style_init   (FxSceneStyle *style);
 
 /* Draws the scene into [0, w] x [0, h]. `frame` must not be NULL; `initial`
- * (may be NULL) is drawn as a ghost when show_initial is set. */
+ * (may be NULL) is drawn as a ghost when show_initial is set. With a
+ * deflection scale above 1 the frame is drawn magnified and the scale is
+ * written under the time ("deflection ×200"). */
 void   fx_scene_draw         (cairo_t *cr, const FxModel *model, const FxStepFrame *frame,
                               const FxStepFrame *initial, const FxView *view,
                               const FxSceneStyle *style, double w, double h);

@@ -111,6 +111,7 @@ fx_series_add_report (FxSeries *s, const FxStepReport *r, guint step, const doub
     .gravity = r->gravity, .supplied = s->supplied, .dissipated = s->dissipated,
     .balance = first ? 0 : r->balance, .newton = first ? 0 : r->newton_iters,
     .residual = first ? 0 : r->residual, .joint_gap = r->joint_gap,
+    .substeps = first ? 1 : MAX (r->substeps, 1u),
   };
   g_array_append_val (s->points, p);
 }
@@ -145,14 +146,17 @@ fx_series_find (const FxSeries *s, double t0)
 gboolean
 fx_series_write_csv (const FxSeries *s, const char *path, GError **error)
 {
-  GString *out = g_string_new ("t_s,H_J,kinetic_J,elastic_J,gravity_J,supplied_J,"
-                               "dissipated_J,balance_J,newton_iterations,residual,joint_gap_m\n");
+  /* the header of `flexion-cli run --energy` (README), so one reader takes
+   * both; units are SI throughout (s, J, m) */
+  GString *out = g_string_new ("t,H,kinetic,elastic,gravity,supplied,dissipated,balance,"
+                               "newton_iters,residual,joint_gap,substeps\n");
   for (guint i = 0; i < s->points->len; i++)
     {
       const FxSeriesPoint *p = fx_series_get (s, i);
-      g_string_append_printf (out, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%g,%.6g,%.6g\n",
+      g_string_append_printf (out, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%g,%.6g,%.6g,%g\n",
                               p->t, p->H, p->kinetic, p->elastic, p->gravity, p->supplied,
-                              p->dissipated, p->balance, p->newton, p->residual, p->joint_gap);
+                              p->dissipated, p->balance, p->newton, p->residual, p->joint_gap,
+                              p->substeps);
     }
   gboolean ok = g_file_set_contents (path, out->str, out->len, error);
   g_string_free (out, TRUE);
@@ -162,9 +166,9 @@ fx_series_write_csv (const FxSeries *s, const char *path, GError **error)
 gboolean
 fx_series_write_probes_csv (const FxSeries *s, const char *path, GError **error)
 {
-  GString *out = g_string_new ("t_s");
+  GString *out = g_string_new ("t");  /* as `flexion-cli run --probes` */
   for (guint p = 0; p < s->n_probes; p++)
-    g_string_append_printf (out, ",%s.x_m,%s.y_m", s->probe_ids[p], s->probe_ids[p]);
+    g_string_append_printf (out, ",%s.x,%s.y", s->probe_ids[p], s->probe_ids[p]);
   g_string_append_c (out, '\n');
   for (guint i = 0; i < s->points->len; i++)
     {

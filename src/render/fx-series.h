@@ -19,6 +19,7 @@ typedef struct {
   double newton;      /* Newton iterations of this step (0 for frame 0)         */
   double residual;    /* final scaled residual of this step                     */
   double joint_gap;   /* m                                                      */
+  double substeps;    /* equal pieces the step was split into (1 for frame 0)   */
 } FxSeriesPoint;
 
 typedef struct _FxSeries FxSeries;

@@ -70,9 +70,17 @@ screenshot (GtkWidget *top, const char *name)
     return;
   int w = gtk_widget_get_width (top), h = gtk_widget_get_height (top);
   g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (top);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  g_autoptr (GskRenderNode) node = gtk_snapshot_free_to_node (snapshot);
+  /* a toplevel with a layout pending (the plots follow every frame of the
+   * main run) draws nothing until its next frame: wait for it, a while */
+  GskRenderNode *node = NULL;
+  for (guint tries = 0; node == NULL && tries < 40; tries++)
+    {
+      if (tries > 0)
+        spin (0.05);
+      GtkSnapshot *snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, snapshot, w, h);
+      node = gtk_snapshot_free_to_node (snapshot);
+    }
   g_assert_nonnull (node);
   GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (top));
   g_autoptr (GdkTexture) texture = gsk_renderer_render_texture (renderer, node,
@@ -80,6 +88,7 @@ screenshot (GtkWidget *top, const char *name)
   g_autofree char *path = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), name, NULL);
   g_assert_true (gdk_texture_save_to_png (texture, path));
   g_test_message ("screenshot: %s", path);
+  gsk_render_node_unref (node);
 }
 
 static void

@@ -6,12 +6,15 @@
  * clock keeps ticking while the solver works on a 1000-element link.
  */
 #include "flexion-application.h"
-#include "flexion-window.h"
+#include "flexion-window-private.h"
 #include "flexion-canvas.h"
+#include "flexion-simulation.h"
+#include "flexion-number-field.h"
 #include "flexion-export-dialog.h"
 #include "fx-model-io.h"
 
 #include <glib/gstdio.h>
+#include <locale.h>
 #include <math.h>
 #include <string.h>
 
@@ -491,6 +494,47 @@ finished (gpointer data)
   return ((Finished *) data)->done;
 }
 
+/* The sum of a GIF's frame delays, centiseconds, and its frame count,
+ * walking its blocks (GIF89a). FALSE when it does not parse. */
+static gboolean
+gif_total_delay (const char *path, guint *total_cs, guint *n_frames)
+{
+  g_autofree guint8 *d = NULL;
+  gsize len, p = 13;
+  if (!g_file_get_contents (path, (char **) &d, &len, NULL) || len < 13 || memcmp (d, "GIF89a", 6))
+    return FALSE;
+  if (d[10] & 0x80)
+    p += 3u << ((d[10] & 7) + 1);
+  *total_cs = *n_frames = 0;
+  while (p < len)
+    {
+      guint8 b = d[p++];
+      if (b == 0x3b)
+        return TRUE;
+      if (b == 0x21 && p + 1 < len)
+        {
+          if (d[p] == 0xf9 && p + 5 < len)
+            *total_cs += d[p + 3] | (d[p + 4] << 8);
+          p++;
+        }
+      else if (b == 0x2c && p + 9 <= len)
+        {
+          guint8 flags = d[p + 8];
+          p += 9;
+          if (flags & 0x80)
+            p += 3u << ((flags & 7) + 1);
+          p++;  /* LZW minimum code size */
+          (*n_frames)++;
+        }
+      else
+        return FALSE;
+      while (p < len && d[p] != 0)  /* data sub-blocks */
+        p += d[p] + 1;
+      p++;
+    }
+  return FALSE;
+}
+
 static void
 test_export_from_the_app (void)
 {
@@ -516,6 +560,13 @@ test_export_from_the_app (void)
   g_assert_true (f.ok);
   g_assert_nonnull (strstr (f.message, "301 frames"));  /* 10 s at 30 fps, both ends */
   g_assert_true (g_file_test (gif, G_FILE_TEST_IS_REGULAR));
+  /* 301 frames of 1/30 s play 10.03 s, to the hundredth, not 9.03 s
+   * (301 x 3 cs): the delays alternate 3, 3, 4 */
+  guint total_cs = 0, n_frames = 0;
+  g_assert_true (gif_total_delay (gif, &total_cs, &n_frames));
+  g_test_message ("GIF: %u frames, %u cs in all", n_frames, total_cs);
+  g_assert_cmpuint (n_frames, ==, 301);
+  g_assert_cmpuint (total_cs, ==, 1003);
   g_assert_cmpint (gap, <, 50000);
   g_free (f.message);
 
@@ -542,6 +593,616 @@ test_export_from_the_app (void)
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
+/* ---- deformation scale ---- */
+
+static const char stiff_cantilever[] =
+  "{ \"format\": \"flexion-model\", \"version\": 1, \"name\": \"Loaded cantilever\","
+  "  \"gravity\": [0, 0], \"time\": { \"dt\": 0.001, \"end\": 1 },"
+  "  \"joints\": [ { \"id\": \"wall\", \"at\": [0, 0], \"support\": \"clamp\" },"
+  "                { \"id\": \"tip\", \"at\": [1, 0] } ],"
+  "  \"links\": [ { \"id\": \"beam\", \"from\": \"wall\", \"to\": \"tip\", \"elements\": 10,"
+  "    \"section\": { \"E\": 2.1e11, \"nu\": 0.3, \"rho\": 7850,"
+  "      \"shape\": { \"type\": \"rectangle\", \"width\": 0.02, \"height\": 0.01 } } } ],"
+  "  \"loads\": [ { \"id\": \"weight\", \"joint\": \"tip\", \"force\": [0, -2] } ] }";
+
+static GdkTexture *
+widget_texture (GtkWidget *widget)
+{
+  spin (0.3);
+  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  g_autoptr (GskRenderNode) node = gtk_snapshot_free_to_node (snapshot);
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+}
+
+/* The mean row of the pixels that differ from the background in column
+ * x, within `band` rows of row y0: where the drawn beam crosses x. */
+static double
+beam_row (GdkTexture *texture, int x, double y0, int band)
+{
+  int w = gdk_texture_get_width (texture), h = gdk_texture_get_height (texture);
+  gsize stride = (gsize) w * 4;
+  g_autofree guint8 *pixels = g_malloc (stride * h);
+  gdk_texture_download (texture, pixels, stride);
+  guint32 bg = *(guint32 *) (pixels + (h / 2) * stride + 4 * (w - 2));
+  double sum = 0, n = 0;
+  for (int y = MAX (0, (int) y0 - band); y < MIN (h, (int) y0 + band); y++)
+    {
+      const guint8 *px = pixels + y * stride + 4 * x;
+      if (*(const guint32 *) px != bg)
+        {
+          /* weighted by how far from the background: anti-aliased edges count less */
+          const guint8 *b = (const guint8 *) &bg;
+          double d = (abs (px[0] - b[0]) + abs (px[1] - b[1]) + abs (px[2] - b[2])) / 765.0;
+          sum += d * y;
+          n += d;
+        }
+    }
+  g_assert_cmpfloat (n, >, 0);
+  return sum / n;
+}
+
+static gboolean
+reached_time (gpointer data)
+{
+  RunWait *w = data;
+  return w->failed || flexion_simulation_get_time (w->sim) >= w->t - 1e-9;
+}
+
+static void
+test_deflection_scale (void)
+{
+  /* a steel cantilever under a 2 N tip load bends by millimetres: at 1x
+   * the drawing is straight to the pixel, at 100x the beam is drawn bent
+   * by 100 times its deflection, measured on the screen */
+  FlexionWindow *win = new_window ();
+  GSettings *settings = flexion_application_get_settings (app);
+  g_settings_set_boolean (settings, "show-grid", FALSE);
+  g_settings_set_boolean (settings, "show-initial", FALSE);
+  g_settings_set_double (settings, "deflection-scale", 1);
+  g_autofree char *path = g_build_filename (g_get_tmp_dir (), "flexion-ui-cantilever.flexion", NULL);
+  g_assert_true (g_file_set_contents (path, stiff_cantilever, -1, NULL));
+  g_autoptr (FxModel) m = fx_model_load_file (path, NULL, NULL);
+  g_assert_nonnull (m);
+  g_autoptr (FxDocument) doc = fx_document_new_for_model (m);
+  flexion_window_set_document (win, doc);
+  FlexionSimulation *sim = flexion_window_get_simulation (win);
+  /* at 1x the pause lands near t = 0.06 s, half a period of the first
+   * mode: near the largest bend (other tests leave the speed at 10x) */
+  flexion_simulation_set_speed (sim, 1);
+  RunWait w = { sim, 0.06, FALSE };
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  g_assert_true (wait_until (reached_time, &w, 60));
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  g_assert_false (w.failed);
+  spin (0.3);  /* frames already due when paused are still shown: let them land */
+
+  FlexionCanvas *canvas = FLEXION_CANVAS (flexion_window_get_canvas (win));
+  FxStepFrame *frame = flexion_simulation_get_frame (sim);
+  guint node = 7;  /* of 10 elements: x = 0.7 m */
+  double deflection = frame->y[node];
+  g_test_message ("deflection at 0.7 m: %.3g mm", 1e3 * deflection);
+  g_assert_cmpfloat (deflection, <, -1e-4);
+  double x0, y0, x1, y1, x100, y100;
+  flexion_canvas_to_widget (canvas, frame->x[node], 0, &x0, &y0);
+  flexion_canvas_to_widget (canvas, frame->x[node], deflection, &x1, &y1);
+  flexion_canvas_to_widget (canvas, frame->x[node], 100 * deflection, &x100, &y100);
+
+  g_autoptr (GdkTexture) at1 = widget_texture (GTK_WIDGET (canvas));
+  double row1 = beam_row (at1, (int) x0, y0, 40);
+  g_settings_set_double (settings, "deflection-scale", 100);
+  g_assert_cmpfloat (flexion_canvas_get_deflection_scale (canvas), ==, 100);
+  g_autoptr (GdkTexture) at100 = widget_texture (GTK_WIDGET (canvas));
+  double row100 = beam_row (at100, (int) x0, y0, (int) (y100 - y0) + 40);
+  g_test_message ("drawn drop at 1x %.2f px (true %.2f), at 100x %.1f px (expected %.1f)",
+                  row1 - y0, y1 - y0, row100 - y0, y100 - y0);
+  screenshot (win, "ui-deflection-100x.png");
+  /* 1x: to scale, within a pixel; 100x: a hundred times that, to the
+   * stroke's anti-aliasing, where at 1x the bend is hardly visible */
+  g_assert_cmpfloat (fabs (row1 - y1), <, 1.0);
+  g_assert_cmpfloat (y100 - y0, >, 20);
+  g_assert_cmpfloat (fabs (row100 - y100), <, 1.5);
+  g_assert_cmpfloat (row1 - y0, <, 0.02 * (row100 - y0));
+
+  /* auto: the largest deflection of the run becomes a tenth of the model */
+  g_settings_set_double (settings, "deflection-scale", 0);
+  double k = flexion_canvas_get_deflection_scale (canvas);
+  double worst = flexion_simulation_get_deflection_max (sim);
+  g_test_message ("auto scale %g for %.3g mm", k, 1e3 * worst);
+  g_assert_cmpfloat (k * worst, <=, 0.1 * 1.0 + 1e-12);
+  g_assert_cmpfloat (k * worst, >, 0.1 * 1.0 / 2.5);
+
+  g_settings_reset (settings, "show-grid");
+  g_settings_reset (settings, "show-initial");
+  g_settings_reset (settings, "deflection-scale");
+  g_unlink (path);
+
+  /* the struck steel strip, at auto scale: its vibration is drawn visibly */
+  g_autoptr (GFile) struck = example ("struck-beam.flexion");
+  g_assert_true (flexion_window_load_example (win, struck));
+  flexion_simulation_set_speed (sim, 0.1);
+  RunWait hit = { sim, 0.006, FALSE };
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  g_assert_true (wait_until (reached_time, &hit, 60));
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  spin (0.3);
+  double auto_k = flexion_canvas_get_deflection_scale (canvas);
+  g_test_message ("struck beam: auto scale %g, largest deflection %.3g mm", auto_k,
+                  1e3 * flexion_simulation_get_deflection_max (sim));
+  g_assert_cmpfloat (auto_k, >=, 10);
+  screenshot (win, "ui-struck-beam-auto.png");
+  flexion_simulation_set_speed (sim, 1);
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
+/* ---- number entry, one time step, wheel, shortcuts ---- */
+
+/* Types `text` into `spin` and presses Enter, as a user would. */
+static void
+type_into (GtkSpinButton *field, const char *text)
+{
+  gtk_editable_set_text (GTK_EDITABLE (field), text);
+  gtk_spin_button_update (field);
+  spin (0.3);
+}
+
+/* The first spin button under `widget` whose tooltip is `tooltip`. */
+static GtkSpinButton *
+find_spin (GtkWidget *widget, const char *tooltip)
+{
+  if (GTK_IS_SPIN_BUTTON (widget) && g_strcmp0 (gtk_widget_get_tooltip_text (widget), tooltip) == 0)
+    return GTK_SPIN_BUTTON (widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkSpinButton *s = find_spin (c, tooltip);
+      if (s)
+        return s;
+    }
+  return NULL;
+}
+
+/* Emits `signal` on the widget's controllers of `type`, capture phase
+ * first, until one handles it, as GTK's propagation would. */
+static gboolean
+deliver (GtkWidget *widget, GType type, const char *signal, ...)
+{
+  g_autoptr (GListModel) list = gtk_widget_observe_controllers (widget);
+  static const GtkPropagationPhase order[] = { GTK_PHASE_CAPTURE, GTK_PHASE_TARGET, GTK_PHASE_BUBBLE };
+  for (guint k = 0; k < G_N_ELEMENTS (order); k++)
+    for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+      {
+        g_autoptr (GtkEventController) c = g_list_model_get_item (list, i);
+        if (!G_TYPE_CHECK_INSTANCE_TYPE (c, type) || gtk_event_controller_get_propagation_phase (c) != order[k])
+          continue;
+        gboolean handled = FALSE;
+        if (type == GTK_TYPE_EVENT_CONTROLLER_SCROLL)
+          g_signal_emit_by_name (c, signal, 0.0, 3.0, &handled);
+        else
+          g_signal_emit_by_name (c, signal, (guint) GDK_KEY_l, 46u, (GdkModifierType) 0, &handled);
+        if (handled)
+          return TRUE;
+      }
+  return FALSE;
+}
+
+static void
+test_number_entry (void)
+{
+  FlexionWindow *win = new_window ();
+  g_autoptr (GFile) file = example ("four-bar.flexion");
+  g_assert_true (flexion_window_load_file (win, file));
+  FxDocument *doc = flexion_window_get_document (win);
+  GtkSpinButton *bar_dt = find_spin (GTK_WIDGET (win), "Time step in seconds");
+  GtkSpinButton *inspector_dt = find_spin (GTK_WIDGET (win), "Time step Δt");
+  g_assert_nonnull (bar_dt);
+  g_assert_nonnull (inspector_dt);
+  double dt0 = fx_document_get_model (doc)->dt;
+
+  /* the C form, in any locale; the bar's Δt is the model's, undoable */
+  type_into (bar_dt, "0.002");
+  g_assert_cmpfloat (fx_document_get_model (doc)->dt, ==, 0.002);
+  g_assert_true (fx_document_get_modified (doc));
+  g_assert_cmpstr (fx_document_undo_label (doc), ==, "Set Time Step");
+  inspector_dt = find_spin (GTK_WIDGET (win), "Time step Δt");
+  g_assert_cmpfloat (gtk_spin_button_get_value (inspector_dt), ==, 0.002);
+  g_assert_cmpfloat (flexion_simulation_get_dt (flexion_window_get_simulation (win)), ==, 0.002);
+  g_action_group_activate_action (G_ACTION_GROUP (win), "undo", NULL);
+  g_assert_cmpfloat (fx_document_get_model (doc)->dt, ==, dt0);
+  g_assert_cmpfloat (gtk_spin_button_get_value (bar_dt), ==, dt0);
+
+  /* refused, not clamped: the old value stays and the field says why */
+  type_into (bar_dt, "l0.02");
+  g_assert_cmpfloat (fx_document_get_model (doc)->dt, ==, dt0);
+  g_assert_nonnull (flexion_number_field_get_error (bar_dt));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (bar_dt), "error"));
+  type_into (bar_dt, "50");
+  g_assert_cmpfloat (fx_document_get_model (doc)->dt, ==, dt0);
+  g_assert_nonnull (flexion_number_field_get_error (bar_dt));
+  type_into (bar_dt, "0.004");
+  g_assert_cmpfloat (fx_document_get_model (doc)->dt, ==, 0.004);
+  g_assert_null (flexion_number_field_get_error (bar_dt));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (bar_dt), "error"));
+
+  /* the wheel over a field scrolls the inspector, never the value */
+  inspector_dt = find_spin (GTK_WIDGET (win), "Time step Δt");
+  double before = gtk_spin_button_get_value (inspector_dt);
+  g_assert_true (deliver (GTK_WIDGET (inspector_dt), GTK_TYPE_EVENT_CONTROLLER_SCROLL, "scroll"));
+  g_assert_cmpfloat (gtk_spin_button_get_value (inspector_dt), ==, before);
+
+  /* a single-key shortcut typed into a field is text, not a tool */
+  gtk_widget_grab_focus (GTK_WIDGET (bar_dt));
+  spin (0.1);
+  g_assert_false (deliver (GTK_WIDGET (win), GTK_TYPE_EVENT_CONTROLLER_KEY, "key-pressed"));
+  g_autoptr (GVariant) tool = g_action_group_get_action_state (G_ACTION_GROUP (win), "tool");
+  g_assert_cmpstr (g_variant_get_string (tool, NULL), ==, "select");
+  gtk_widget_grab_focus (flexion_window_get_canvas (win));
+  g_assert_true (deliver (GTK_WIDGET (win), GTK_TYPE_EVENT_CONTROLLER_KEY, "key-pressed"));
+  g_autoptr (GVariant) tool2 = g_action_group_get_action_state (G_ACTION_GROUP (win), "tool");
+  g_assert_cmpstr (g_variant_get_string (tool2, NULL), ==, "link");
+  g_action_group_activate_action (G_ACTION_GROUP (win), "tool", g_variant_new_string ("select"));
+
+  /* German: "0,005" is 0.005, and the fields show commas */
+  if (setlocale (LC_NUMERIC, "de_DE.UTF-8") || setlocale (LC_NUMERIC, "de_DE.utf8"))
+    {
+      type_into (bar_dt, "0,005");
+      g_assert_cmpfloat (fx_document_get_model (doc)->dt, ==, 0.005);
+      type_into (bar_dt, "0.0025");  /* and the C form still */
+      g_assert_cmpfloat (fx_document_get_model (doc)->dt, ==, 0.0025);
+      type_into (bar_dt, "0,005");
+      inspector_dt = find_spin (GTK_WIDGET (win), "Time step Δt");
+      g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (inspector_dt)), ==, "0,005");
+      type_into (inspector_dt, "1,5e-3");
+      g_assert_cmpfloat (fx_document_get_model (doc)->dt, ==, 0.0015);
+      type_into (bar_dt, "0,0o5");
+      g_assert_nonnull (flexion_number_field_get_error (bar_dt));
+      screenshot (win, "ui-german-number-entry.png");
+      setlocale (LC_NUMERIC, "C");
+    }
+  else
+    g_test_message ("no German locale: the comma form was not tried");
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
+/* ---- replay ---- */
+
+/* The spin button of the row titled `title` under `widget`. */
+static GtkSpinButton *
+row_spin (GtkWidget *widget, const char *title)
+{
+  if (ADW_IS_ACTION_ROW (widget)
+      && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
+    {
+      GtkWidget *w = adw_action_row_get_activatable_widget (ADW_ACTION_ROW (widget));
+      if (GTK_IS_SPIN_BUTTON (w))
+        return GTK_SPIN_BUTTON (w);
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkSpinButton *r = row_spin (c, title);
+      if (r)
+        return r;
+    }
+  return NULL;
+}
+
+static void
+test_replay_timeline (void)
+{
+  /* a run is computed once: the timeline scrubs back over it without
+   * recomputing, Play replays from there and computes on from the end */
+  FlexionWindow *win = new_window ();
+  g_autoptr (GFile) file = example ("four-bar.flexion");
+  g_assert_true (flexion_window_load_file (win, file));
+  FlexionSimulation *sim = flexion_window_get_simulation (win);
+  flexion_simulation_set_speed (sim, 10);
+  RunWait w = { sim, 1.0, FALSE };
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  g_assert_true (wait_until (reached_time, &w, 120));
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  spin (0.2);
+  double dt = flexion_simulation_get_dt (sim);
+  double end = flexion_simulation_get_recorded_end (sim);
+  guint n = flexion_simulation_get_n_recorded (sim);
+  guint steps = fx_series_len (flexion_simulation_get_series (sim));
+  g_assert_cmpfloat (end, >=, 1.0 - 1e-9);
+  g_assert_cmpuint (n, >=, (guint) floor (end / dt));  /* every step kept */
+
+  /* scrub to 0.3 s with the timeline, as a drag would */
+  GtkScale *timeline = NULL;
+  for (GtkWidget *c = gtk_widget_get_first_child (flexion_window_get_canvas (win) ? gtk_widget_get_parent (flexion_window_get_canvas (win)) : NULL);
+       c; c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_SCALE (c))
+      timeline = GTK_SCALE (c);
+  g_assert_nonnull (timeline);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (timeline)));
+  GtkAdjustment *adj = gtk_range_get_adjustment (GTK_RANGE (timeline));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adj), ==, end);
+  gtk_adjustment_set_value (adj, 0.3);
+  spin (0.1);
+  FxStepFrame *f = flexion_simulation_get_frame (sim);
+  g_assert_true (flexion_simulation_get_replaying (sim));
+  g_assert_cmpfloat (fabs (f->t - 0.3), <=, dt + 1e-12);
+  g_assert_cmpuint (fx_series_len (flexion_simulation_get_series (sim)), ==, steps);  /* nothing recomputed */
+  /* the frame shown is the one computed then */
+  gboolean found = FALSE;
+  for (guint i = 0; i < n && !found; i++)
+    found = flexion_simulation_get_recorded (sim, i) == f;
+  g_assert_true (found);
+  screenshot (win, "ui-replay-scrub.png");
+
+  /* a step in replay shows the next kept frame */
+  double t_scrub = f->t;
+  g_action_group_activate_action (G_ACTION_GROUP (win), "step", NULL);
+  g_assert_cmpfloat (flexion_simulation_get_time (sim), >, t_scrub);
+  g_assert_cmpuint (fx_series_len (flexion_simulation_get_series (sim)), ==, steps);
+
+  /* Play: replays to the end, then computes on, with the energy books closed */
+  RunWait on = { sim, end + 0.3, FALSE };
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  g_assert_true (wait_until (reached_time, &on, 120));
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  g_assert_false (on.failed);
+  g_assert_false (flexion_simulation_get_replaying (sim));
+  const FxSeries *series = flexion_simulation_get_series (sim);
+  g_assert_cmpuint (fx_series_len (series), >, steps);
+  double scale = 0, worst = 0;
+  for (guint i = 1; i < fx_series_len (series); i++)
+    {
+      const FxSeriesPoint *p = fx_series_get (series, i), *q = fx_series_get (series, i - 1);
+      g_assert_cmpfloat (p->t, >, q->t);  /* one run, no repeats */
+      scale = MAX (scale, MAX (fabs (p->kinetic), fabs (p->gravity)));
+      worst = MAX (worst, fabs (p->balance));
+    }
+  g_assert_cmpfloat (worst, <, 1e-10 * scale);
+
+  /* an export of the first second draws these frames, not a new run */
+  FlexionExportDialog *dialog = FLEXION_EXPORT_DIALOG (flexion_window_show_export (win));
+  GtkSpinButton *until = row_spin (GTK_WIDGET (dialog), "Until");
+  g_assert_nonnull (until);
+  gtk_spin_button_set_value (until, 1.0);
+  Finished fin = { 0 };
+  g_signal_connect (dialog, "finished", G_CALLBACK (on_export_finished), &fin);
+  g_autofree char *gif = g_build_filename (g_get_tmp_dir (), "flexion-ui-replay.gif", NULL);
+  g_autoptr (GFile) gif_file = g_file_new_for_path (gif);
+  flexion_export_dialog_export_animation (dialog, gif_file);
+  g_assert_true (wait_until (finished, &fin, 120));
+  g_test_message ("export: %s", fin.message);
+  g_assert_true (fin.ok);
+  g_assert_nonnull (strstr (fin.message, "31 frames of the run on screen"));
+  g_free (fin.message);
+  g_unlink (gif);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
+/* ---- live controls ---- */
+
+static void
+test_live_controls (void)
+{
+  /* gravity, damping and the time step change a running four-bar from the
+   * next step, without a reset; gravity's jump in H is booked as supplied
+   * work, so H(t) - H(0) = W(t) - D(t) holds across it. Geometry resets. */
+  FlexionWindow *win = new_window ();
+  g_autoptr (GFile) file = example ("four-bar.flexion");
+  g_assert_true (flexion_window_load_file (win, file));
+  FxDocument *doc = flexion_window_get_document (win);
+  FlexionSimulation *sim = flexion_window_get_simulation (win);
+  flexion_simulation_set_speed (sim, 10);
+  RunWait w = { sim, 0.5, FALSE };
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  g_assert_true (wait_until (reached_time, &w, 120));
+
+  /* while playing: stronger gravity and some damping, as the inspector edits them */
+  double t_change = flexion_simulation_get_time (sim);
+  FxModel *m = fx_document_begin_edit (doc);
+  m->gravity[1] = -20;
+  fx_model_link (m, 0)->damping = 0.5;
+  fx_document_end_edit (doc, "Change Value", NULL);
+  g_assert_true (flexion_simulation_get_running (sim));
+  g_assert_true (flexion_simulation_get_playing (sim));
+  g_assert_cmpfloat (flexion_simulation_get_time (sim), >=, t_change);
+
+  /* at 10x the solver runs up to 1.5 s ahead of the display (0.15 s of
+   * wall time): the change shows in the steps computed after it */
+  RunWait on = { sim, t_change + 2.5, FALSE };
+  g_assert_true (wait_until (reached_time, &on, 120));
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  g_assert_false (on.failed);
+
+  const FxSeries *series = flexion_simulation_get_series (sim);
+  const FxSeriesPoint *p0 = fx_series_get (series, 0);
+  const FxSeriesPoint *last = fx_series_get (series, fx_series_len (series) - 1);
+  double scale = 0, worst = 0, jump_seen = 0;
+  for (guint i = 1; i < fx_series_len (series); i++)
+    {
+      const FxSeriesPoint *p = fx_series_get (series, i), *q = fx_series_get (series, i - 1);
+      scale = MAX (scale, MAX (fabs (p->kinetic), fabs (p->gravity)));
+      worst = MAX (worst, fabs (p->balance));
+      jump_seen = MAX (jump_seen, fabs (p->supplied - q->supplied));
+    }
+  g_test_message ("gravity changed at %.3f s: supplied jump %.4g J, worst balance %.2g J",
+                  t_change, jump_seen, worst);
+  g_assert_cmpfloat (p0->t, ==, 0);                 /* one run, not restarted */
+  g_assert_cmpfloat (jump_seen, >, 1e-3 * scale);   /* the change was booked */
+  g_assert_cmpfloat (worst, <, 1e-10 * scale);      /* every step balances */
+  double books = (last->H - p0->H) - (last->supplied - last->dissipated);
+  g_assert_cmpfloat (fabs (books), <, 1e-8 * scale);
+  g_assert_cmpfloat (last->dissipated, >, 0);       /* the damping acts */
+
+  /* geometry is not live: the run starts again from the drawn model */
+  const FxModel *cm = fx_document_get_model (doc);
+  fx_document_move_joint (doc, 2, fx_model_joint (cm, 2)->at[0] + 0.01, fx_model_joint (cm, 2)->at[1]);
+  g_assert_false (flexion_simulation_get_running (sim));
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
+/* ---- motors, profiles, presets ---- */
+
+/* The combo row titled `title` under `widget` (the first). */
+static AdwComboRow *
+find_combo (GtkWidget *widget, const char *title)
+{
+  if (ADW_IS_COMBO_ROW (widget)
+      && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
+    return ADW_COMBO_ROW (widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      AdwComboRow *r = find_combo (c, title);
+      if (r)
+        return r;
+    }
+  return NULL;
+}
+
+static void
+test_motors_in_the_gui (void)
+{
+  /* a crank on a pin support, driven by a speed motor made and edited in
+   * the GUI: one per joint and kind, a time profile from a menu */
+  FlexionWindow *win = new_window ();
+  GActionGroup *actions = G_ACTION_GROUP (win);
+  FlexionCanvas *canvas = FLEXION_CANVAS (flexion_window_get_canvas (win));
+  g_action_group_activate_action (actions, "add-link", g_variant_new ("(dddd)", 0.0, 0.0, 0.5, 0.0));
+  FxDocument *doc = flexion_window_get_document (win);
+  flexion_canvas_select (canvas, 0, -1);
+  g_action_group_activate_action (actions, "support", g_variant_new_string ("pin"));
+  g_action_group_activate_action (actions, "add-speed-motor", NULL);
+  const FxModel *m = fx_document_get_model (doc);
+  g_assert_cmpuint (m->motors->len, ==, 1);
+  g_assert_cmpint (fx_model_motor (m, 0)->type, ==, FX_MOTOR_SPEED);
+  g_assert_cmpint (fx_model_motor (m, 0)->profile.type, ==, FX_PROFILE_RAMP);
+  g_action_group_activate_action (actions, "add-speed-motor", NULL);  /* refused */
+  g_assert_cmpuint (fx_document_get_model (doc)->motors->len, ==, 1);
+  g_action_group_activate_action (actions, "add-motor", NULL);  /* a torque one is another kind */
+  g_assert_cmpuint (fx_document_get_model (doc)->motors->len, ==, 2);
+  g_action_group_activate_action (actions, "undo", NULL);
+  g_assert_cmpuint (fx_document_get_model (doc)->motors->len, ==, 1);
+  spin (0.3);
+
+  /* the inspector: the motor's profile becomes constant */
+  AdwComboRow *profile = find_combo (GTK_WIDGET (win), "Time profile");
+  g_assert_nonnull (profile);
+  adw_combo_row_set_selected (profile, FX_PROFILE_CONSTANT);
+  spin (0.3);
+  m = fx_document_get_model (doc);
+  g_assert_cmpint (fx_model_motor (m, 0)->profile.type, ==, FX_PROFILE_CONSTANT);
+  g_assert_nonnull (find_combo (GTK_WIDGET (win), "Motor drives"));
+
+  /* it runs: at 1 rad/s the crank has turned 0.5 rad after 0.5 s */
+  FlexionSimulation *sim = flexion_window_get_simulation (win);
+  RunWait w = { sim, 0.5, FALSE };
+  g_action_group_activate_action (actions, "play", NULL);
+  g_assert_true (wait_until (reached_time, &w, 120));
+  g_action_group_activate_action (actions, "play", NULL);
+  g_assert_false (w.failed);
+  FxStepFrame *f = flexion_simulation_get_frame (sim);
+  double angle = atan2 (f->joint_xy[3], f->joint_xy[2]);
+  g_test_message ("crank angle after %.3f s: %.4f rad", f->t, angle);
+  g_assert_cmpfloat (fabs (angle - f->t * 1.0), <, 0.02);
+
+  /* a material preset on the link fills in E, nu, rho */
+  flexion_canvas_select (canvas, -1, 0);
+  spin (0.3);
+  AdwComboRow *form = find_combo (GTK_WIDGET (win), "Given as");
+  g_assert_nonnull (form);
+  adw_combo_row_set_selected (form, 1);
+  spin (0.3);
+  AdwComboRow *material = find_combo (GTK_WIDGET (win), "Material");
+  g_assert_nonnull (material);
+  adw_combo_row_set_selected (material, 2);  /* after Custom and Steel */
+  spin (0.3);
+  const FxSection *s = &fx_model_link (fx_document_get_model (doc), 0)->section;
+  g_assert_cmpfloat (s->E, ==, 70e9);
+  g_assert_cmpfloat (s->rho, ==, 2700);
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
+/* ---- formulation feedback ---- */
+
+/* Whether a row under `widget` has `text` in its subtitle. */
+static gboolean
+has_row_saying (GtkWidget *widget, const char *text)
+{
+  if (ADW_IS_ACTION_ROW (widget))
+    {
+      const char *sub = adw_action_row_get_subtitle (ADW_ACTION_ROW (widget));
+      if (sub && strstr (sub, text))
+        return TRUE;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    if (has_row_saying (c, text))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_formulation_feedback (void)
+{
+  /* a cantilever: clamped-clamped by hand leaves its free end without a
+   * force (Auto splits it in two); the menu says so before, the inspector
+   * and the canvas after, and the toast goes when Auto fixes it */
+  FlexionWindow *win = new_window ();
+  GActionGroup *actions = G_ACTION_GROUP (win);
+  FlexionCanvas *canvas = FLEXION_CANVAS (flexion_window_get_canvas (win));
+  g_action_group_activate_action (actions, "add-link", g_variant_new ("(dddd)", 0.0, 0.0, 1.0, 0.0));
+  FxDocument *doc = flexion_window_get_document (win);
+  flexion_canvas_select (canvas, 0, -1);
+  g_action_group_activate_action (actions, "support", g_variant_new_string ("clamp"));
+  flexion_canvas_select (canvas, -1, 0);
+  spin (0.3);
+
+  AdwComboRow *combo = find_combo (GTK_WIDGET (win), "Formulation");
+  g_assert_nonnull (combo);
+  GListModel *labels = adw_combo_row_get_model (combo);
+  const char *auto_label = gtk_string_list_get_string (GTK_STRING_LIST (labels), 0);
+  const char *clamped = gtk_string_list_get_string (GTK_STRING_LIST (labels), 2);
+  const char *free_free = gtk_string_list_get_string (GTK_STRING_LIST (labels), 1);
+  g_test_message ("menu: %s | %s | %s", auto_label, free_free, clamped);
+  g_assert_nonnull (strstr (auto_label, "✓"));
+  g_assert_nonnull (strstr (clamped, "conflicts"));
+  g_assert_nonnull (strstr (free_free, "conflicts"));
+
+  g_action_group_activate_action (actions, "set-formulation", g_variant_new ("(us)", 0u, "clamped-clamped"));
+  g_assert_cmpint (fx_model_link (fx_document_get_model (doc), 0)->formulation, ==,
+                   FX_FORMULATION_CLAMPED_CLAMPED);
+  spin (0.3);
+  /* at once, in plain words, on the link involved */
+  g_assert_true (has_row_saying (GTK_WIDGET (win), "needs a force at this end"));
+  g_action_group_activate_action (actions, "play", NULL);
+  g_assert_false (flexion_simulation_get_playing (flexion_window_get_simulation (win)));
+  g_assert_nonnull (win->cannot_run);
+  g_assert_cmpint (flexion_canvas_get_selected_link (canvas), ==, 0);
+  screenshot (win, "ui-formulation-conflict.png");
+
+  /* fixed: the toast goes by itself */
+  g_action_group_activate_action (actions, "set-formulation", g_variant_new ("(us)", 0u, "auto"));
+  spin (0.3);
+  g_assert_null (win->cannot_run);
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
+static void
+test_presentation_restores (void)
+{
+  /* presenting hides the inspector; leaving brings it back as it was */
+  FlexionWindow *win = new_window ();
+  g_autoptr (GFile) file = example ("four-bar.flexion");
+  g_assert_true (flexion_window_load_file (win, file));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (win->inspector)));
+  g_action_group_activate_action (G_ACTION_GROUP (win), "presentation", NULL);
+  spin (0.3);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (win->inspector)));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (win), "presentation"));
+  g_action_group_activate_action (G_ACTION_GROUP (win), "leave-presentation", NULL);
+  spin (0.3);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (win->inspector)));
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -552,6 +1213,9 @@ main (int argc, char **argv)
       return 0;
     }
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  /* opened files go to a throwaway recent-files list, not the user's */
+  g_autofree char *data_home = g_dir_make_tmp ("flexion-ui-data-XXXXXX", NULL);
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
   g_setenv ("GSK_RENDERER", "cairo", FALSE);
   gtk_test_init (&argc, &argv, NULL);
   g_test_log_set_fatal_handler (fatal_filter, NULL);
@@ -573,7 +1237,17 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/responsive-while-solving", test_responsive_while_solving);
   g_test_add_func ("/ui/export-from-the-app", test_export_from_the_app);
   g_test_add_func ("/ui/diverging-solver", test_diverging_solver);
+  g_test_add_func ("/ui/deflection-scale", test_deflection_scale);
+  g_test_add_func ("/ui/number-entry", test_number_entry);
+  g_test_add_func ("/ui/replay-timeline", test_replay_timeline);
+  g_test_add_func ("/ui/live-controls", test_live_controls);
+  g_test_add_func ("/ui/motors-in-the-gui", test_motors_in_the_gui);
+  g_test_add_func ("/ui/formulation-feedback", test_formulation_feedback);
+  g_test_add_func ("/ui/presentation-restores", test_presentation_restores);
   int status = g_test_run ();
   g_object_unref (app);
+  g_autofree char *xbel = g_build_filename (data_home, "recently-used.xbel", NULL);
+  g_unlink (xbel);
+  g_rmdir (data_home);
   return status;
 }

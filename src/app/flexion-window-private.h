@@ -1,0 +1,103 @@
+/* flexion-window-private.h: the window's state, shared by its parts:
+ * flexion-window.c (document, files, controls), flexion-window-actions.c
+ * (the win.* actions) and flexion-window-dnd.c (files dropped on it). */
+#pragma once
+
+#include "flexion-window.h"
+#include "flexion-canvas.h"
+#include "flexion-inspector.h"
+#include "flexion-modes-panel.h"
+
+G_BEGIN_DECLS
+
+struct _FlexionWindow {
+  AdwApplicationWindow parent_instance;
+
+  /* template children */
+  AdwHeaderBar *header_bar;
+  AdwWindowTitle *window_title;
+  GtkWidget *edit_box;
+  GtkWidget *open_button;
+  GtkWidget *inspector_button;
+  GtkWidget *undo_button;
+  GtkWidget *redo_button;
+  AdwToastOverlay *toast_overlay;
+  GtkPaned *hpaned;
+  FlexionCanvas *canvas;
+  FlexionInspector *inspector;
+  GtkWidget *plots_box;
+  GtkWidget *play_button;
+  /* inscriptions, not labels: new text redraws them without relayout of
+   * the whole window, which matters at 60 updates a second */
+  GtkInscription *time_label;
+  GtkInscription *pointer_label;
+  GtkInscription *solver_label;
+  GtkAdjustment *speed_adjustment;
+  GtkScale *speed_scale;
+  GtkAdjustment *dt_adjustment;
+  GtkSpinButton *dt_spin;
+  GtkDropDown *deflection_dropdown;
+  GtkScale *timeline;
+  AdwToast *cannot_run;  /* the "Cannot run" toast on screen, or NULL */
+  GtkAdjustment *timeline_adjustment;
+  GMenu *recent_menu;
+
+  FxDocument *doc;
+  FlexionSimulation *sim;
+  GSettings *settings;
+  GtkWidget *plots[3];
+  FlexionModesPanel *modes_panel;  /* beside the plots */
+  gboolean presentation;
+  gboolean inspector_before;  /* the inspector's visibility before presenting */
+  gboolean close_confirmed;
+  gboolean updating_controls;
+  double model_dt;  /* the document's time step, to notice when it is edited */
+};
+
+/* Continue with `then` once the current document may be dropped: at once
+ * when it has no unsaved changes, else after the user says so. */
+typedef void (*Continuation) (FlexionWindow *self, gpointer data);
+
+typedef struct {
+  FlexionWindow *self;
+  Continuation then;
+  gpointer data;
+  GDestroyNotify free_data;
+} Pending;
+
+static inline const FxModel *
+model (FlexionWindow *self)
+{
+  return fx_document_get_model (self->doc);
+}
+
+static inline int
+selected_joint (FlexionWindow *self)
+{
+  return flexion_canvas_get_selected_joint (self->canvas);
+}
+
+static inline int
+selected_link (FlexionWindow *self)
+{
+  return flexion_canvas_get_selected_link (self->canvas);
+}
+
+/* flexion-window.c */
+void           _flexion_window_maybe_discard          (FlexionWindow *self, Continuation then,
+                                                       gpointer data, GDestroyNotify free_data);
+void           _flexion_window_open_file_continuation (FlexionWindow *self, gpointer data);
+void           _flexion_window_new_document           (FlexionWindow *self, gpointer data);
+void           _flexion_window_save_then              (FlexionWindow *self, Pending *p);
+void           _flexion_window_save_as_then           (FlexionWindow *self, Pending *p);
+GtkFileFilter *_flexion_window_file_filter            (void);
+
+void           _flexion_window_cannot_run             (FlexionWindow *self, const GError *error);
+
+/* flexion-window-actions.c */
+void           _flexion_window_actions_init           (FlexionWindow *self);
+
+/* flexion-window-dnd.c */
+void           _flexion_window_dnd_init               (FlexionWindow *self);
+
+G_END_DECLS

@@ -1,0 +1,39 @@
+/* fx-deflection.h: bending made visible.
+ *
+ * A steel link bends by a fraction of a millimetre: drawn to scale, only
+ * its colour changes. A deflection scale k magnifies each link's
+ * deflection relative to its rigid motion, so a mechanism still moves
+ * correctly while its bending is exaggerated:
+ *
+ *   x'_i = r_i + k (x_i - r_i)
+ *
+ * where r_i is node i carried by the link's rigid motion. For a link with
+ * one free end (a cantilever) the rigid motion is the attached end's
+ * position and tangent: r_i = x_a + s_i t_a, s_i the arc length from that
+ * end. For every other link it is the chord between its ends,
+ * r_i = x_a + (s_i / s_n)(x_b - x_a), so both ends stay on their joints.
+ */
+#pragma once
+
+#include "fx-frame.h"
+
+G_BEGIN_DECLS
+
+/* The largest |x_i - r_i| over all links of `frame`, m (0 when the frame
+ * does not belong to `model`). */
+double       fx_deflection_max        (const FxModel *model, const FxStepFrame *frame);
+
+/* The scale that makes a deflection of `max_deflection` a tenth of
+ * `model_size`: on the 1-2-5 ladder, rounded down, within [1, 1000]. */
+double       fx_deflection_auto_scale (double max_deflection, double model_size);
+
+/* A copy of `frame` with every link's deflection magnified by `scale` (free
+ * joints and probes follow their nodes). A new reference to `frame` itself
+ * when scale is 1 or the frame does not belong to `model`. */
+FxStepFrame *fx_deflection_magnify    (const FxModel *model, const FxStepFrame *frame,
+                                       double scale);
+
+/* "deflection ×200", or NULL when the scale is 1. */
+char        *fx_deflection_label      (double scale);
+
+G_END_DECLS
