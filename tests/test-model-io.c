@@ -274,8 +274,8 @@ build_full_model (void)
   j->driven = TRUE;
   j->drive_velocity[0] = 1.0 / 3.0;
   fx_profile_set_table (&j->drive_profile, G_N_ELEMENTS (table_t), table_t, table_v);
-  fx_model_add_joint (m, "D", 2.0, 123456789.125)->support = FX_SUPPORT_GUIDED;
-  fx_model_add_joint (m, "E", 5e-324, 1.7976931348623157e308);
+  fx_model_add_joint (m, "D", 2.0, 123456.789125)->support = FX_SUPPORT_GUIDED;
+  fx_model_add_joint (m, "E", 5e-324, -FX_MAX_COORDINATE);
   /* A slider block along a unit direction: it must come back bit for bit. */
   j = fx_model_add_joint (m, "F", 3.0, 0.0);
   j->slider = TRUE;
@@ -360,6 +360,9 @@ build_full_model (void)
   fx_profile_set_table (&load->profile, G_N_ELEMENTS (table_t), table_t, table_v);
 
   fx_model_add_joint_load (m, "E");  /* a load of zero: still a load */
+  load = fx_model_add_joint_load (m, "E");  /* the extremes of a double */
+  load->force[0] = 1.7976931348623157e308;
+  load->force[1] = -2.2250738585072014e-308;
 
   /* At the pin C end the links rect, square and tube. */
   motor = fx_model_add_motor (m, "drive", "C", "rect", NULL, FX_MOTOR_TORQUE, -0.75);
@@ -856,8 +859,12 @@ test_round_trip_numbers (void)
         }
       if (i < G_N_ELEMENTS (special))
         v[0] = special[i];
+      /* joint positions are limited (FX_MAX_COORDINATE); forces are not */
       g_snprintf (id, sizeof id, "j%u", i);
-      fx_model_add_joint (m, id, v[0], v[1]);
+      fx_model_add_joint (m, id, 0.0, 0.0);
+      FxLoad *load = fx_model_add_joint_load (m, id);
+      load->force[0] = v[0];
+      load->force[1] = v[1];
     }
   assert_round_trip (m);
 }
@@ -1410,14 +1417,46 @@ test_deep_nesting (void)
   text[2 * n] = '\0';
   message = load_error (text, FX_MODEL_ERROR_PARSE);
   assert_contains (message, "nested more than");
-  /* Inside strings and comments brackets do not count. */
+  /* Inside strings brackets do not count. */
   g_free (text);
-  text = g_strdup_printf ("{" HEADER ", \"name\": \"%s\" /* %s */}", "[[[[[[[[[[[[[[[[[[[[[[[["
+  text = g_strdup_printf ("{" HEADER ", \"name\": \"%s%s\"}", "[[[[[[[[[[[[[[[[[[[[[[[["
                           "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
                           "{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{");
   g_clear_pointer (&message, g_free);
   fx_model_free (load_ok (text));
   g_free (text);
+}
+
+/* json-glib reads these; the format is strict JSON and refuses them, each
+ * with its reason. */
+static void
+test_lenient_json_refused (void)
+{
+  static const struct { const char *text, *reason; } cases[] = {
+    { "{" HEADER ", \"version\": $1}", "hexadecimal" },
+    { "{" HEADER ", \"version\": 0x1}", "hexadecimal" },
+    { "{" HEADER ", \"version\": 010}", "leading zeros" },
+    { "{" HEADER ", \"version\": 1.}", "digits around a decimal point" },
+    { "{" HEADER ", \"version\": .5}", "unexpected `.'" },
+    { "{" HEADER ", \"version\": +1}", "unexpected `+'" },
+    { "{" HEADER " /* a comment */}", "JSON has no comments" },
+    { "{" HEADER " // a comment\n}", "JSON has no comments" },
+    { "{" HEADER ", 'name': \"x\"}", "need double quotes" },
+    { "{" HEADER ", \"name\": 'x'}", "need double quotes" },
+    { "{" HEADER ", \"name\": NaN}", "no NaN or Infinity" },
+    { "{" HEADER ", \"name\": \"a\tb\"}", "control character" },
+    { "{" HEADER ", \"name\": \"a\\qb\"}", "invalid escape" },
+    { "{" HEADER ", \"name\": \"ab}", "closing quote" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *message = load_error (cases[i].text, FX_MODEL_ERROR_PARSE);
+      assert_contains (message, cases[i].reason);
+    }
+  /* what JSON allows still loads: escapes, exponents, negative zero, true */
+  fx_model_free (load_ok ("{" HEADER ", \"name\": \"a\\n\\u00e9\\\"\\/\", "
+                          "\"gravity\": [-0.0, -9.81e+0], \"time\": {\"dt\": 1E-3}}"));
 }
 
 /* Every prefix of a valid file, and random byte damage. */
@@ -1587,6 +1626,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model-io/validate-code", test_validate_code);
   g_test_add_func ("/model-io/save-invalid-model", test_save_invalid_model);
   g_test_add_func ("/model-io/robust/odd-documents", test_odd_documents);
+  g_test_add_func ("/model-io/robust/lenient-json-refused", test_lenient_json_refused);
   g_test_add_func ("/model-io/robust/deep-nesting", test_deep_nesting);
   g_test_add_func ("/model-io/robust/damage", test_damage);
   g_test_add_func ("/model-io/robust/wrong-types", test_wrong_types_everywhere);

@@ -12,8 +12,13 @@
 #include "fx-model-io.h"
 #include <glib/gi18n-lib.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <float.h>
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <math.h>
 #include <string.h>
 
@@ -22,7 +27,6 @@ G_DEFINE_QUARK (fx-model-error-quark, fx_model_error)
 #define MAX_MESSAGES  100        /* shown; the rest are only counted          */
 #define MAX_MESSAGE   400        /* bytes; longer ones (huge ids) are cut     */
 #define MAX_DEPTH     64         /* JSON nesting; the format needs 7          */
-#define MAX_STEPS     1e8
 #define MAX_TOLERANCE 0.1
 #define MAX_ITERATIONS 1000u
 #define WIDTH         80         /* the writer keeps compact values this short */
@@ -307,8 +311,11 @@ num (double v)
 /* ======================================================================== */
 
 /* json-glib 1.6 recurses once per nesting level (so deep nesting overflows
- * the stack), wraps integers that do not fit in 64 bits and reads octal,
- * hexadecimal and binary literals. This pass refuses those inputs first. */
+ * the stack), wraps integers that do not fit in 64 bits, and is lenient: it
+ * reads `$10` as hexadecimal, skips comments and takes single-quoted
+ * strings. The format (docs/model-format.md) is strict JSON, so this pass
+ * refuses everything outside RFC 8259's grammar of tokens before json-glib
+ * sees the text; json-glib then only checks how the tokens fit together. */
 
 typedef struct {
   Report *report;
@@ -343,69 +350,142 @@ text_error (const Text *t, gsize offset, const char *format, ...)
                 line, column, message);
 }
 
-/* Index just past the string that starts (with its quote) at i. Single-quoted
- * strings have no escapes, as in json-glib's scanner. */
+/* Checks the string whose opening quote is at i; returns the index past its
+ * closing quote, or 0 (reported). JSON strings hold no raw control
+ * characters and only the escapes \" \\ \/ \b \f \n \r \t \uXXXX. */
 static gsize
-skip_string (const Text *t, gsize i)
+check_string (const Text *t, gsize i)
 {
-  char quote = t->data[i++];
+  gsize start = i++;
 
-  while (i < t->length && t->data[i] != quote)
-    i += quote == '"' && t->data[i] == '\\' ? 2 : 1;
-  return MIN (i + 1, t->length);
-}
-
-static gsize
-skip_comment (const Text *t, gsize i)
-{
-  for (i += 2; i + 1 < t->length; i++)
-    if (t->data[i] == '*' && t->data[i + 1] == '/')
-      return i + 2;
-  return t->length;
-}
-
-static gboolean
-is_word_char (char c)
-{
-  return g_ascii_isalnum (c) || c == '_' || c == '.';
-}
-
-/* Checks the number that starts at i; returns the index past it. */
-static gsize
-check_number (const Text *t, gsize i, gboolean *ok)
-{
-  const char *start = t->data + i;
-  gboolean digits_only = TRUE;
-  gsize n;
-
-  while (i < t->length && (is_word_char (t->data[i])
-                           || ((t->data[i] == '+' || t->data[i] == '-')
-                               && (t->data[i - 1] == 'e' || t->data[i - 1] == 'E'))))
+  while (i < t->length && t->data[i] != '"')
     {
-      digits_only = digits_only && g_ascii_isdigit (t->data[i]);
+      guchar c = (guchar) t->data[i];
+
+      if (c < 0x20)
+        {
+          text_error (t, i, "control character 0x%02x in a string; write it as an escape "
+                      "such as \\n", c);
+          return 0;
+        }
+      if (c == '\\')
+        {
+          char e = i + 1 < t->length ? t->data[i + 1] : '\0';
+          gboolean hex4 = e == 'u' && i + 5 < t->length
+                          && g_ascii_isxdigit (t->data[i + 2]) && g_ascii_isxdigit (t->data[i + 3])
+                          && g_ascii_isxdigit (t->data[i + 4]) && g_ascii_isxdigit (t->data[i + 5]);
+
+          if (e == '\0' || (strchr ("\"\\/bfnrt", e) == NULL && !hex4))
+            {
+              text_error (t, i, "invalid escape in a string");
+              return 0;
+            }
+          i += hex4 ? 6 : 2;
+          continue;
+        }
       i++;
     }
-  n = (gsize) (t->data + i - start);
-  if (start[0] == '0' && n > 1 && start[1] != '.' && start[1] != 'e' && start[1] != 'E')
+  if (i >= t->length)
     {
-      g_autofree char *token = g_strndup (start, n);
-
-      text_error (t, (gsize) (start - t->data), "number %s: JSON numbers have no leading "
-                  "zeros, hexadecimal or binary forms", token);
-      *ok = FALSE;
+      text_error (t, start, "string without its closing quote");
+      return 0;
     }
-  else if (digits_only && n >= 19)  /* shorter ones always fit in 63 bits */
-    {
-      g_autofree char *token = g_strndup (start, n);
+  return i + 1;
+}
 
-      if (!g_ascii_string_to_signed (token, 10, 0, G_MAXINT64, NULL, NULL))
-        {
-          text_error (t, (gsize) (start - t->data), "integer %s is too large; write it "
-                      "with a decimal exponent (e.g. 1e20)", token);
-          *ok = FALSE;
-        }
+static gsize
+skip_digits (const Text *t, gsize i)
+{
+  while (i < t->length && g_ascii_isdigit (t->data[i]))
+    i++;
+  return i;
+}
+
+/* Checks the number that starts at i (a digit or '-') against JSON's
+ * -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? and against 64-bit integers;
+ * returns the index past it, or 0 (reported). */
+static gsize
+check_number (const Text *t, gsize i)
+{
+  gsize start = i, int_start, int_end;
+  gboolean ok = TRUE;
+
+  if (t->data[i] == '-')
+    i++;
+  int_start = i;
+  int_end = skip_digits (t, i);
+  ok = int_end > int_start && !(t->data[int_start] == '0' && int_end - int_start > 1);
+  i = int_end;
+  if (ok && i < t->length && t->data[i] == '.')
+    {
+      gsize frac = skip_digits (t, i + 1);
+      ok = frac > i + 1;
+      i = frac;
+    }
+  if (ok && i < t->length && (t->data[i] == 'e' || t->data[i] == 'E'))
+    {
+      gsize exp = i + 1;
+      if (exp < t->length && (t->data[exp] == '+' || t->data[exp] == '-'))
+        exp++;
+      gsize exp_end = skip_digits (t, exp);
+      ok = exp_end > exp;
+      i = exp_end;
+    }
+  /* a number runs into no letter, digit or dot: "0x10", "1.2.3", "1e5e" */
+  while (i < t->length && (g_ascii_isalnum (t->data[i]) || t->data[i] == '.'
+                           || t->data[i] == '+' || t->data[i] == '-'))
+    {
+      ok = FALSE;
+      i++;
+    }
+
+  g_autofree char *token = g_strndup (t->data + start, MIN (i - start, 40));
+  if (!ok)
+    {
+      text_error (t, start, "number %s: JSON numbers have no leading zeros, hexadecimal "
+                  "or binary forms, and need digits around a decimal point", token);
+      return 0;
+    }
+  if (int_end == i && int_end - int_start >= 19  /* shorter ones always fit in 63 bits */
+      && !g_ascii_string_to_signed (token, 10, G_MININT64, G_MAXINT64, NULL, NULL))
+    {
+      text_error (t, start, "integer %s is too large; write it with a decimal exponent "
+                  "(e.g. 1e20)", token);
+      return 0;
     }
   return i;
+}
+
+/* Checks the word at i: JSON knows true, false and null only. */
+static gsize
+check_word (const Text *t, gsize i)
+{
+  static const char *const words[] = { "true", "false", "null" };
+  gsize start = i;
+
+  while (i < t->length && (g_ascii_isalnum (t->data[i]) || t->data[i] == '_'))
+    i++;
+  for (guint w = 0; w < G_N_ELEMENTS (words); w++)
+    if (i - start == strlen (words[w]) && memcmp (t->data + start, words[w], i - start) == 0)
+      return i;
+
+  g_autofree char *token = g_strndup (t->data + start, MIN (i - start, 40));
+  text_error (t, start, "unexpected word %s: strings need double quotes, and JSON has no "
+              "NaN or Infinity", token);
+  return 0;
+}
+
+/* Why a character that starts no JSON token is refused. */
+static const char *
+stray_reason (char c, char next)
+{
+  if (c == '\'')
+    return "single quotes: JSON strings and keys need double quotes";
+  if (c == '/' && (next == '*' || next == '/'))
+    return "a comment: JSON has no comments";
+  if (c == '$' || c == '#')
+    return "hexadecimal numbers and other non-JSON syntax are refused";
+  return "a character that starts no JSON value";
 }
 
 static gboolean
@@ -414,7 +494,6 @@ check_text (Report *r, const char *data, gsize length)
   Text t = { r, data, length };
   const char *end;
   guint depth = 0;
-  gboolean ok = TRUE;
 
   if (!g_utf8_validate_len (data, length, &end))
     {
@@ -422,32 +501,45 @@ check_text (Report *r, const char *data, gsize length)
                   *end == '\0' ? "NUL byte" : "invalid UTF-8", (gsize) (end - data));
       return FALSE;
     }
-  for (gsize i = 0; i < length && ok;)
+  for (gsize i = 0; i < length;)
     {
       char c = data[i];
 
-      if (c == '"' || c == '\'')
-        i = skip_string (&t, i);
-      else if (c == '/' && i + 1 < length && data[i + 1] == '*')
-        i = skip_comment (&t, i);
-      else if (g_ascii_isdigit (c))
-        i = check_number (&t, i, &ok);
-      else if (g_ascii_isalpha (c) || c == '_')
-        while (i < length && is_word_char (data[i]))
-          i++;
-      else
+      if (c == '"')
+        i = check_string (&t, i);
+      else if (c == '-' || g_ascii_isdigit (c))
+        i = check_number (&t, i);
+      else if (g_ascii_isalpha (c))
+        i = check_word (&t, i);
+      else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ':' || c == ',')
+        i++;
+      else if (c == '[' || c == '{')
         {
-          if ((c == '[' || c == '{') && ++depth > MAX_DEPTH)
+          if (++depth > MAX_DEPTH)
             {
               text_error (&t, i, "nested more than %d levels deep", MAX_DEPTH);
-              ok = FALSE;
+              return FALSE;
             }
-          else if ((c == ']' || c == '}') && depth > 0)
-            depth--;
           i++;
         }
+      else if (c == ']' || c == '}')
+        {
+          depth -= depth > 0;
+          i++;
+        }
+      else
+        {
+          const char *why = stray_reason (c, i + 1 < length ? data[i + 1] : '\0');
+          if (c > ' ' && c < 0x7f)
+            text_error (&t, i, "unexpected `%c': %s", c, why);
+          else
+            text_error (&t, i, "unexpected character U+%04X: %s", g_utf8_get_char (data + i), why);
+          return FALSE;
+        }
+      if (i == 0)
+        return FALSE;
     }
-  return ok;
+  return TRUE;
 }
 
 /* "<data>:2:7: Parse error: unexpected ..." -> "line 2, column 7: unexpected ..." */
@@ -1528,6 +1620,50 @@ check_finite (Report *r, const char *path, const char *key, double v)
   return FALSE;
 }
 
+/* A mass or stiffness the engine divides by or multiplies with others: 0, or
+ * within FX_MIN_MAGNITUDE..FX_MAX_MAGNITUDE in size (call after the sign
+ * check, which reports non-finite values). */
+static void
+check_magnitude (Report *r, const char *path, const char *key, double v)
+{
+  g_autofree char *here = path_join (path, key);
+
+  if (!isfinite (v) || v == 0.0 || report_is_bad (r, here))
+    return;
+  if (fabs (v) > FX_MAX_MAGNITUDE)
+    report_error (r, path, key, "%s is too large: masses and stiffnesses are limited to %s",
+                  num (v), num (FX_MAX_MAGNITUDE));
+  else if (fabs (v) < FX_MIN_MAGNITUDE)
+    report_error (r, path, key, "%s is too small: write 0, or at least %s", num (v),
+                  num (FX_MIN_MAGNITUDE));
+}
+
+/* A joint or body position: |x|, |y| <= FX_MAX_COORDINATE. */
+static void
+check_position (Report *r, const char *path, const char *key, const double v[2])
+{
+  g_autofree char *here = path_join (path, key);
+
+  for (guint i = 0; i < 2; i++)
+    {
+      const char *index = i == 0 ? "[0]" : "[1]";
+
+      if (check_finite (r, here, index, v[i]) && fabs (v[i]) > FX_MAX_COORDINATE)
+        report_error (r, here, index, "%s m is too far out: coordinates are limited to "
+                      "%s m (move the mechanism nearer the origin)", num (v[i]),
+                      num (FX_MAX_COORDINATE));
+    }
+}
+
+/* A section dimension: FX_MIN_LENGTH..FX_MAX_LENGTH metres. */
+static void
+check_dimension (Report *r, const char *path, const char *key, double v)
+{
+  if (check_finite (r, path, key, v) && !(v >= FX_MIN_LENGTH && v <= FX_MAX_LENGTH))
+    report_error (r, path, key, "must be from %s to %s m, got %s", num (FX_MIN_LENGTH),
+                  num (FX_MAX_LENGTH), num (v));
+}
+
 static void
 check_positive (Report *r, const char *path, const char *key, double v)
 {
@@ -1623,9 +1759,9 @@ check_settings (Report *r, const FxModel *m)
   check_positive (r, "time", "dt", m->dt);
   check_positive (r, "time", "end", m->t_end);
   if (isfinite (m->dt) && m->dt > 0 && isfinite (m->t_end) && m->t_end > 0
-      && m->t_end / m->dt > MAX_STEPS)
+      && m->t_end / m->dt > FX_MAX_STEPS)
     report_error (r, NULL, "time", "end / dt gives %s steps; the limit is %s",
-                  num (ceil (m->t_end / m->dt)), num (MAX_STEPS));
+                  num (ceil (m->t_end / m->dt)), num (FX_MAX_STEPS));
   if (check_finite (r, "solver", "tolerance", m->tolerance)
       && !(m->tolerance > 0.0 && m->tolerance < MAX_TOLERANCE))
     report_error (r, "solver", "tolerance", "must be > 0 and < %s, got %s",
@@ -1672,11 +1808,14 @@ check_slider (Check *c, const char *joint_path, const FxJoint *joint)
   if (support_is_known (c->r, joint_path, joint) && joint->support != FX_SUPPORT_NONE)
     report_error (c->r, path, NULL, "a slider needs support \"none\" (its guide holds the "
                   "joint), not \"%s\"", fx_support_to_string (joint->support));
-  check_vector (c->r, path, "direction", t);
+  /* stored normalised: the file's numbers may have any finite scale */
+  if (!isfinite (t[0]) || !isfinite (t[1]))
+    check_vector (c->r, path, "direction", t);
   if (t[0] == 0.0 && t[1] == 0.0)
     report_error (c->r, path, "direction", "must not be [0, 0]: give the direction the "
                   "block slides along");
   check_positive (c->r, path, "mass", joint->slider_mass);
+  check_magnitude (c->r, path, "mass", joint->slider_mass);
   if (joint->mass != 0.0)
     report_error (c->r, joint_path, "mass", "a joint with a slider has no mass of its own: "
                   "put the mass in the slider (\"slider\": { \"mass\": %s })",
@@ -1689,11 +1828,13 @@ check_joint (Check *c, guint i, const char *path)
   const FxJoint *joint = fx_model_joint (c->model, i);
 
   check_id (c->r, path, joint->id, c->joints, "joints", i, TRUE);
-  check_vector (c->r, path, "at", joint->at);
+  check_position (c->r, path, "at", joint->at);
   check_enum (c->r, path, "kind", joint->kind, fx_joint_kind_to_string (joint->kind));
   check_enum (c->r, path, "support", joint->support, fx_support_to_string (joint->support));
   check_non_negative (c->r, path, "mass", joint->mass);
+  check_magnitude (c->r, path, "mass", joint->mass);
   check_non_negative (c->r, path, "inertia", joint->inertia);
+  check_magnitude (c->r, path, "inertia", joint->inertia);
   check_motion (c, path, joint);
   check_slider (c, path, joint);
 }
@@ -1706,17 +1847,17 @@ check_shape (Report *r, const char *section_path, const FxSection *s)
   switch (s->shape)
     {
     case FX_SHAPE_RECTANGLE:
-      check_positive (r, path, "width", s->width);
-      check_positive (r, path, "height", s->height);
+      check_dimension (r, path, "width", s->width);
+      check_dimension (r, path, "height", s->height);
       break;
     case FX_SHAPE_SQUARE:
-      check_positive (r, path, "side", s->width);
+      check_dimension (r, path, "side", s->width);
       break;
     case FX_SHAPE_CIRCLE:
-      check_positive (r, path, "diameter", s->diameter);
+      check_dimension (r, path, "diameter", s->diameter);
       break;
     case FX_SHAPE_TUBE:
-      check_positive (r, path, "diameter", s->diameter);
+      check_dimension (r, path, "diameter", s->diameter);
       if (check_finite (r, path, "inner_diameter", s->inner_diameter)
           && !(s->inner_diameter >= 0.0 && s->inner_diameter < s->diameter)
           && !report_is_bad (r, path))
@@ -1735,7 +1876,9 @@ check_material (Report *r, const char *path, const FxSection *s, gboolean rigid)
   check_stiffness (r, path, "E", s->E, rigid);
   if (check_finite (r, path, "nu", s->nu) && !(s->nu > -1.0 && s->nu <= 0.5))
     report_error (r, path, "nu", "must be > -1 and <= 0.5, got %s", num (s->nu));
+  check_magnitude (r, path, "E", s->E);
   check_non_negative (r, path, "rho", s->rho);
+  check_magnitude (r, path, "rho", s->rho);
   check_shape (r, path, s);
   check_positive (r, path, "shear_factor", s->shear_factor);
 }
@@ -1761,6 +1904,11 @@ check_section (Report *r, const char *link_path, const FxLink *link)
   check_stiffness (r, path, "EA", s->EA, link->rigid);
   check_stiffness (r, path, "GA", s->GA, link->rigid);
   check_stiffness (r, path, "EI", s->EI, link->rigid);
+  check_magnitude (r, path, "rhoA", s->rhoA);
+  check_magnitude (r, path, "rhoI", s->rhoI);
+  check_magnitude (r, path, "EA", s->EA);
+  check_magnitude (r, path, "GA", s->GA);
+  check_magnitude (r, path, "EI", s->EI);
 }
 
 static gboolean
@@ -1797,6 +1945,10 @@ check_link_ends (Check *c, const char *path, const FxLink *link)
                   link->from, link->to);
   else if (!isfinite (length))
     report_error (c->r, path, NULL, "length is not finite");
+  else if (length < FX_MIN_LENGTH)
+    report_error (c->r, path, NULL, "%s m long: links are at least %s m long (joints \"%s\" "
+                  "and \"%s\" nearly coincide)", num (length), num (FX_MIN_LENGTH),
+                  link->from, link->to);
 }
 
 static void
@@ -2140,9 +2292,11 @@ check_body (Check *c, guint i, const char *path, GHashTable *ids)
 
   check_id (c->r, path, body->id, ids, "bodies", i, TRUE);
   check_positive (c->r, path, "mass", body->mass);
+  check_magnitude (c->r, path, "mass", body->mass);
   check_non_negative (c->r, path, "inertia", body->inertia);
+  check_magnitude (c->r, path, "inertia", body->inertia);
   if (body->has_center)
-    check_vector (c->r, path, "center", body->center);
+    check_position (c->r, path, "center", body->center);
   if (body->n_joints == 0)
     {
       report_error (c->r, path, "joints", "a body needs at least one attachment joint");
@@ -2916,21 +3070,93 @@ fx_model_load_data (const char *data, gssize length, GPtrArray **warnings, GErro
   return model;
 }
 
+/* Reads a model file: a regular file (a FIFO or a device such as /dev/zero
+ * would block or never end) of at most FX_MODEL_MAX_FILE_SIZE bytes. The
+ * file is opened without blocking, then checked on its descriptor, so that
+ * nothing swapped in between is read. */
+static gboolean
+read_model_file (const char *filename, char **data, gsize *length, GError **error)
+{
+  struct stat st;
+  int fd = g_open (filename, O_RDONLY | O_NONBLOCK, 0);
+
+  if (fd < 0)
+    {
+      int saved = errno;
+      g_set_error (error, FX_MODEL_ERROR, FX_MODEL_ERROR_IO, _("Cannot open “%s”: %s"),
+                   filename, g_strerror (saved));
+      return FALSE;
+    }
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      g_set_error (error, FX_MODEL_ERROR, FX_MODEL_ERROR_IO,
+                   _("“%s” is not a regular file (a model is read from an ordinary file)"),
+                   filename);
+      close (fd);
+      return FALSE;
+    }
+  if (st.st_size > FX_MODEL_MAX_FILE_SIZE)
+    {
+      g_set_error (error, FX_MODEL_ERROR, FX_MODEL_ERROR_IO,
+                   _("“%s” is %.0f MB; model files are limited to %d MB"), filename,
+                   st.st_size / 1048576.0, FX_MODEL_MAX_FILE_SIZE >> 20);
+      close (fd);
+      return FALSE;
+    }
+
+  /* one byte more than the limit shows a file that grew meanwhile */
+  gsize cap = (gsize) st.st_size + 1, n = 0;
+  g_autofree char *buf = g_malloc (cap + 1);
+  for (;;)
+    {
+      gssize got = read (fd, buf + n, cap - n);
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got < 0)
+        {
+          int saved = errno;
+          g_set_error (error, FX_MODEL_ERROR, FX_MODEL_ERROR_IO, _("Cannot read “%s”: %s"),
+                       filename, g_strerror (saved));
+          close (fd);
+          return FALSE;
+        }
+      if (got == 0)
+        break;
+      n += (gsize) got;
+      if (n == cap)
+        {
+          if (cap > FX_MODEL_MAX_FILE_SIZE)
+            {
+              g_set_error (error, FX_MODEL_ERROR, FX_MODEL_ERROR_IO,
+                           _("“%s” is larger than %d MB, the limit for model files"), filename,
+                           FX_MODEL_MAX_FILE_SIZE >> 20);
+              close (fd);
+              return FALSE;
+            }
+          cap = MIN (2 * cap, (gsize) FX_MODEL_MAX_FILE_SIZE + 1);
+          buf = g_realloc (buf, cap + 1);
+        }
+    }
+  close (fd);
+  buf[n] = '\0';
+  *data = g_steal_pointer (&buf);
+  *length = n;
+  return TRUE;
+}
+
 FxModel *
 fx_model_load_file (const char *filename, GPtrArray **warnings, GError **error)
 {
   g_autofree char *data = NULL;
-  g_autoptr (GError) local = NULL;
   gsize length;
 
   g_return_val_if_fail (filename != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!g_file_get_contents (filename, &data, &length, &local))
+  if (!read_model_file (filename, &data, &length, error))
     {
       if (warnings != NULL)
         *warnings = g_ptr_array_new_with_free_func (g_free);
-      g_set_error_literal (error, FX_MODEL_ERROR, FX_MODEL_ERROR_IO, local->message);
       return NULL;
     }
   return fx_model_load_data (data, (gssize) length, warnings, error);

@@ -20,10 +20,14 @@ typedef enum {
 
 #define FX_MODEL_FORMAT_NAME    "flexion-model"
 #define FX_MODEL_FORMAT_VERSION 1
+/* Bytes: a bigger file is refused before it is read (the largest valid
+ * model, 2e6 elements over few links, is far smaller). */
+#define FX_MODEL_MAX_FILE_SIZE  (64 << 20)
 
 GQuark   fx_model_error_quark (void);
 
-/* warnings (may be NULL): receives a new array of g_strdup'ed "path: message"
+/* Reads regular files only, of at most FX_MODEL_MAX_FILE_SIZE bytes.
+ * warnings (may be NULL): receives a new array of g_strdup'ed "path: message"
  * strings (unknown keys and the like), also when loading fails; free it with
  * g_ptr_array_unref(). */
 FxModel *fx_model_load_file (const char *filename, GPtrArray **warnings, GError **error);

@@ -249,6 +249,18 @@ typedef struct {
 #define FX_MAX_ELEMENTS_PER_LINK 1000000u
 #define FX_MAX_ELEMENTS_TOTAL    2000000u  /* over all links of a model */
 
+/* Geometry and magnitude limits (docs/model-format.md, "Limits"): within
+ * them every quantity the engine and the drawing derive (lengths squared,
+ * stiffness over mass, pixels per metre) stays far from overflow and
+ * underflow, so a model either runs or fails with a message, never
+ * silently turns into NaN, and drawing loops stay bounded. */
+#define FX_MAX_STEPS      1e8    /* time.end / time.dt, also for overrides  */
+#define FX_MAX_COORDINATE 1e6    /* m: |x|, |y| of joints and body centres   */
+#define FX_MIN_LENGTH     1e-9   /* m: links and section dimensions          */
+#define FX_MAX_LENGTH     1e6    /* m: section dimensions                    */
+#define FX_MAX_MAGNITUDE  1e30   /* any other number, in its SI unit         */
+#define FX_MIN_MAGNITUDE  1e-30  /* any non-zero number, in its SI unit      */
+
 FxModel  *fx_model_new            (void);
 void      fx_model_free           (FxModel *model);
 FxModel  *fx_model_copy           (const FxModel *model);
