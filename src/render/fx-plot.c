@@ -64,6 +64,22 @@ fx_plot_style_init (FxPlotStyle *s)
 }
 
 /* "Nice" tick spacing on the 1-2-5 ladder for about `target` intervals. */
+/* Ticks k step for k from ceil (v0 / step) to v1 / step, at most MAX_TICKS:
+ * a loop `v += step` never ends once step is below v's rounding (a range
+ * of 1 around 1e20), nor when a bound is not finite. */
+#define MAX_TICKS 200
+
+static guint
+tick_count (double v0, double v1, double step)
+{
+  if (!(step > 0) || !isfinite (v0) || !isfinite (v1) || !isfinite (step))
+    return 0;
+  double k0 = ceil (v0 / step), k1 = floor (v1 / step + 1e-9);
+  if (!(k1 >= k0))
+    return 0;
+  return (guint) MIN (k1 - k0 + 1, (double) MAX_TICKS);
+}
+
 static double
 nice_step (double span, int target)
 {
@@ -215,8 +231,9 @@ draw_axes (cairo_t *cr, const PlotSpec *spec, const Axes *a, const FxPlotStyle *
       double step = nice_step (a->v1 - a->v0, (int) MAX (2, a->h / (28 * k)));
       if (spec->steps)
         step = MAX (1, round (step));
-      for (double v = ceil (a->v0 / step) * step; v <= a->v1 + 1e-9 * step; v += step)
+      for (guint tick = 0, n_ticks = tick_count (a->v0, a->v1, step); tick < n_ticks; tick++)
         {
+          double v = (ceil (a->v0 / step) + tick) * step;
           double y = floor (ax_y (a, v)) + 0.5;
           fx_set_rgba (cr, pal->fg, fabs (v) < 1e-9 * step ? 0.25 : 0.08);
           cairo_move_to (cr, a->x, y);
@@ -230,8 +247,9 @@ draw_axes (cairo_t *cr, const PlotSpec *spec, const Axes *a, const FxPlotStyle *
 
   /* x ticks */
   double tstep = nice_step (a->t1 - a->t0, (int) MAX (2, a->w / (70 * k)));
-  for (double t = ceil (a->t0 / tstep) * tstep; t <= a->t1 + 1e-9 * tstep; t += tstep)
+  for (guint tick = 0, n_ticks = tick_count (a->t0, a->t1, tstep); tick < n_ticks; tick++)
     {
+      double t = (ceil (a->t0 / tstep) + tick) * tstep;
       double x = floor (ax_x (a, t)) + 0.5;
       fx_set_rgba (cr, pal->fg, 0.08);
       cairo_move_to (cr, x, a->y);
@@ -520,8 +538,9 @@ draw_probe_paths (cairo_t *cr, const FxSeries *s, const FxPlotStyle *st, double 
   fx_text_font (cr, 10.5 * k, FALSE);
   cairo_set_line_width (cr, 1);
   double step = nice_step (a.v1 - a.v0, (int) MAX (2, a.h / (28 * k)));
-  for (double v = ceil (a.v0 / step) * step; v <= a.v1 + 1e-9 * step; v += step)
+  for (guint tick = 0, n_ticks = tick_count (a.v0, a.v1, step); tick < n_ticks; tick++)
     {
+      double v = (ceil (a.v0 / step) + tick) * step;
       double y = floor (ax_y (&a, v)) + 0.5;
       fx_set_rgba (cr, pal->fg, 0.08);
       cairo_move_to (cr, a.x, y);
@@ -531,8 +550,9 @@ draw_probe_paths (cairo_t *cr, const FxSeries *s, const FxPlotStyle *st, double 
       fx_set_rgb (cr, pal->dim);
       fx_text_draw (cr, a.x - 6 * k, y, buf, FX_ALIGN_END, FX_ALIGN_CENTER);
     }
-  for (double v = ceil (a.t0 / step) * step; v <= a.t1 + 1e-9 * step; v += step)
+  for (guint tick = 0, n_ticks = tick_count (a.t0, a.t1, step); tick < n_ticks; tick++)
     {
+      double v = (ceil (a.t0 / step) + tick) * step;
       double x = floor (ax_x (&a, v)) + 0.5;
       fx_set_rgba (cr, pal->fg, 0.08);
       cairo_move_to (cr, x, a.y);

@@ -418,8 +418,14 @@ hatch_ground (const Scene *sc, double x, double y, double half)
   cairo_line_to (cr, x + half, y);
   cairo_stroke (cr);
   cairo_set_line_width (cr, 1 * sc->ls);
-  for (double hx = x - half + 3 * sc->ls; hx <= x + half; hx += 4 * sc->ls)
+  /* counted, not `hx += 4 ls` up to x + half: far out (a joint flung to
+   * 1e308) the sum stops growing and the loop would never end */
+  double pitch = 4 * sc->ls, span = 2 * half - 3 * sc->ls;
+  int n = isfinite (x) && isfinite (y) && pitch > 0 && span >= 0
+          ? (int) MIN (floor (span / pitch) + 1, 64.0) : 0;
+  for (int k = 0; k < n; k++)
     {
+      double hx = x - half + 3 * sc->ls + k * pitch;
       cairo_move_to (cr, hx, y);
       cairo_line_to (cr, hx - 4 * sc->ls, y + 5 * sc->ls);
     }
