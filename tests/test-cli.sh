@@ -206,5 +206,160 @@ else
   fi
 fi
 
+# --- command-line values are checked like file values (issue 14) --------------------
+# Each would run forever or hang without the checks: `timeout` turns a hang into 124.
+run_timed () {
+  local name=$1; shift
+  rc=0
+  timeout 20 "$cli" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null || rc=$?
+}
+fourbar=$root/data/examples/four-bar.flexion
+for args in "--until nan" "--until inf" "--until 1e300" "--dt 1e-300" "--dt nan" "--dt -1" "--until 0"; do
+  read -r opt val <<<"$args"
+  run_timed "bad-run$opt$val" run "$fourbar" "$opt" "$val"
+  expect_status "bad-run$opt$val" 1 "run $args exits 1 at once"
+  run_timed "bad-export$opt$val" export "$fourbar" "$opt" "$val" --csv "$tmp/never.csv"
+  expect_status "bad-export$opt$val" 1 "export $args exits 1 at once"
+done
+run_timed bad-memory run "$fourbar" --max-memory lots
+expect_status bad-memory 1 "--max-memory lots exits 1"
+
+# --- model files are regular files of at most 64 MB -------------------------------
+mkfifo "$tmp/fifo.flexion"
+run_timed fifo check "$tmp/fifo.flexion"
+expect_status fifo 2 "check on a FIFO exits 2 at once (it used to block)"
+run_timed devzero check /dev/zero
+expect_status devzero 2 "check on /dev/zero exits 2 at once"
+truncate -s 65M "$tmp/huge.flexion"
+run_timed huge check "$tmp/huge.flexion"
+expect_status huge 2 "check on a 65 MB file exits 2"
+if grep -q 'limited to 64 MB' "$tmp/huge.err"; then ok "the size limit is named"; else nok "the size limit is named" "$(cat "$tmp/huge.err")"; fi
+
+# --- memory: refused with the size, not aborted in g_malloc -----------------------
+sed 's/"elements": 8/"elements": 10000/g' "$root/data/examples/triangle-truss.flexion" >"$tmp/truss10k.flexion"
+for cmd in run check; do
+  run_timed "truss-$cmd" $cmd "$tmp/truss10k.flexion" --max-memory 4M
+  expect_status "truss-$cmd" 2 "$cmd of a truss with 10,000 elements per link over --max-memory 4M exits 2"
+done
+run_timed truss-export export "$tmp/truss10k.flexion" --max-memory 4M --csv "$tmp/truss.csv"
+expect_status truss-export 2 "export of the same truss exits 2"
+if grep -Eq 'would need [0-9.]+[^a-z]*B .*more than the limit of 4.2[^a-z]*MB: use fewer elements' "$tmp/truss-run.err"; then
+  ok "the memory message names the size and what to reduce"
+else
+  nok "the memory message names the size and what to reduce" "$(cat "$tmp/truss-run.err")"
+fi
+run_timed export-long export "$fourbar" --dt 1e-6 --until 100 --csv "$tmp/long.csv" --max-memory 1G
+expect_status export-long 2 "an export whose record of 1e8 steps passes --max-memory exits 2"
+# 1,000 links meeting at one hub (the bandwidth spans them all)
+python3 - "$tmp/hub.flexion" <<'PY'
+import json, math, sys
+n = 1000
+joints = [{"id": "hub", "at": [0, 0], "kind": "weld", "mass": 1, "inertia": 1}]
+links = []
+for i in range(n):
+    a = 2 * math.pi * i / n
+    joints.append({"id": f"r{i}", "at": [math.cos(a), math.sin(a)], "support": "clamp"})
+    links.append({"id": f"s{i}", "from": "hub", "to": f"r{i}", "elements": 4,
+                  "section": {"rhoA": 1, "rhoI": 1e-4, "EA": 1e6, "GA": 1e6, "EI": 10}})
+json.dump({"format": "flexion-model", "version": 1, "joints": joints, "links": links,
+           "time": {"dt": 0.001, "end": 0.001}}, open(sys.argv[1], "w"))
+PY
+run_timed hub run "$tmp/hub.flexion" --max-memory 1M
+expect_status hub 2 "1,000 links at one hub over --max-memory 1M exit 2"
+
+# --- check runs every test run runs, exit 2 on stderr -----------------------------
+cat >"$tmp/conflict.flexion" <<'JSON'
+{ "format": "flexion-model", "version": 1,
+  "joints": [ { "id": "A", "at": [0, 0], "support": "clamp" }, { "id": "B", "at": [1, 0] } ],
+  "links": [ { "id": "L", "from": "A", "to": "B", "elements": 4, "formulation": "clamped-clamped",
+      "section": { "rhoA": 1, "rhoI": 1e-4, "EA": 1e6, "GA": 1e6, "EI": 10 } } ] }
+JSON
+for cmd in run check; do
+  run_timed "conflict-$cmd" $cmd "$tmp/conflict.flexion"
+  expect_status "conflict-$cmd" 2 "$cmd of a causality conflict exits 2"
+  if [[ ! -s $tmp/conflict-$cmd.out && -s $tmp/conflict-$cmd.err ]]; then
+    ok "$cmd explains the conflict on stderr only"
+  else
+    nok "$cmd explains the conflict on stderr only" "stdout:" "$(cat "$tmp/conflict-$cmd.out")"
+  fi
+  # every message line (after the file's name) starts with a JSON path
+  bad=$(sed -n '2,$p' "$tmp/conflict-$cmd.err" | grep -Ev '^  (  )?(\(root\)|joints\[[0-9]+\]|links\[[0-9]+\]|links): ' || true)
+  if [[ -z $bad ]]; then ok "$cmd's causality lines start with a JSON path"; else nok "$cmd's causality lines start with a JSON path" "$bad"; fi
+done
+
+# --- run's outputs: temp file, renamed at the end ---------------------------------
+echo "old energy" >"$tmp/keep.csv"
+run_timed keep-fail run "$tmp/diverging.flexion" --energy "$tmp/keep.csv"
+expect_status keep-fail 3 "a solver failure exits 3"
+if [[ $(cat "$tmp/keep.csv") == "old energy" ]]; then ok "a solver failure leaves the old CSV"; else nok "a solver failure leaves the old CSV" "$(head -c 200 "$tmp/keep.csv")"; fi
+run_timed unwritable run "$fourbar" --until 0.1 --energy "$tmp/no-such-dir/e.csv"
+expect_status unwritable 4 "an unwritable --energy exits 4"
+# a full disk: a file size limit (ulimit -f, in KiB) with SIGXFSZ ignored makes writes fail
+echo "old trace" >"$tmp/full.csv"
+rc=0
+( ulimit -f 64; trap '' XFSZ; exec "$cli" run "$spaghetti" --trace "$tmp/full.csv" ) \
+  >"$tmp/full.out" 2>"$tmp/full.err" </dev/null || rc=$?
+expect_status full 4 "a full disk (ulimit -f 64) exits 4"
+if [[ $(cat "$tmp/full.csv") == "old trace" ]]; then ok "a full disk leaves the old CSV"; else nok "a full disk leaves the old CSV" "$(head -c 200 "$tmp/full.csv")"; fi
+if grep -q 'cannot write' "$tmp/full.err"; then ok "the full disk is named ($(head -n 1 "$tmp/full.err"))"; else nok "the full disk is named" "$(cat "$tmp/full.err")"; fi
+
+# Ctrl+C: the old file stays, no temporary is left behind
+long=$tmp/long.flexion
+sed 's/"end": [0-9.]*/"end": 1000/' "$spaghetti" >"$long"
+echo "old probes" >"$tmp/sig.csv"
+"$cli" run "$long" --dt 0.001 --probes "$tmp/sig.csv" >"$tmp/sig.out" 2>"$tmp/sig.err" </dev/null &
+pid=$!
+sleep 1
+kill -INT "$pid"
+rc=0; wait "$pid" || rc=$?
+expect_status sig 130 "SIGINT stops run with 130"
+if [[ $(cat "$tmp/sig.csv") == "old probes" ]]; then ok "SIGINT leaves the old CSV"; else nok "SIGINT leaves the old CSV" "$(head -c 200 "$tmp/sig.csv")"; fi
+if ! grep -q 'cannot draw' <("$cli" export "$spaghetti" --csv /dev/null 2>&1); then
+  "$cli" export "$long" --dt 0.001 --animation "$tmp/sig.gif" --size 320x180 \
+    >"$tmp/sig-export.out" 2>"$tmp/sig-export.err" </dev/null &
+  pid=$!
+  sleep 1
+  kill -TERM "$pid"
+  rc=0; wait "$pid" || rc=$?
+  expect_status sig-export 143 "SIGTERM stops export with 143"
+fi
+if ls "$tmp" | grep -q '\.part-'; then nok "no .part- temporaries are left after the signals" "$(ls "$tmp")"; else ok "no .part- temporaries are left after the signals"; fi
+
+# --- CSV quoting (RFC 4180) and non-ASCII ids ---------------------------------------
+cat >"$tmp/quoted.flexion" <<'JSON'
+{ "format": "flexion-model", "version": 1, "time": { "dt": 0.01, "end": 0.03 },
+  "joints": [ { "id": "A", "at": [0, 0], "support": "pin" }, { "id": "B", "at": [1, 0], "support": "pin" } ],
+  "links": [ { "id": "arm, \"left\"\nß", "from": "A", "to": "B", "elements": 2,
+      "section": { "rhoA": 1, "rhoI": 1e-4, "EA": 1e6, "GA": 1e6, "EI": 10 } } ],
+  "probes": [ { "id": "tip, \"1\"\nx", "link": "arm, \"left\"\nß", "s": 1 } ] }
+JSON
+run_cli quoted run "$tmp/quoted.flexion" --trace "$tmp/q-trace.csv" --probes "$tmp/q-probes.csv"
+expect_status quoted 0 "run with ids holding , \" and a newline exits 0"
+outputs=("$tmp/q-trace.csv" "$tmp/q-probes.csv")
+if ! grep -q 'cannot draw' <("$cli" export "$spaghetti" --csv /dev/null 2>&1); then
+  run_cli quoted-export export "$tmp/quoted.flexion" --probes-csv "$tmp/q-export.csv"
+  expect_status quoted-export 0 "export --probes-csv with such ids exits 0"
+  outputs+=("$tmp/q-export.csv")
+fi
+msg=$(python3 - "${outputs[@]}" <<'PY' 2>&1
+import csv, sys
+link, probe = 'arm, "left"\nß', 'tip, "1"\nx'
+for path in sys.argv[1:]:
+    rows = list(csv.reader(open(path, encoding="utf-8", newline="")))
+    width = len(rows[0])
+    assert all(len(r) == width for r in rows), f"{path}: rows of different widths"
+    if "trace" in path:
+        assert rows[0] == "t,link,node,x,y,theta,moment".split(","), rows[0]
+        assert all(r[1] == link for r in rows[1:]), f"{path}: link id {rows[1][1]!r}"
+    else:
+        assert rows[0][1:3] in ([probe + ".x", probe + ".y"], [probe + ".x_m", probe + ".y_m"]), rows[0]
+    print(f"{path.rsplit('/', 1)[1]}: {len(rows)} rows of {width}", end="; ")
+PY
+)
+if (( $? == 0 )); then ok "a CSV reader reads the ids back whole ($msg)"; else nok "a CSV reader reads the ids back whole" "$msg"; fi
+rc=0
+LC_ALL=C.UTF-8 "$cli" check "$tmp/quoted.flexion" >"$tmp/utf8.out" 2>&1 || rc=$?
+if grep -q 'ß' "$tmp/utf8.out"; then ok "check prints non-ASCII ids in a UTF-8 locale"; else nok "check prints non-ASCII ids in a UTF-8 locale" "$(cat "$tmp/utf8.out")"; fi
+
 echo "1..$n"
 (( failures == 0 ))

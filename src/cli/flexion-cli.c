@@ -1,20 +1,27 @@
 /* flexion-cli: the headless runner over the Flexion core.
  *
  *   flexion-cli run MODEL [--dt S] [--until T] [--energy F.csv] [--trace F.csv]
- *                         [--probes F.csv] [--every K] [--seed N]
+ *                         [--probes F.csv] [--every K] [--seed N] [--max-memory SIZE]
  *   flexion-cli ensemble MODEL --samples N ... (flexion-cli-ensemble.c)
  *   flexion-cli ensemble-merge PARTIAL... --stats OUT.csv
- *   flexion-cli check MODEL
+ *   flexion-cli check MODEL [--max-memory SIZE]
  *   flexion-cli modes MODEL [--count K] [--csv OUT] [--shapes OUT]   (flexion-cli-modes.c)
  *   flexion-cli export MODEL [--from T0] [--until T] [--dt S] [--animation OUT]
  *                            [--fps N] [--size WxH] [--plot KIND=OUT] [--csv OUT]
  *                            [--picture OUT] [--dark] [--inset] [--no-colorbar]
+ *                            [--max-memory SIZE]
  *
- * Exit status: 0 success, 1 bad command line, 2 invalid model, 3 solver failure.
+ * Exit status: 0 success, 1 bad command line, 2 invalid model (refused before
+ * the first step, on stderr), 3 solver failure, 4 unwritable output,
+ * 130/143 interrupted by SIGINT/SIGTERM. An output is written beside its
+ * target and renamed over it at the end: any failure leaves the old file.
  */
+#define _POSIX_C_SOURCE 200809L  /* sigaction, isatty */
 #include "fx-model.h"
 #include "fx-model-io.h"
 #include "fx-causality.h"
+#include "fx-csv.h"
+#include "fx-memory.h"
 #include "fx-system.h"
 #include "fx-integrator.h"
 #include "flexion-cli-ensemble.h"
@@ -22,17 +29,21 @@
 
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <locale.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-enum { EXIT_USAGE = 1, EXIT_INVALID = 2, EXIT_SOLVER = 3, EXIT_EXPORT = 4 };
+enum { EXIT_USAGE = 1, EXIT_INVALID = 2, EXIT_SOLVER = 3, EXIT_EXPORT = 4,
+       EXIT_SIGNAL = 128 };
 
 static const char *usage_text =
   "Usage:\n"
   "  flexion-cli run MODEL [OPTION...]   simulate MODEL and report the energy balance\n"
-  "  flexion-cli check MODEL             print the formulation chosen for each link\n"
+  "  flexion-cli check MODEL             run every test of run before its first step and\n"
+  "                                      print the formulation chosen for each link\n"
   "  flexion-cli export MODEL [OPTION...] write animations, plots, pictures and CSV\n"
   "  flexion-cli ensemble MODEL --samples N [OPTION...]  statistics of N noisy samples\n"
   "  flexion-cli ensemble-merge PARTIAL... --stats FILE  combine ensemble partials\n"
@@ -67,8 +78,115 @@ static const char *usage_text =
   "  --no-colorbar, --no-time   leave those out of the animation\n"
   "\n"
   FLEXION_CLI_MODES_OPTIONS
+  "Options of run, check and export:\n"
+  "  --max-memory SIZE  refuse a model whose solver needs more memory than SIZE\n"
+  "                  (e.g. 2G, 512M; default: half of this machine's memory)\n"
+  "\n"
+  "--dt and --until are checked like the model's time.dt and time.end: finite,\n"
+  "positive, and at most 1e8 steps. CSV fields with a comma, quote or newline\n"
+  "are quoted (RFC 4180). Outputs are written beside their target and renamed\n"
+  "over it at the end, so a failure or Ctrl+C leaves an existing file as it was.\n"
+  "\n"
   "Exit status: 0 success, 1 bad command line, 2 invalid model, 3 solver failure,\n"
-  "4 export failure (an unavailable format, an unwritable file).\n";
+  "4 export failure (an unavailable format, an unwritable file), 130 interrupted.\n";
+
+/* ------------------------------------------------------------- signals */
+
+/* The signal that asked us to stop (0: none). Loops poll it and stop
+ * cleanly: they remove their temporary files and keep the old targets. A
+ * second signal kills at once (SA_RESETHAND). */
+static volatile sig_atomic_t interrupted;
+
+static void
+on_signal (int signum)
+{
+  interrupted = signum;
+}
+
+static void
+catch_signals (void)
+{
+  struct sigaction sa;
+
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGINT, &sa, NULL);
+  sigaction (SIGTERM, &sa, NULL);
+}
+
+static int
+interrupted_status (const char *command)
+{
+  g_printerr ("\nflexion-cli %s: interrupted by signal %d; outputs left as they were\n",
+              command, (int) interrupted);
+  return EXIT_SIGNAL + (int) interrupted;
+}
+
+/* ---------------------------------------------------- checked arguments */
+
+/* A positive finite number of seconds, as the model file needs them. */
+static gboolean
+parse_seconds (const char *command, const char *option, const char *text, double *out)
+{
+  char *end = NULL;
+  double v = g_ascii_strtod (text, &end);
+
+  if (end == text || *end != '\0' || !isfinite (v) || !(v > 0.0))
+    {
+      g_printerr ("flexion-cli %s: %s wants a finite number of seconds > 0, not \"%s\"\n",
+                  command, option, text);
+      return FALSE;
+    }
+  *out = v;
+  return TRUE;
+}
+
+static gboolean
+apply_max_memory (const char *command, const char *text)
+{
+  guint64 bytes;
+
+  if (text == NULL)
+    return TRUE;
+  if (!fx_memory_parse_size (text, &bytes))
+    {
+      g_printerr ("flexion-cli %s: --max-memory wants a size such as 2G, 512M or 1000000, "
+                  "not \"%s\"\n", command, text);
+      return FALSE;
+    }
+  fx_memory_limit_set (bytes);
+  return TRUE;
+}
+
+/* The time span after the command line's overrides, held to the model
+ * file's rules (physics.md's step count limit), so that --until 1e300 or
+ * --dt 1e-300 cannot run forever. */
+static gboolean
+check_span (const char *command, const FxModel *model)
+{
+  double steps = ceil (model->t_end / model->dt - 1e-9);
+
+  if (steps <= FX_MAX_STEPS)
+    return TRUE;
+  g_printerr ("flexion-cli %s: end %g s / dt %g s gives %.3g steps; the limit is %g "
+              "(raise --dt or lower --until)\n", command, model->t_end, model->dt, steps,
+              FX_MAX_STEPS);
+  return FALSE;
+}
+
+/* ------------------------------------------------------------- models */
+
+static void
+print_lines (const char *prefix, const char *text)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+
+  for (guint i = 0; lines[i]; i++)
+    if (*g_strstrip (lines[i]) != '\0')
+      g_printerr ("%s%s\n", prefix, lines[i]);
+}
 
 static FxModel *
 load_model (const char *path)
@@ -82,60 +200,141 @@ load_model (const char *path)
   if (model == NULL)
     {
       g_printerr ("%s: invalid model:\n", path);
-      g_auto (GStrv) lines = g_strsplit (error->message, "\n", -1);
-      for (guint i = 0; lines[i]; i++)
-        g_printerr ("  %s\n", lines[i]);
+      print_lines ("  ", error->message);
     }
   return model;
 }
 
-static FILE *
-open_csv (const char *path, const char *header)
+/* Builds the engine's system and its integrator with the Newton matrix:
+ * every test before the first step (the file's rules, the causality
+ * assignment, what the engine can build, the memory its matrix needs).
+ * FALSE after saying why on stderr. */
+static gboolean
+build_solver (const char *path, const FxModel *model, FxSystem **sys, FxIntegrator **integ)
 {
-  FILE *f = g_fopen (path, "w");
-  if (f == NULL)
-    g_printerr ("cannot write %s: %s\n", path, g_strerror (errno));
-  else
-    fprintf (f, "%s\n", header);
-  return f;
+  g_autoptr (GError) error = NULL;
+
+  *sys = fx_system_new (model, &error);
+  if (*sys != NULL)
+    {
+      *integ = fx_integrator_new (*sys, model->tolerance, model->max_iterations);
+      if (fx_integrator_prepare (*integ, &error))
+        return TRUE;
+      g_clear_pointer (integ, fx_integrator_free);
+      g_clear_pointer (sys, fx_system_free);
+    }
+  g_printerr ("%s: invalid model:\n", path);
+  /* the matrix's message is about the model as a whole: "(root)", as the
+   * loader says it, so that every line starts with a JSON path */
+  print_lines (error->domain == FX_MATRIX_ERROR ? "  (root): " : "  ", error->message);
+  return FALSE;
+}
+
+static gboolean
+report_is_finite (const FxStepReport *r)
+{
+  const double v[] = { r->t, r->H, r->kinetic, r->elastic, r->gravity, r->supplied,
+                       r->dissipated, r->balance, r->residual, r->joint_gap };
+  for (guint i = 0; i < G_N_ELEMENTS (v); i++)
+    if (!isfinite (v[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* ---------------------------------------------------------- run's CSV */
+
+typedef struct {
+  const char *path;    /* NULL: not asked for */
+  FxCsvFile *file;
+} Output;
+
+static gboolean
+output_open (Output *o, const char *header)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (o->path == NULL)
+    return TRUE;
+  o->file = fx_csv_file_new (o->path, &error);
+  if (o->file == NULL)
+    {
+      g_printerr ("flexion-cli run: %s\n", error->message);
+      return FALSE;
+    }
+  fx_csv_file_printf (o->file, "%s\n", header);
+  return TRUE;
+}
+
+static gboolean
+output_failed (const Output *o)
+{
+  return o->file && fx_csv_file_failed (o->file);
+}
+
+/* Commits every output if `keep`, else removes them all; FALSE if a commit
+ * failed (said on stderr). */
+static gboolean
+outputs_finish (Output *outputs, guint n, gboolean keep)
+{
+  gboolean ok = TRUE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (GError) error = NULL;
+      FxCsvFile *file = g_steal_pointer (&outputs[i].file);
+
+      if (file == NULL)
+        continue;
+      if (!keep || !ok)
+        fx_csv_file_abort (file);
+      else if (!fx_csv_file_commit (file, &error))
+        {
+          g_printerr ("flexion-cli run: %s\n", error->message);
+          ok = FALSE;
+        }
+    }
+  return ok;
 }
 
 static void
-write_energy (FILE *f, const FxStepReport *r)
+write_energy (FxCsvFile *f, const FxStepReport *r)
 {
-  fprintf (f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%u,%.6g,%.6g,%u\n",
-           r->t, r->H, r->kinetic, r->elastic, r->gravity, r->supplied,
-           r->dissipated, r->balance, r->newton_iters, r->residual, r->joint_gap,
-           MAX (r->substeps, 1u));
+  fx_csv_file_printf (f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%u,%.6g,%.6g,%u\n",
+                      r->t, r->H, r->kinetic, r->elastic, r->gravity, r->supplied,
+                      r->dissipated, r->balance, r->newton_iters, r->residual, r->joint_gap,
+                      MAX (r->substeps, 1u));
 }
 
 static void
-write_trace (FILE *f, const FxSystem *sys, const FxModel *model)
+write_trace (FxCsvFile *f, const FxSystem *sys, const FxModel *model)
 {
   double t = fx_system_time (sys);
+  g_autoptr (GString) row = g_string_new (NULL);
 
   for (guint l = 0; l < fx_system_n_links (sys); l++)
     for (guint i = 0; i <= fx_system_link_elements (sys, l); i++)
       {
         double x, y, theta, moment;
         fx_system_node (sys, l, i, &x, &y, &theta, &moment);
-        fprintf (f, "%.17g,%s,%u,%.17g,%.17g,%.17g,%.17g\n", t,
-                 fx_model_link (model, l)->id, i, x, y, theta, moment);
+        g_string_printf (row, "%.17g,", t);
+        fx_csv_append_field (row, fx_model_link (model, l)->id);
+        g_string_append_printf (row, ",%u,%.17g,%.17g,%.17g,%.17g\n", i, x, y, theta, moment);
+        fx_csv_file_write (f, row->str, row->len);
       }
 }
 
 static void
-write_probes (FILE *f, const FxSystem *sys, const FxModel *model)
+write_probes (FxCsvFile *f, const FxSystem *sys, const FxModel *model)
 {
-  fprintf (f, "%.17g", fx_system_time (sys));
+  fx_csv_file_printf (f, "%.17g", fx_system_time (sys));
   for (guint p = 0; p < model->probes->len; p++)
     {
       const FxProbe *probe = fx_model_probe (model, p);
       double x, y;
       fx_system_point (sys, (guint) fx_model_find_link (model, probe->link), probe->s, &x, &y);
-      fprintf (f, ",%.17g,%.17g", x, y);
+      fx_csv_file_printf (f, ",%.17g,%.17g", x, y);
     }
-  fputc ('\n', f);
+  fx_csv_file_write (f, "\n", 1);
 }
 
 static char *
@@ -145,7 +344,10 @@ probes_header (const FxModel *model)
   for (guint p = 0; p < model->probes->len; p++)
     {
       const char *id = fx_model_probe (model, p)->id;
-      g_string_append_printf (h, ",%s.x,%s.y", id, id);
+      g_string_append_c (h, ',');
+      fx_csv_append_field2 (h, id, ".x");
+      g_string_append_c (h, ',');
+      fx_csv_append_field2 (h, id, ".y");
     }
   return g_string_free (h, FALSE);
 }
@@ -161,26 +363,50 @@ progress (double t, double t_end, gboolean tty)
               100.0 * CLAMP (t / t_end, 0.0, 1.0), t);
 }
 
+/* ---------------------------------------------------------------- run */
+
+typedef struct {
+  guint steps;
+  guint64 iters;
+  double max_balance, max_H, supplied;
+  guint max_substeps;
+} RunTotals;
+
+static void
+totals_add (RunTotals *s, const FxStepReport *rep)
+{
+  s->steps++;
+  s->iters += rep->newton_iters;
+  s->max_substeps = MAX (s->max_substeps, rep->substeps);
+  s->max_balance = MAX (s->max_balance, fabs (rep->balance));
+  s->supplied += rep->supplied;
+  /* E_scale of physics.md section 5: the largest of |H|, the work supplied
+   * and any kinetic or potential energy of the run (H itself may be ~0) */
+  s->max_H = MAX (s->max_H, MAX (fabs (rep->H), fabs (s->supplied)));
+  s->max_H = MAX (s->max_H, MAX (rep->kinetic, MAX (rep->elastic, fabs (rep->gravity))));
+}
+
 static int
 cmd_run (int argc, char **argv)
 {
-  double dt = 0, until = 0;
-  char *energy_path = NULL, *trace_path = NULL, *probes_path = NULL;
+  g_autofree char *dt_text = NULL, *until_text = NULL, *max_memory = NULL;
+  g_autofree char *energy_path = NULL, *trace_path = NULL, *probes_path = NULL;
   int every = 1;
   gint64 seed = G_MININT64;  /* not given */
   GOptionEntry entries[] = {
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Noise seed", "N" },
-    { "dt", 0, 0, G_OPTION_ARG_DOUBLE, &dt, "Time step (s)", "S" },
-    { "until", 0, 0, G_OPTION_ARG_DOUBLE, &until, "End time (s)", "T" },
+    { "dt", 0, 0, G_OPTION_ARG_STRING, &dt_text, "Time step (s)", "S" },
+    { "until", 0, 0, G_OPTION_ARG_STRING, &until_text, "End time (s)", "T" },
     { "energy", 0, 0, G_OPTION_ARG_FILENAME, &energy_path, "Energy CSV", "FILE" },
     { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path, "Node trace CSV", "FILE" },
     { "probes", 0, 0, G_OPTION_ARG_FILENAME, &probes_path, "Probe CSV", "FILE" },
     { "every", 0, 0, G_OPTION_ARG_INT, &every, "Trace every K steps", "K" },
+    { "max-memory", 0, 0, G_OPTION_ARG_STRING, &max_memory, "Memory limit", "SIZE" },
     { NULL }
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("MODEL");
   g_autoptr (GError) error = NULL;
-  int status = 0;
+  double dt = 0, until = 0;
 
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_set_help_enabled (ctx, TRUE);
@@ -194,17 +420,20 @@ cmd_run (int argc, char **argv)
       g_printerr ("flexion-cli run: expected one MODEL file\n\n%s", usage_text);
       return EXIT_USAGE;
     }
-  if (every < 1 || (dt != 0 && !(dt > 0 && isfinite (dt))) || (until != 0 && !(until > 0 && isfinite (until))))
+  if (every < 1)
     {
-      g_printerr ("flexion-cli run: --dt and --until must be positive, --every at least 1\n");
+      g_printerr ("flexion-cli run: --every must be at least 1\n");
       return EXIT_USAGE;
     }
-
   if (seed != G_MININT64 && (seed < 0 || seed > G_MAXUINT32))
     {
       g_printerr ("flexion-cli run: --seed must be from 0 to %u\n", G_MAXUINT32);
       return EXIT_USAGE;
     }
+  if ((dt_text && !parse_seconds ("run", "--dt", dt_text, &dt))
+      || (until_text && !parse_seconds ("run", "--until", until_text, &until))
+      || !apply_max_memory ("run", max_memory))
+    return EXIT_USAGE;
 
   g_autoptr (FxModel) model = load_model (argv[1]);
   if (model == NULL)
@@ -215,111 +444,140 @@ cmd_run (int argc, char **argv)
     model->t_end = until;
   if (seed != G_MININT64)
     model->seed = (guint64) seed;
+  if (!check_span ("run", model))
+    return EXIT_USAGE;
 
-  g_autoptr (FxSystem) sys = fx_system_new (model, &error);
-  if (sys == NULL)
-    {
-      g_printerr ("%s: invalid model:\n  %s\n", argv[1], error->message);
-      return EXIT_INVALID;
-    }
-  g_autoptr (FxIntegrator) integ = fx_integrator_new (sys, model->tolerance, model->max_iterations);
+  g_autoptr (FxSystem) sys = NULL;
+  g_autoptr (FxIntegrator) integ = NULL;
+  if (!build_solver (argv[1], model, &sys, &integ))
+    return EXIT_INVALID;
 
-  FILE *fe = energy_path ? open_csv (energy_path,
-    "t,H,kinetic,elastic,gravity,supplied,dissipated,balance,newton_iters,residual,joint_gap,"
-    "substeps") : NULL;
-  FILE *ft = trace_path ? open_csv (trace_path, "t,link,node,x,y,theta,moment") : NULL;
+  /* from here on a signal must not kill us with temporaries on disk */
+  catch_signals ();
+  enum { ENERGY, TRACE, PROBES, N_OUTPUTS };
+  Output out[N_OUTPUTS] = { { energy_path, NULL }, { trace_path, NULL }, { probes_path, NULL } };
   g_autofree char *ph = probes_header (model);
-  FILE *fp = probes_path ? open_csv (probes_path, ph) : NULL;
-  if ((energy_path && !fe) || (trace_path && !ft) || (probes_path && !fp))
+  if (!output_open (&out[ENERGY], "t,H,kinetic,elastic,gravity,supplied,dissipated,balance,"
+                    "newton_iters,residual,joint_gap,substeps")
+      || !output_open (&out[TRACE], "t,link,node,x,y,theta,moment")
+      || !output_open (&out[PROBES], ph))
     {
-      status = EXIT_USAGE;
-      goto out;
+      outputs_finish (out, N_OUTPUTS, FALSE);
+      return EXIT_EXPORT;
     }
 
   FxStepReport rep;
   fx_integrator_report (integ, &rep);
-  if (fe) write_energy (fe, &rep);
-  if (ft) write_trace (ft, sys, model);
-  if (fp) write_probes (fp, sys, model);
+  if (out[ENERGY].file) write_energy (out[ENERGY].file, &rep);
+  if (out[TRACE].file) write_trace (out[TRACE].file, sys, model);
+  if (out[PROBES].file) write_probes (out[PROBES].file, sys, model);
 
   gboolean tty = isatty (2);
   guint n_steps = (guint) ceil (model->t_end / model->dt - 1e-9);
-  guint64 iters = 0;
-  /* E_scale of physics.md section 5: the largest of |H|, the work supplied
-   * and any kinetic or potential energy of the run (H itself may be ~0) */
-  double max_balance = 0.0, max_H = fabs (rep.H), supplied = 0.0;
-  gint64 start = g_get_monotonic_time ();
-  guint step, max_substeps = 1;
-
   printf ("solver: %s\n", fx_integrator_describe_solver (integ));
   fflush (stdout);
+  RunTotals totals = { 0, 0, 0.0, fabs (rep.H), 0.0, 1 };
+  gint64 start = g_get_monotonic_time ();
+  int status = 0;
 
-  for (step = 1; step <= n_steps; step++)
+  for (guint step = 1; step <= n_steps && status == 0; step++)
     {
+      if (interrupted)
+        {
+          status = interrupted_status ("run");
+          break;
+        }
       if (!fx_integrator_step (integ, model->dt, &rep, &error))
         {
-          if (tty)
-            g_printerr ("\n");
-          g_printerr ("%s: %s\n", argv[1], error->message);
+          g_printerr ("%s%s: %s\n", tty ? "\n" : "", argv[1], error->message);
           status = EXIT_SOLVER;
           break;
         }
-      iters += rep.newton_iters;
-      max_substeps = MAX (max_substeps, rep.substeps);
-      max_balance = MAX (max_balance, fabs (rep.balance));
-      supplied += rep.supplied;
-      max_H = MAX (max_H, MAX (fabs (rep.H), fabs (supplied)));
-      max_H = MAX (max_H, MAX (rep.kinetic, MAX (rep.elastic, fabs (rep.gravity))));
-      if (fe) write_energy (fe, &rep);
-      if (ft && step % (guint) every == 0) write_trace (ft, sys, model);
-      if (fp) write_probes (fp, sys, model);
+      if (!report_is_finite (&rep))
+        {
+          g_printerr ("%s%s: the energies are no longer finite numbers at t = %g s "
+                      "(H = %g J); the model's numbers are too large or too small for "
+                      "the solver\n", tty ? "\n" : "", argv[1], rep.t, rep.H);
+          status = EXIT_SOLVER;
+          break;
+        }
+      totals_add (&totals, &rep);
+      if (out[ENERGY].file) write_energy (out[ENERGY].file, &rep);
+      if (out[TRACE].file && step % (guint) every == 0) write_trace (out[TRACE].file, sys, model);
+      if (out[PROBES].file) write_probes (out[PROBES].file, sys, model);
+      for (guint i = 0; i < N_OUTPUTS; i++)
+        if (output_failed (&out[i]))
+          {
+            /* the exact error comes with the commit below */
+            status = EXIT_EXPORT;
+            break;
+          }
       if (tty && (step % 16 == 0 || step == n_steps))
         progress (rep.t, model->t_end, tty);
     }
   if (tty && status == 0)
     g_printerr ("\n");
+  if (status == EXIT_EXPORT)
+    {
+      /* commit to learn and print which write failed; it removes the temporary */
+      for (guint i = 0; i < N_OUTPUTS; i++)
+        if (output_failed (&out[i]))
+          outputs_finish (&out[i], 1, TRUE);
+      outputs_finish (out, N_OUTPUTS, FALSE);
+      return status;
+    }
+  if (!outputs_finish (out, N_OUTPUTS, status == 0))
+    return EXIT_EXPORT;
 
   double wall = (g_get_monotonic_time () - start) / 1e6;
-  guint done = status == 0 ? n_steps : step - 1;
   printf ("%u steps to t = %.6g s in %.3f s wall (%.1fx real time); "
           "mean Newton iterations %.2f; max |balance| %.3g J (%.2g of the energy scale)",
-          done, fx_system_time (sys), wall, wall > 0 ? fx_system_time (sys) / wall : 0.0,
-          done ? (double) iters / done : 0.0, max_balance,
-          max_H > 0 ? max_balance / max_H : 0.0);
-  if (max_substeps > 1)
-    printf ("; some steps needed up to %u substeps", max_substeps);
+          totals.steps, fx_system_time (sys), wall, wall > 0 ? fx_system_time (sys) / wall : 0.0,
+          totals.steps ? (double) totals.iters / totals.steps : 0.0, totals.max_balance,
+          totals.max_H > 0 ? totals.max_balance / totals.max_H : 0.0);
+  if (totals.max_substeps > 1)
+    printf ("; some steps needed up to %u substeps", totals.max_substeps);
   printf ("\n");
-
-out:
-  if (fe) fclose (fe);
-  if (ft) fclose (ft);
-  if (fp) fclose (fp);
-  g_free (energy_path);
-  g_free (trace_path);
-  g_free (probes_path);
   return status;
 }
+
+/* -------------------------------------------------------------- check */
 
 static int
 cmd_check (int argc, char **argv)
 {
+  g_autofree char *max_memory = NULL;
+  GOptionEntry entries[] = {
+    { "max-memory", 0, 0, G_OPTION_ARG_STRING, &max_memory, "Memory limit", "SIZE" },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) ctx = g_option_context_new ("MODEL");
+  g_autoptr (GError) error = NULL;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    {
+      g_printerr ("flexion-cli check: %s\n\n%s", error->message, usage_text);
+      return EXIT_USAGE;
+    }
   if (argc != 2)
     {
       g_printerr ("flexion-cli check: expected one MODEL file\n\n%s", usage_text);
       return EXIT_USAGE;
     }
+  if (!apply_max_memory ("check", max_memory))
+    return EXIT_USAGE;
   g_autoptr (FxModel) model = load_model (argv[1]);
   if (model == NULL)
     return EXIT_INVALID;
+  /* everything run tests before its first step, so that check passes
+   * exactly the models run accepts */
+  g_autoptr (FxSystem) sys = NULL;
+  g_autoptr (FxIntegrator) integ = NULL;
+  if (!build_solver (argv[1], model, &sys, &integ))
+    return EXIT_INVALID;
 
-  g_autoptr (FxAssignment) a = fx_assignment_compute (model);
-  if (!fx_assignment_ok (a))
-    {
-      printf ("%s: no valid formulation assignment:\n", argv[1]);
-      for (guint i = 0; i < a->conflicts->len; i++)
-        printf ("  %s\n", (char *) g_ptr_array_index (a->conflicts, i));
-      return 1;
-    }
+  const FxAssignment *a = fx_system_assignment (sys);
   printf ("%-16s %-34s %s\n", "link", "formulation", "chosen");
   for (guint l = 0; l < a->n_links; l++)
     {
@@ -332,6 +590,7 @@ cmd_check (int argc, char **argv)
               la->fixed_by_user ? "by the model" : "automatically");
     }
   printf ("%u link%s split\n", fx_assignment_n_splits (a), fx_assignment_n_splits (a) == 1 ? "" : "s");
+  printf ("solver: %s\n", fx_integrator_describe_solver (integ));
   return 0;
 }
 
@@ -354,7 +613,20 @@ export_progress (double fraction, gpointer data)
                   "########################################", width - filled, "",
                   100.0 * CLAMP (fraction, 0.0, 1.0));
     }
-  return TRUE;
+  /* FALSE cancels the export, which removes its temporary files */
+  return !interrupted;
+}
+
+/* An export's failure: 4 for the output, 2 for a run refused before its
+ * first step (the memory it would need), 3 for the solver. */
+static int
+export_status (const GError *error)
+{
+  if (error->domain == FX_EXPORT_ERROR)
+    return EXIT_EXPORT;
+  if (g_error_matches (error, FX_MATRIX_ERROR, FX_MATRIX_ERROR_TOO_LARGE))
+    return EXIT_INVALID;
+  return EXIT_SOLVER;
 }
 
 static gboolean
@@ -379,6 +651,7 @@ cmd_export (int argc, char **argv)
   FxAnimationOptions o;
   fx_animation_options_init (&o);
   const char *model_path = NULL, *animation = NULL, *csv = NULL, *picture = NULL, *probes_csv = NULL;
+  const char *max_memory = NULL;
   g_autoptr (GPtrArray) plots = g_ptr_array_new ();
   for (int i = 1; i < argc; i++)
     {
@@ -386,13 +659,37 @@ cmd_export (int argc, char **argv)
       gboolean has_value = i + 1 < argc;
       char *end = NULL;
       if (g_str_equal (a, "--until") && has_value)
-        o.t_until = g_ascii_strtod (argv[++i], &end);
-      else if (g_str_equal (a, "--from") && has_value)
-        o.t_from = g_ascii_strtod (argv[++i], &end);
+        {
+          if (!parse_seconds ("export", a, argv[++i], &o.t_until))
+            return EXIT_USAGE;
+        }
       else if (g_str_equal (a, "--dt") && has_value)
-        o.dt = g_ascii_strtod (argv[++i], &end);
+        {
+          if (!parse_seconds ("export", a, argv[++i], &o.dt))
+            return EXIT_USAGE;
+        }
+      else if (g_str_equal (a, "--from") && has_value)
+        {
+          o.t_from = g_ascii_strtod (argv[++i], &end);
+          if (!(isfinite (o.t_from) && o.t_from >= 0))
+            {
+              g_printerr ("flexion-cli export: --from wants a finite number of seconds >= 0, "
+                          "not \"%s\"\n", argv[i]);
+              return EXIT_USAGE;
+            }
+        }
       else if (g_str_equal (a, "--fps") && has_value)
-        o.fps = g_ascii_strtod (argv[++i], &end);
+        {
+          o.fps = g_ascii_strtod (argv[++i], &end);
+          if (!(isfinite (o.fps) && o.fps > 0 && o.fps <= 240))
+            {
+              g_printerr ("flexion-cli export: --fps wants a number from above 0 to 240, "
+                          "not \"%s\"\n", argv[i]);
+              return EXIT_USAGE;
+            }
+        }
+      else if (g_str_equal (a, "--max-memory") && has_value)
+        max_memory = argv[++i];
       else if (g_str_equal (a, "--deflection") && has_value)
         {
           const char *v = argv[++i];
@@ -461,17 +758,28 @@ cmd_export (int argc, char **argv)
                   "--csv, --probes-csv, --picture\n\n%s", usage_text);
       return EXIT_USAGE;
     }
+  if (!apply_max_memory ("export", max_memory))
+    return EXIT_USAGE;
   g_autoptr (FxModel) model = load_model (model_path);
   if (model == NULL)
     return EXIT_INVALID;
-  g_autoptr (FxAssignment) as = fx_assignment_compute (model);
-  if (!fx_assignment_ok (as))
-    {
-      g_printerr ("%s: no valid formulation assignment:\n", model_path);
-      for (guint i = 0; i < as->conflicts->len; i++)
-        g_printerr ("  %s\n", (char *) g_ptr_array_index (as->conflicts, i));
+  /* the span after the overrides, held to the file's step limit */
+  g_autoptr (FxModel) span = fx_model_copy (model);
+  if (o.t_until > 0)
+    span->t_end = o.t_until;
+  if (o.dt > 0)
+    span->dt = o.dt;
+  if (!check_span ("export", span))
+    return EXIT_USAGE;
+  /* every test of run before the first step (causality, memory, ...) */
+  {
+    g_autoptr (FxSystem) sys = NULL;
+    g_autoptr (FxIntegrator) integ = NULL;
+    if (!build_solver (model_path, model, &sys, &integ))
       return EXIT_INVALID;
-    }
+  }
+
+  catch_signals ();
   ExportProgress progress = { isatty (2), "" };
   g_autoptr (GError) error = NULL;
 
@@ -484,10 +792,12 @@ cmd_export (int argc, char **argv)
                                          &n, &error);
       if (progress.tty)
         g_printerr ("\n");
+      if (!ok && interrupted)
+        return interrupted_status ("export");
       if (!ok)
         {
           g_printerr ("flexion-cli export: %s: %s\n", animation, error->message);
-          return error->domain == FX_EXPORT_ERROR ? EXIT_EXPORT : EXIT_SOLVER;
+          return export_status (error);
         }
       printf ("%s: %u frames, %ux%u, %g fps (%s)\n", animation, n, o.width, o.height, o.fps,
               fx_animation_format_name (format));
@@ -500,10 +810,12 @@ cmd_export (int argc, char **argv)
                                                           export_progress, &progress, &error);
       if (progress.tty)
         g_printerr ("\n");
+      if (series == NULL && interrupted)
+        return interrupted_status ("export");
       if (series == NULL)
         {
           g_printerr ("flexion-cli export: %s\n", error->message);
-          return EXIT_SOLVER;
+          return export_status (error);
         }
       if (csv && !fx_series_write_csv (series, csv, &error))
         {
@@ -561,6 +873,11 @@ cmd_export (int argc, char **argv)
 int
 main (int argc, char **argv)
 {
+  /* messages in the user's language and encoding (non-ASCII ids would
+   * print as '?' otherwise), numbers always with a decimal point */
+  setlocale (LC_ALL, "");
+  setlocale (LC_NUMERIC, "C");
+
   if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
     {
       fputs (usage_text, argc < 2 ? stderr : stdout);

@@ -48,8 +48,10 @@ evaluate (FxSystem *sys, const double *x, double dt, double *R, double *mag, FxM
     }
   for (guint i = 0; i < sys->n; i++)
     sys->x_mid[i] = 0.5 * (sys->x[i] + x[i]);
-  memset (R, 0, sizeof (double) * sys->n);
-  if (mag)
+  /* a model without unknowns may pass NULL vectors: memset must not see them */
+  if (sys->n > 0)
+    memset (R, 0, sizeof (double) * sys->n);
+  if (mag && sys->n > 0)
     memset (mag, 0, sizeof (double) * sys->n);
   if (J)
     {
@@ -100,7 +102,7 @@ fx_system_residual (FxSystem *sys, const double *x, double dt,
 void
 fx_system_flows (FxSystem *sys, const double *x, double dt, double *supplied, double *dissipated)
 {
-  g_autofree double *R = g_new (double, sys->n);
+  g_autofree double *R = g_new (double, MAX (sys->n, 1));
   double loss = 0.0;
   *supplied = dt * evaluate (sys, x, dt, R, NULL, NULL, &loss);
   *dissipated = dt * loss;

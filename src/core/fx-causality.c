@@ -293,6 +293,18 @@ causal_word (FxChannel c, int bit)
   return bit == FX_CAUSAL_F ? _("moment-causal") : _("angular-velocity-causal");
 }
 
+/* Adds "path: message" (the JSON path of the joint or link it is about, as
+ * in the loader's messages); takes `message`. */
+static void
+add_conflict (GPtrArray *conflicts, const char *list, int index, char *message)
+{
+  if (index >= 0)
+    g_ptr_array_add (conflicts, g_strdup_printf ("%s[%d]: %s", list, index, message));
+  else
+    g_ptr_array_add (conflicts, g_strdup_printf ("%s: %s", list, message));
+  g_free (message);
+}
+
 /* Explain, junction by junction, what the user's fixed choices break. */
 static void
 explain_fixed_conflicts (Problem *p, GPtrArray *conflicts)
@@ -318,7 +330,7 @@ explain_fixed_conflicts (Problem *p, GPtrArray *conflicts)
             }
         }
       if (j->ground && n_f > 0)
-        g_ptr_array_add (conflicts, g_strdup_printf (
+        add_conflict (conflicts, "joints", (int) j->joint, g_strdup_printf (
           _("joint \"%s\" (%s): its support fixes the %s, so no member may be %s, "
           "but %s is. Fix: make %s %s (for example pinned or clamped-clamped), "
           "or remove the support."),
@@ -326,7 +338,7 @@ explain_fixed_conflicts (Problem *p, GPtrArray *conflicts)
           causal_word (p->channel, FX_CAUSAL_F), f_links->str, f_links->str,
           causal_word (p->channel, FX_CAUSAL_V)));
       else if (!j->ground && n_f > 1)
-        g_ptr_array_add (conflicts, g_strdup_printf (
+        add_conflict (conflicts, "joints", (int) j->joint, g_strdup_printf (
           _("joint \"%s\" (%s): a free joint takes its force from exactly one link, "
           "but %s are all %s. Fix: keep one of them and set the others to a "
           "%s formulation, or add an inertia (mass) at joint \"%s\"."),
@@ -334,7 +346,7 @@ explain_fixed_conflicts (Problem *p, GPtrArray *conflicts)
           causal_word (p->channel, FX_CAUSAL_F), causal_word (p->channel, FX_CAUSAL_V),
           joint->id));
       else if (!j->ground && n_fixed == j->members->len && n_f == 0)
-        g_ptr_array_add (conflicts, g_strdup_printf (
+        add_conflict (conflicts, "joints", (int) j->joint, g_strdup_printf (
           _("joint \"%s\" (%s): it is free, but every link there is %s, so nothing "
           "takes the joint's force. Fix: set one link at joint \"%s\" to %s, "
           "support the joint, or add an inertia (mass) there."),
@@ -372,7 +384,7 @@ explain_infeasible (Problem *p, GPtrArray *conflicts)
       if (want[0] != BIT_UNSET && want[1] != BIT_UNSET && want[0] != want[1])
         {
           guint fs = want[0] == FX_CAUSAL_F ? 0 : 1;
-          g_ptr_array_add (conflicts, g_strdup_printf (
+          add_conflict (conflicts, "links", (int) l, g_strdup_printf (
             _("link \"%s\" (%s): its end at joint \"%s\" is free and needs a %s link, "
             "its end at joint \"%s\" is supported and needs a %s link, and one link "
             "has one causality. Fix: split link \"%s\" into two links at an interior "
@@ -383,7 +395,7 @@ explain_infeasible (Problem *p, GPtrArray *conflicts)
         }
     }
   if (conflicts->len == before)
-    g_ptr_array_add (conflicts, g_strdup_printf (
+    add_conflict (conflicts, "links", -1, g_strdup_printf (
       _("%s: no causality assignment exists: every free joint needs exactly one %s "
       "link and every supported joint none. Fix: split a link at an interior welded "
       "joint, or add an inertia (mass) at a free joint."),

@@ -475,6 +475,12 @@ ensure_matrix (FxIntegrator *it, GError **error)
 #define MAX_PIECES 64
 
 gboolean
+fx_integrator_prepare (FxIntegrator *it, GError **error)
+{
+  return ensure_matrix (it, error);
+}
+
+gboolean
 fx_integrator_step (FxIntegrator *it, double dt, FxStepReport *rep, GError **error)
 {
   FxSystem *sys = it->sys;
@@ -492,7 +498,7 @@ fx_integrator_step (FxIntegrator *it, double dt, FxStepReport *rep, GError **err
   double released = fx_system_take_released (sys);
   if (fx_system_n_unknowns (sys) != it->n)
     size_arrays (it);
-  if (!ensure_matrix (it, error))
+  if (!fx_integrator_prepare (it, error))
     return FALSE;
 
   FxSystemSnapshot *snap = fx_system_snapshot (sys);
@@ -576,7 +582,7 @@ fx_integrator_set_simplified_newton (FxIntegrator *it, gboolean enabled)
 const char *
 fx_integrator_describe_solver (FxIntegrator *it)
 {
-  if (!ensure_matrix (it, NULL))
+  if (!fx_integrator_prepare (it, NULL))
     return _("no solver (the model is too large)");
   return fx_matrix_describe (it->J);
 }

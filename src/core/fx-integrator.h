@@ -37,6 +37,11 @@ void          fx_integrator_report (FxIntegrator *integrator, FxStepReport *repo
 gboolean      fx_integrator_step   (FxIntegrator *integrator, double dt,
                                     FxStepReport *report, GError **error);
 
+/* Creates the Newton matrix now rather than at the first step, so that a
+ * model whose matrix would pass the memory limit is refused before anything
+ * runs (FX_MATRIX_ERROR_TOO_LARGE, naming the size). */
+gboolean      fx_integrator_prepare (FxIntegrator *integrator, GError **error);
+
 /* The linear solver path (AUTO by default: the cheaper of GSL's banded LU
  * and SuiteSparse's KLU for this model's topology), and a sentence naming the
  * one in use ("sparse LU (KLU), ..."). */

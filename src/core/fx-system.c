@@ -13,6 +13,21 @@
 
 G_DEFINE_QUARK (fx-system-error-quark, fx_system_error)
 
+/* An error about a joint, with the JSON path of the user's joint first (a
+ * joint the engine made inside a split link has none). */
+static void
+set_joint_error (GError **error, FxSystemError code, const FxSystem *sys, const char *joint_id,
+                 const char *message)
+{
+  int index = fx_model_find_joint (sys->model, joint_id);
+
+  if (index >= 0)
+    g_set_error (error, FX_SYSTEM_ERROR, code, "joints[%d]: %s", index, message);
+  else
+    g_set_error_literal (error, FX_SYSTEM_ERROR, code, message);
+}
+
+
 /* ------------------------------------------------------------ building */
 
 static void
@@ -266,9 +281,11 @@ build_joint (FxSystem *sys, guint jt, GError **error)
   gboolean rinertia = !rground && joint->inertia > 0.0;
   if (rinertia && joint->kind == FX_JOINT_PIN && n_members > 1)
     {
-      g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
-                   _("joint \"%s\": a rotary inertia at a pin between several links would "
-                   "not know which link it turns with; make the joint a weld"), joint->id);
+      g_autofree char *message =
+        g_strdup_printf (_("joint \"%s\": a rotary inertia at a pin between several links "
+                           "would not know which link it turns with; make the joint a weld"),
+                         joint->id);
+      set_joint_error (error, FX_SYSTEM_ERROR_UNSUPPORTED, sys, joint->id, message);
       return FALSE;
     }
   /* a welded attachment of a rigid body turns with it */
@@ -464,9 +481,10 @@ check_single_link_limits (FxSystem *sys, GError **error)
       const FxJunction *j = &g_array_index (sys->tjunctions, FxJunction, i);
       if (!j->ground && j->f < 0 && j->inertia_dof < 0 && j->body < 0)
         {
-          g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_CAUSALITY,
-                       _("joint \"%s\": no force-causal link takes its force"),
-                       fx_model_joint (sys->built, j->joint)->id);
+          const char *id = fx_model_joint (sys->built, j->joint)->id;
+          g_autofree char *message =
+            g_strdup_printf (_("joint \"%s\": no force-causal link takes its force"), id);
+          set_joint_error (error, FX_SYSTEM_ERROR_CAUSALITY, sys, id, message);
           return FALSE;
         }
     }
@@ -475,9 +493,10 @@ check_single_link_limits (FxSystem *sys, GError **error)
       const FxJunction *j = &g_array_index (sys->rjunctions, FxJunction, i);
       if (!j->ground && j->f < 0 && j->inertia_dof < 0)
         {
-          g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_CAUSALITY,
-                       _("joint \"%s\": no moment-causal link takes its moment"),
-                       fx_model_joint (sys->built, j->joint)->id);
+          const char *id = fx_model_joint (sys->built, j->joint)->id;
+          g_autofree char *message =
+            g_strdup_printf (_("joint \"%s\": no moment-causal link takes its moment"), id);
+          set_joint_error (error, FX_SYSTEM_ERROR_CAUSALITY, sys, id, message);
           return FALSE;
         }
     }
@@ -506,7 +525,9 @@ fx_system_new (const FxModel *model, GError **error)
   sys->assignment = fx_assignment_compute (sys->model);
   if (!fx_assignment_ok (sys->assignment))
     {
-      g_autoptr (GString) msg = g_string_new (_("no valid formulation for this mechanism:"));
+      /* every line starts with a JSON path, as the loader's messages do */
+      g_autoptr (GString) msg = g_string_new ("(root): ");
+      g_string_append (msg, _("no valid formulation for this mechanism:"));
       for (guint i = 0; i < sys->assignment->conflicts->len; i++)
         g_string_append_printf (msg, "\n  %s", (char *) g_ptr_array_index (sys->assignment->conflicts, i));
       g_set_error_literal (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_CAUSALITY, msg->str);

@@ -4,6 +4,7 @@
 #include "fx-gif.h"
 #include "fx-render-private.h"
 #include "fx-system.h"
+#include "fx-memory.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -245,13 +246,62 @@ series_for_model (const FxModel *model)
 /* Steps the model to t_until, keeping a frame at each of t_from + k / fps
  * (fps <= 0: none) and every step's report. */
 static gboolean
+report_is_finite (const FxStepReport *r)
+{
+  return isfinite (r->t) && isfinite (r->H) && isfinite (r->kinetic) && isfinite (r->elastic)
+         && isfinite (r->gravity) && isfinite (r->supplied) && isfinite (r->dissipated)
+         && isfinite (r->balance) && isfinite (r->residual) && isfinite (r->joint_gap);
+}
+
+/* A span the loop below ends: NaN or an endless count of steps would not. */
+static gboolean
+check_span (double t_until, double dt, GError **error)
+{
+  if (isfinite (t_until) && t_until > 0 && isfinite (dt) && dt > 0
+      && t_until / dt <= FX_MAX_STEPS)
+    return TRUE;
+  g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED,
+               _("cannot run to %g s in steps of %g s: both must be finite and > 0, and give "
+                 "at most %g steps"), t_until, dt, FX_MAX_STEPS);
+  return FALSE;
+}
+
+/* An export keeps every step's report and probes, and every frame's nodes:
+ * refuse a run whose record would pass the memory limit, before it grows
+ * until g_realloc aborts. */
+static gboolean
+check_run_memory (const FxSystem *system, const FxModel *model, double t_until, double dt,
+                  double t_from, double fps, GError **error)
+{
+  guint64 nodes = 0;
+  for (guint l = 0; l < fx_system_n_links (system); l++)
+    nodes += fx_system_link_elements (system, l) + 1;
+  double steps = ceil (t_until / dt) + 1;
+  double frames = fps > 0 ? MIN (steps, floor ((t_until - t_from) * fps) + 1) : 1;
+  double per_step = sizeof (FxStepReport) + sizeof (FxSeriesPoint)
+                    + 4 * sizeof (double) * model->probes->len;
+  /* a frame: x, y, theta and moment per node, and the joints */
+  double per_frame = sizeof (double) * (4.0 * nodes + 2.0 * model->joints->len) + 256;
+  double bytes = steps * per_step + MAX (frames, 1) * per_frame;
+  g_autofree char *what = g_strdup_printf (_("An export of %.0f steps and %.0f frames"), steps,
+                                           frames);
+  return fx_memory_check (bytes >= 1.8e19 ? G_MAXUINT64 : (guint64) bytes, what,
+                          _("export a shorter span, with a larger time step or fewer frames "
+                            "per second"), error);
+}
+
+static gboolean
 run_model (const FxModel *model, double t_until, double dt, double t_from, double fps,
            FxExportProgress progress, gpointer data, double share, Run *run, GError **error)
 {
+  if (!check_span (t_until, dt, error))
+    return FALSE;
   g_autoptr (FxSystem) system = fx_system_new (model, error);
-  if (system == NULL)
+  if (system == NULL || !check_run_memory (system, model, t_until, dt, t_from, fps, error))
     return FALSE;
   g_autoptr (FxIntegrator) integ = fx_integrator_new (system, model->tolerance, model->max_iterations);
+  if (!fx_integrator_prepare (integ, error))
+    return FALSE;
   run->frames = g_ptr_array_new_with_free_func ((GDestroyNotify) fx_step_frame_unref);
   run->reports = g_array_new (FALSE, FALSE, sizeof (FxStepReport));
   run->frame_steps = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -282,6 +332,12 @@ run_model (const FxModel *model, double t_until, double dt, double t_from, doubl
       /* always the full step, as the app and `flexion-cli run` take it */
       if (!fx_integrator_step (integ, dt, &report, error))
         return FALSE;
+      if (!report_is_finite (&report))
+        {
+          g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_DIVERGED,
+                       _("the energies are no longer finite numbers at t = %g s"), report.t);
+          return FALSE;
+        }
       step++;
       g_array_append_val (run->reports, report);
       record_probes (run, system, model);

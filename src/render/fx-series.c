@@ -1,5 +1,6 @@
 /* fx-series.c */
 #include "fx-series.h"
+#include "fx-csv.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -168,7 +169,13 @@ fx_series_write_probes_csv (const FxSeries *s, const char *path, GError **error)
 {
   GString *out = g_string_new ("t");  /* as `flexion-cli run --probes` */
   for (guint p = 0; p < s->n_probes; p++)
-    g_string_append_printf (out, ",%s.x,%s.y", s->probe_ids[p], s->probe_ids[p]);
+    {
+      /* ids are user text: RFC 4180 quoting keeps the columns */
+      g_string_append_c (out, ',');
+      fx_csv_append_field2 (out, s->probe_ids[p], ".x");
+      g_string_append_c (out, ',');
+      fx_csv_append_field2 (out, s->probe_ids[p], ".y");
+    }
   g_string_append_c (out, '\n');
   for (guint i = 0; i < s->points->len; i++)
     {
