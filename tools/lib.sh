@@ -5,7 +5,9 @@
 #   FX_VERBOSE=1   show the full output of apt-get, meson setup and compile
 
 FX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-FX_BUILD=$FX_ROOT/build
+FX_BUILD=${FX_BUILD:-$FX_ROOT/build}
+# extra `meson setup` options for a new build directory (tools/test --sanitize)
+FX_SETUP_ARGS=${FX_SETUP_ARGS:-}
 FX_LOGDIR=${TMPDIR:-/tmp}
 FX_VERBOSE=${FX_VERBOSE:-0}
 
@@ -82,7 +84,8 @@ fx_build () {
   fi
   if [[ ! -e $FX_BUILD ]]; then
     fx_say "Configuring $FX_BUILD"
-    fx_quietly meson-setup meson setup "$FX_BUILD" "$FX_ROOT" || return 1
+    # shellcheck disable=SC2086  # FX_SETUP_ARGS is a list of options
+    fx_quietly meson-setup meson setup $FX_SETUP_ARGS "$FX_BUILD" "$FX_ROOT" || return 1
   fi
 
   fx_say "Compiling"

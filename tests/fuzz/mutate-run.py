@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""Structured fuzzing of `flexion-cli run` on short spans (issue 14).
+
+Takes the examples, applies a few structured mutations (extreme numbers,
+element counts, deleted keys, duplicated items, odd ids, wrong types), and
+runs each model for a few steps. Fails on anything but the documented
+outcomes:
+
+  - exit 0 with finite numbers only (summary and energy CSV),
+  - exit 1 (a command-line value refused), 2 (refused, every message line
+    starting with a JSON path), 3 (solver failure, with a message), 4;
+  - never a signal, a sanitizer report or a hang (per-run timeout);
+  - `check` agrees with `run` on what is refused before the first step.
+
+  mutate-run.py FLEXION_CLI SOURCE_ROOT WORK_DIR [SECONDS]
+  FLEXION_FUZZ_SECONDS overrides SECONDS; FLEXION_FUZZ_SEED replays a run.
+"""
+import copy
+import glob
+import json
+import math
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+
+EXTREMES = [0, -0.0, 1e308, -1e308, 5e-324, 1e-300, 1e300, 1e6, 1.000001e6, -1e6, 1e-9,
+            9e-10, 1e30, 1.1e30, 1e-30, 9e-31, 2.0 ** 53 + 1, 1e15, 0.5, -1, 1]
+ODD_IDS = ["a,b", 'q"uote', "new\nline", "ü€", "", " ", "x" * 300, "links", "[0]"]
+TIMEOUT = 30  # s per run: far above any short span, so a timeout is a hang
+PATH_LINE = re.compile(r"^  (\(root\)|[A-Za-z_][A-Za-z_0-9]*(\[\d+\])?([.\[][^ :]*)?): ")
+
+
+def leaves(node, path=()):
+    """(path, value) of every leaf and container below node."""
+    yield path, node
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from leaves(v, path + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from leaves(v, path + (i,))
+
+
+def get(node, path):
+    for p in path:
+        node = node[p]
+    return node
+
+
+def put(node, path, value):
+    get(node, path[:-1])[path[-1]] = value
+
+
+def mutate_number(rng, model):
+    nums = [p for p, v in leaves(model) if p and isinstance(v, (int, float))
+            and not isinstance(v, bool)]
+    if not nums:
+        return
+    p = rng.choice(nums)
+    v = get(model, p)
+    choices = EXTREMES + [v * 1e10, v * 1e-10, -v, v + 1e-12, v * 1.5]
+    put(model, p, rng.choice(choices))
+
+
+def mutate_elements(rng, model):
+    links = model.get("links")
+    if isinstance(links, list) and links and isinstance(links[0], dict):
+        rng.choice(links)["elements"] = rng.choice([1, 2, 3, 50, 500, 5000, 10 ** 6, 0, 1.5])
+
+
+def delete_key(rng, model):
+    objs = [p for p, v in leaves(model) if isinstance(v, dict) and v]
+    p = rng.choice(objs)
+    obj = get(model, p)
+    del obj[rng.choice(list(obj))]
+
+
+def duplicate_item(rng, model):
+    lists = [p for p, v in leaves(model) if isinstance(v, list) and v]
+    if not lists:
+        return
+    lst = get(model, rng.choice(lists))
+    item = copy.deepcopy(rng.choice(lst))
+    if isinstance(item, dict) and "id" in item and rng.random() < 0.7:
+        item["id"] = str(item["id"]) + "'"
+    lst.insert(rng.randrange(len(lst) + 1), item)
+
+
+def odd_string(rng, model):
+    strs = [p for p, v in leaves(model) if p and isinstance(v, str) and p[-1] != "format"]
+    if not strs:
+        return
+    p = rng.choice(strs)
+    words = ODD_IDS + ["pin", "clamp", "guided", "none", "weld", "free-free", "pinned",
+                       "clamped-clamped", "guided", "auto", "table", "sine", "hat"]
+    put(model, p, rng.choice(words))
+
+
+def same_place(rng, model):
+    joints = model.get("joints")
+    if isinstance(joints, list) and len(joints) >= 2 and all(isinstance(j, dict) for j in joints):
+        a, b = rng.sample(joints, 2)
+        if "at" in a:
+            b["at"] = copy.deepcopy(a["at"])
+            if rng.random() < 0.5 and isinstance(b["at"], list) and b["at"]:
+                b["at"][0] = b["at"][0] + rng.choice([5e-324, 1e-12, 1e-9])
+
+
+def wrong_type(rng, model):
+    nodes = [p for p, v in leaves(model) if p]
+    put(model, rng.choice(nodes), rng.choice([None, "1", [1, 2], {}, True, [], 1]))
+
+
+MUTATIONS = [mutate_number] * 5 + [mutate_elements, delete_key, duplicate_item, odd_string,
+                                   same_place, wrong_type]
+
+
+def short_span(rng, model):
+    """--until a few steps after 0, or None (the model's own span)."""
+    t = model.get("time")
+    dt = t.get("dt") if isinstance(t, dict) else None
+    if isinstance(dt, (int, float)) and not isinstance(dt, bool) and math.isfinite(dt) and dt > 0:
+        return repr(dt * rng.randint(1, 8))
+    return None
+
+
+def finite_csv(path):
+    if not os.path.exists(path):
+        return "no energy CSV"
+    with open(path, encoding="utf-8") as f:
+        next(f, None)
+        for n, line in enumerate(f, 2):
+            for field in line.strip().split(","):
+                try:
+                    if not math.isfinite(float(field)):
+                        return f"line {n}: non-finite {field}"
+                except ValueError:
+                    return f"line {n}: not a number {field!r}"
+    return None
+
+
+def judge(rc, out, err, energy):
+    if rc < 0 or rc > 4:
+        return f"exit {rc}"
+    for word in ("runtime error:", "AddressSanitizer", "LeakSanitizer", "CRITICAL", "g_malloc"):
+        if word in err:
+            return f"stderr has {word!r}"
+    if rc == 0:
+        if re.search(r"\b(nan|inf)\b", out, re.I):
+            return "exit 0 with a non-finite summary"
+        return finite_csv(energy)
+    if rc == 2:
+        lines = err.splitlines()
+        if not any("invalid model:" in l for l in lines):
+            return "exit 2 without 'invalid model:'"
+        body = [l for l in lines if l.startswith("  ") and not l.startswith("    ")]
+        bad = [l for l in body if not PATH_LINE.match(l)]
+        # a message may run over lines when an id holds a newline: judge the first only
+        if bad and not any(i in "".join(bad) for i in ("\n", "new")):
+            return f"exit 2 with a line without a JSON path: {bad[0][:160]!r}"
+    if rc == 3 and not err.strip():
+        return "exit 3 without a message"
+    return None
+
+
+def main():
+    cli, root, work = sys.argv[1:4]
+    seconds = float(os.environ.get("FLEXION_FUZZ_SECONDS", sys.argv[4] if len(sys.argv) > 4 else 60))
+    seed = int(os.environ.get("FLEXION_FUZZ_SEED", time.time_ns() % 2 ** 32))
+    rng = random.Random(seed)
+    os.makedirs(os.path.join(work, "artifacts-run"), exist_ok=True)
+    seeds = []
+    for path in sorted(glob.glob(os.path.join(root, "data", "examples", "*.flexion"))):
+        with open(path, encoding="utf-8") as f:
+            seeds.append(json.load(f))
+    model_path = os.path.join(work, "mutant.flexion")
+    energy = os.path.join(work, "mutant-energy.csv")
+    env = dict(os.environ, LC_ALL="C.UTF-8",
+               ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "detect_leaks=1"),
+               UBSAN_OPTIONS=os.environ.get("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1"))
+    print(f"# mutate-run: seed {seed} (FLEXION_FUZZ_SEED={seed} replays), {seconds:g} s")
+    end = time.monotonic() + seconds
+    tried = findings = 0
+    while time.monotonic() < end:
+        model = copy.deepcopy(rng.choice(seeds))
+        for _ in range(rng.randint(1, 3)):
+            try:
+                rng.choice(MUTATIONS)(rng, model)
+            except (IndexError, KeyError, TypeError, ValueError):
+                pass
+        text = json.dumps(model, ensure_ascii=False, allow_nan=False)
+        with open(model_path, "w", encoding="utf-8") as f:
+            f.write(text)
+        args = [cli, "run", model_path, "--energy", energy, "--max-memory", "256M"]
+        until = short_span(rng, model)
+        if until:
+            args += ["--until", until]
+        if os.path.exists(energy):
+            os.unlink(energy)
+        tried += 1
+        try:
+            p = subprocess.run(args, capture_output=True, text=True, timeout=TIMEOUT, env=env,
+                               errors="replace")
+            why = judge(p.returncode, p.stdout, p.stderr, energy)
+            if why is None and tried % 4 == 0:
+                c = subprocess.run([cli, "check", model_path, "--max-memory", "256M"],
+                                   capture_output=True, text=True, timeout=TIMEOUT, env=env,
+                                   errors="replace")
+                if (p.returncode == 2) != (c.returncode == 2) and p.returncode in (0, 2, 3):
+                    why = f"run exits {p.returncode} but check exits {c.returncode}"
+        except subprocess.TimeoutExpired:
+            p, why = None, f"no end within {TIMEOUT} s (a hang)"
+        if why:
+            findings += 1
+            keep = os.path.join(work, "artifacts-run", f"finding-{seed}-{tried}.flexion")
+            with open(keep, "w", encoding="utf-8") as f:
+                f.write(text)
+            print(f"not ok - {why}: {' '.join(args[1:])} (kept as {keep})")
+            if p is not None:
+                for line in (p.stderr or "").splitlines()[:20]:
+                    print(f"#   {line}")
+            if findings >= 5:
+                break
+    print(f"# mutate-run: {tried} models tried, {findings} findings, seed {seed}")
+    with open(os.path.join(work, "stats.txt"), "a", encoding="utf-8") as f:
+        f.write(f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} run {tried} inputs "
+                f"{seconds:g} s findings {findings} seed {seed}\n")
+    return 1 if findings else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
