@@ -8,14 +8,15 @@
  *   leaves it as it was, and no temporary stays behind either way;
  * - the memory limit: sizes parse, fx_memory_check names the size, and a
  *   model whose Newton matrix passes the limit is refused by
- *   fx_integrator_prepare (before the first step), with the size, never by
- *   an abort;
+ *   fx_integrator_prepare (before the first step) and by fx_runner_new
+ *   (what Play calls), with the size, never by an abort;
  * - a model without unknowns steps (no memset on NULL under UBSan).
  */
 #include "fx-csv.h"
 #include "fx-integrator.h"
 #include "fx-memory.h"
 #include "fx-model-io.h"
+#include "fx-runner.h"
 
 #include <glib/gstdio.h>
 #include <signal.h>
@@ -245,6 +246,12 @@ test_memory_refused (void)
   g_clear_error (&error);
   FxStepReport report;
   g_assert_false (fx_integrator_step (integ, m->dt, &report, &error));
+  g_assert_error (error, FX_MATRIX_ERROR, FX_MATRIX_ERROR_TOO_LARGE);
+  g_clear_error (&error);
+
+  /* Play: the runner refuses it at once, with the message for the window */
+  g_autoptr (FxRunner) runner = fx_runner_new (m, &error);
+  g_assert_null (runner);
   g_assert_error (error, FX_MATRIX_ERROR, FX_MATRIX_ERROR_TOO_LARGE);
   fx_memory_limit_set (0);
 }

@@ -263,6 +263,13 @@ fx_runner_new (const FxModel *model, GError **error)
   r->live_models = g_ptr_array_new_with_free_func ((GDestroyNotify) fx_model_free);
   r->system = g_steal_pointer (&system);
   r->integrator = fx_integrator_new (r->system, r->model->tolerance, r->model->max_iterations);
+  /* a model whose Newton matrix passes the memory limit is refused here,
+   * with its size, rather than failing at the first step */
+  if (!fx_integrator_prepare (r->integrator, error))
+    {
+      fx_runner_free (r);
+      return NULL;
+    }
   r->dt = r->model->dt;
 
   FxStepReport report;
