@@ -7,6 +7,7 @@
  * field that is zero by symmetry does not chase round-off).
  */
 #include "fx-integrator.h"
+#include "fx-memory.h"
 #include <glib/gi18n-lib.h>
 #include "fx-system-private.h"
 
@@ -456,12 +457,25 @@ report_finite (const FxStepReport *rep)
          && isfinite (rep->joint_gap) && isfinite (rep->t);
 }
 
+/* Bytes per unknown the Newton matrix needs at the very least: its pattern
+ * is recorded (one entry per assembled term) before fx_matrix_analyze can
+ * compare the factors with the limit. Measured: about 390 bytes per unknown
+ * at the peak for a single link; a lower bound, so that a model far beyond
+ * the limit is refused before the recording itself grows into gigabytes
+ * (or a g_malloc abort). */
+#define MATRIX_MIN_BYTES_PER_UNKNOWN 100
+
 /* The Newton matrix, made (and its path chosen) on first use. */
 static gboolean
 ensure_matrix (FxIntegrator *it, GError **error)
 {
   if (it->J != NULL)
     return TRUE;
+  guint n = fx_system_n_unknowns (it->sys);
+  g_autofree char *what = g_strdup_printf (_("the Newton matrix of %u unknowns"), n);
+  if (!fx_memory_check ((guint64) n * MATRIX_MIN_BYTES_PER_UNKNOWN, what,
+                        _("use fewer elements per link or fewer links"), error))
+    return FALSE;
   it->J = fx_system_new_jacobian (it->sys, it->matrix_kind, error);
   if (it->J == NULL)
     return FALSE;

@@ -2,13 +2,14 @@
  *
  * Every input must either load, or fail with a PARSE/INVALID/IO error whose
  * every line starts with a JSON path (or "(root)"). A model that loads must
- * save and load again to the same text, and building its system (the
- * causality assignment, the engine's own checks, the memory estimate under
- * a small limit) must fail with a message or succeed: never crash, abort or
+ * save and load again to the same text, and building its system and Newton
+ * matrix (the causality assignment, the engine's own checks, the solver
+ * choice under a 16 MB limit, which keeps each input well under a second) must fail with a message or succeed: never crash, abort or
  * read out of bounds (AddressSanitizer and UBSan watch that).
  *
  * Build: tests/fuzz/run-loader.sh (clang -fsanitize=fuzzer,address,undefined).
  */
+#include "fx-integrator.h"
 #include "fx-memory.h"
 #include "fx-model-io.h"
 #include "fx-system.h"
@@ -59,7 +60,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   g_autoptr (GPtrArray) warnings = NULL;
 
   /* a model needing more stays refused quickly and with a message */
-  fx_memory_set_limit (64u << 20);
+  fx_memory_limit_set (16u << 20);
   g_autoptr (FxModel) model = fx_model_load_data ((const char *) data, (gssize) size, &warnings,
                                                   &error);
   if (model == NULL)
@@ -82,5 +83,13 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   g_autoptr (FxSystem) sys = fx_system_new (model, &build_error);
   if (sys == NULL && (build_error == NULL || build_error->message[0] == '\0'))
     fail ("fx_system_new failed without a message", NULL);
+  if (sys == NULL)
+    return 0;
+  /* the Newton matrix: its pattern, ordering and solver choice */
+  g_autoptr (FxIntegrator) integ = fx_integrator_new (sys, model->tolerance, model->max_iterations);
+  g_autoptr (GError) prepare_error = NULL;
+  if (!fx_integrator_prepare (integ, &prepare_error)
+      && (prepare_error == NULL || prepare_error->message[0] == '\0'))
+    fail ("fx_integrator_prepare failed without a message", NULL);
   return 0;
 }

@@ -194,7 +194,7 @@ def main():
         text = json.dumps(model, ensure_ascii=False, allow_nan=False)
         with open(model_path, "w", encoding="utf-8") as f:
             f.write(text)
-        args = [cli, "run", model_path, "--energy", energy, "--max-memory", "256M"]
+        args = [cli, "run", model_path, "--energy", energy, "--max-memory", "64M"]
         until = short_span(rng, model)
         if until:
             args += ["--until", until]
@@ -206,7 +206,7 @@ def main():
                                errors="replace")
             why = judge(p.returncode, p.stdout, p.stderr, energy)
             if why is None and tried % 4 == 0:
-                c = subprocess.run([cli, "check", model_path, "--max-memory", "256M"],
+                c = subprocess.run([cli, "check", model_path, "--max-memory", "64M"],
                                    capture_output=True, text=True, timeout=TIMEOUT, env=env,
                                    errors="replace")
                 if (p.returncode == 2) != (c.returncode == 2) and p.returncode in (0, 2, 3):

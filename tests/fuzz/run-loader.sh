@@ -32,7 +32,8 @@ if (( rebuild )); then
   # shellcheck disable=SC2086  # flags is a list of words
   if ! clang -std=c17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
        -D_FILE_OFFSET_BITS=64 -DG_LOG_DOMAIN='"Flexion"' -DGETTEXT_PACKAGE='"flexion"' \
-       -DFLEXION_VERSION='"fuzz"' -I"$root/src/core" "${sources[@]}" $flags -lm \
+       -DFLEXION_VERSION='"fuzz"' -Werror=implicit-function-declaration \
+       -I"$root/src/core" -I/usr/include/suitesparse "${sources[@]}" $flags -lklu -lm \
        -o "$exe.new" 2>"$work/build-loader.log"; then
     if grep -q 'fsanitize=fuzzer\|libclang_rt.fuzzer' "$work/build-loader.log"; then
       echo "fuzz-loader: SKIP: clang has no libFuzzer here"; cat "$work/build-loader.log"; exit 77
@@ -42,7 +43,9 @@ if (( rebuild )); then
   mv "$exe.new" "$exe"
 fi
 
-cp "$root"/data/examples/*.flexion "$root"/tests/broken/*.flexion "$work/seeds-loader/"
+# seeds: the examples, the broken files, and inputs that once found a problem
+cp "$root"/data/examples/*.flexion "$root"/tests/broken/*.flexion \
+   "$root"/tests/fuzz/regressions/*.flexion "$work/seeds-loader/"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 log=$work/fuzz-loader.log
