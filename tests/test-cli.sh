@@ -336,7 +336,7 @@ cat >"$tmp/quoted.flexion" <<'JSON'
   "joints": [ { "id": "A", "at": [0, 0], "support": "pin" }, { "id": "B", "at": [1, 0], "support": "pin" } ],
   "links": [ { "id": "arm, \"left\"\nß", "from": "A", "to": "B", "elements": 2,
       "section": { "rhoA": 1, "rhoI": 1e-4, "EA": 1e6, "GA": 1e6, "EI": 10 } } ],
-  "probes": [ { "id": "tip, \"1\"\nx", "link": "arm, \"left\"\nß", "s": 1 } ] }
+  "probes": [ { "id": "tip, \"1\"\nx", "link": "arm, \"left\"\nß", "s": 0.5 } ] }
 JSON
 run_cli quoted run "$tmp/quoted.flexion" --trace "$tmp/q-trace.csv" --probes "$tmp/q-probes.csv"
 expect_status quoted 0 "run with ids holding , \" and a newline exits 0"
@@ -346,6 +346,12 @@ if ! grep -q 'cannot draw' <("$cli" export "$spaghetti" --csv /dev/null 2>&1); t
   expect_status quoted-export 0 "export --probes-csv with such ids exits 0"
   outputs+=("$tmp/q-export.csv")
 fi
+run_cli quoted-modes modes "$tmp/quoted.flexion" --count 2 --shapes "$tmp/q-shapes.csv"
+expect_status quoted-modes 0 "modes --shapes with such ids exits 0"
+run_cli quoted-ensemble ensemble "$tmp/quoted.flexion" --samples 3 --stats "$tmp/q-stats.csv" \
+  --paths "$tmp/q-paths.csv" --keep 2
+expect_status quoted-ensemble 0 "ensemble --stats --paths with such ids exits 0"
+outputs+=("$tmp/q-shapes.csv" "$tmp/q-stats.csv" "$tmp/q-paths.csv")
 msg=$(python3 - "${outputs[@]}" <<'PY' 2>&1
 import csv, sys
 link, probe = 'arm, "left"\nß', 'tip, "1"\nx'
@@ -356,6 +362,13 @@ for path in sys.argv[1:]:
     if "trace" in path:
         assert rows[0] == "t,link,node,x,y,theta,moment".split(","), rows[0]
         assert all(r[1] == link for r in rows[1:]), f"{path}: link id {rows[1][1]!r}"
+    elif "shapes" in path:
+        assert rows[0][2] == "link", rows[0]
+        assert all(r[2] == link for r in rows[1:]), f"{path}: link id {rows[1][2]!r}"
+    elif "stats" in path:
+        assert probe + ".x.mean" in rows[0] and probe + ".y.q95" in rows[0], rows[0]
+    elif "paths" in path:
+        assert rows[0] == ["sample", "t", probe + ".x", probe + ".y"], rows[0]
     else:
         assert rows[0][1:3] in ([probe + ".x", probe + ".y"], [probe + ".x_m", probe + ".y_m"]), rows[0]
     print(f"{path.rsplit('/', 1)[1]}: {len(rows)} rows of {width}", end="; ")

@@ -1,6 +1,7 @@
 /* fx-ensemble.c: samples on worker threads, folded in sample order into
  * mergeable statistics (see fx-ensemble.h). */
 #include "fx-ensemble.h"
+#include "fx-csv.h"
 #include "fx-integrator.h"
 #include "fx-model-io.h"
 #include "fx-noise.h"
@@ -649,8 +650,14 @@ fx_ensemble_write_stats (const FxEnsemble *e, const char *path, GError **error)
   for (guint c = 0; c < e->n_cols; c++)
     {
       const char *name = g_ptr_array_index (e->cols, c);
+      static const char *const stats[] = { ".mean", ".std", ".q05", ".q95" };
 
-      g_string_append_printf (s, ",%s.mean,%s.std,%s.q05,%s.q95", name, name, name, name);
+      /* probe ids are user text: RFC 4180 quoting keeps the columns */
+      for (guint k = 0; k < G_N_ELEMENTS (stats); k++)
+        {
+          g_string_append_c (s, ',');
+          fx_csv_append_field2 (s, name, stats[k]);
+        }
     }
   g_string_append_c (s, '\n');
   for (guint i = 0; i < e->n_times; i++)
@@ -676,7 +683,10 @@ fx_ensemble_write_paths (const FxEnsemble *e, const char *path, GError **error)
   guint np = n_probe_cols (e);
 
   for (guint c = FX_ENSEMBLE_N_ENERGY; c < e->n_cols; c++)
-    g_string_append_printf (s, ",%s", (char *) g_ptr_array_index (e->cols, c));
+    {
+      g_string_append_c (s, ',');
+      fx_csv_append_field (s, g_ptr_array_index (e->cols, c));
+    }
   g_string_append_c (s, '\n');
   for (guint k = 0; k < e->path_index->len; k++)
     for (guint i = 0; i < e->n_times; i++)

@@ -26,6 +26,7 @@
  * whatever the units of the fields.
  */
 #include "fx-modes.h"
+#include "fx-csv.h"
 #include "fx-system-private.h"
 
 #include <glib/gi18n-lib.h>
@@ -1477,10 +1478,12 @@ fx_modes_write_shapes (const FxModes *modes, const FxModel *model, const char *p
             for (guint c = 0; c < FX_MODE_SHAPE_STRIDE; c++)
               if (!finite_or_error (sh[c], error))
                 return FALSE;
-            g_string_append_printf (s, "%u,%s,%s,%u,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n",
-                                    m->index, fx_mode_kind_to_string (m->kind),
-                                    fx_model_link (model, l)->id, k, p[0], p[1],
-                                    sh[FX_MODE_DX], sh[FX_MODE_DY], sh[FX_MODE_M], sh[FX_MODE_N]);
+            g_string_append_printf (s, "%u,%s,", m->index, fx_mode_kind_to_string (m->kind));
+            /* the link id is user text: RFC 4180 quoting keeps the columns */
+            fx_csv_append_field (s, fx_model_link (model, l)->id);
+            g_string_append_printf (s, ",%u,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n", k, p[0],
+                                    p[1], sh[FX_MODE_DX], sh[FX_MODE_DY], sh[FX_MODE_M],
+                                    sh[FX_MODE_N]);
           }
     }
   return write_atomically (path, s, error);
