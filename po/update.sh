@@ -31,8 +31,8 @@ xgettext --package-name=Flexion --package-version="$version" \
   --from-code=UTF-8 --add-comments=Translators: \
   --keyword=_ --keyword=N_ --keyword=C_:1c,2 --keyword=NC_:1c,2 \
   --keyword=g_dcgettext:2 --keyword=g_dngettext:2,3 --keyword=g_dpgettext2:2c,3 \
-  --keyword=report_error:4 --keyword=report_warning:4 --keyword=text_error:3 \
-  --flag=report_error:4:c-format --flag=report_warning:4:c-format --flag=text_error:3:c-format \
+  --keyword=fx_io_report_error:4 --keyword=fx_io_report_warning:4 --keyword=text_error:3 \
+  --flag=fx_io_report_error:4:c-format --flag=fx_io_report_warning:4:c-format --flag=text_error:3:c-format \
   --flag=N_:1:pass-c-format --flag=C_:2:pass-c-format --flag=NC_:2:pass-c-format \
   --flag=g_dngettext:2:pass-c-format --flag=g_strdup_printf:1:c-format \
   --flag=g_string_printf:2:c-format --flag=g_string_append_printf:2:c-format \
