@@ -37,6 +37,8 @@ struct _FxMatrix {
   /* banded: A(i, j) at row p[j], column kl + ku + p[i] - p[j] of AB */
   guint kl, ku;
   guint *perm;               /* perm[i]: position of unknown i in the band */
+  guint plan_kl, plan_ku;    /* the banded path's plan, kept when KLU is chosen */
+  guint *plan_perm;          /* (for the switch when KLU's fill explodes)       */
   double *band;              /* AB's data, row pitch ldab: the hot path of fx_matrix_add */
   gsize ldab;
   gsl_matrix *AB;
@@ -101,6 +103,14 @@ fx_matrix_new (guint n, FxMatrixKind kind)
   m->kind = kind;
   m->recorded = g_array_new (FALSE, FALSE, sizeof (Entry));
   klu_defaults (&m->common);
+  /* KLU prefers the diagonal pivot unless it is below tol times the
+   * column's largest entry. Finely meshed links have small mass diagonals
+   * next to large stiffness terms: at KLU's default 1e-3 it pivots off the
+   * diagonal there, the AMD ordering no longer holds, and the fill (a plate
+   * linkage with a 5000-element rocker: 30 s a factorisation) explodes.
+   * 1e-6 keeps the ordering; Newton, judged on the residual, notices a poor
+   * solve, and fx_matrix_factorize checks the fill it got. */
+  m->common.tol = 1e-6;
   return m;
 }
 
@@ -110,6 +120,7 @@ release_solver (FxMatrix *m)
   g_clear_pointer (&m->Ap, g_free);
   g_clear_pointer (&m->Ai, g_free);
   g_clear_pointer (&m->perm, g_free);
+  g_clear_pointer (&m->plan_perm, g_free);
   g_clear_pointer (&m->AB, gsl_matrix_free);
   m->band = NULL;
   g_clear_pointer (&m->piv, gsl_vector_uint_free);
@@ -434,6 +445,14 @@ fx_matrix_analyze (FxMatrix *m, GError **error)
       if (too_large (sparse_bytes, _("sparse"), error))
         return FALSE;
       setup_sparse (m);
+      if (m->requested == FX_MATRIX_AUTO && band_bytes <= fx_memory_limit_get ())
+        {
+          m->plan_kl = kl;
+          m->plan_ku = ku;
+          m->plan_perm = g_new (guint, MAX (n, 1));
+          for (guint i = 0; i < n; i++)
+            m->plan_perm[i] = use_rcm ? rcm[i] : i;
+        }
     }
   m->analyzed = TRUE;
   return TRUE;
@@ -578,6 +597,32 @@ factorize_band (FxMatrix *m)
   return FX_MATRIX_OK;
 }
 
+static FxMatrixStatus factorize_band (FxMatrix *m);
+
+/* From KLU to the banded path, keeping this assembly's values. */
+static FxMatrixStatus
+switch_to_band (FxMatrix *m)
+{
+  g_autofree double *Ax = g_steal_pointer (&m->Ax);
+
+  klu_free_numeric (&m->numeric, &m->common);
+  klu_free_symbolic (&m->symbolic, &m->common);
+  g_clear_pointer (&m->description, g_free);
+  g_clear_pointer (&m->seq_i, g_free);
+  g_clear_pointer (&m->seq_j, g_free);
+  g_clear_pointer (&m->seq_slot, g_free);
+  m->seq_len = m->seq_cap = m->cursor = 0;
+  m->kl = m->plan_kl;
+  m->ku = m->plan_ku;
+  m->perm = g_steal_pointer (&m->plan_perm);
+  setup_band (m);
+  for (guint j = 0; j < m->n; j++)
+    for (int k = m->Ap[j]; k < m->Ap[j + 1]; k++)
+      fx_matrix_add (m, (guint) m->Ai[k], j, Ax[k]);
+  g_debug ("KLU's fill exceeded its prediction fourfold: %s", m->description);
+  return factorize_band (m);
+}
+
 static FxMatrixStatus
 factorize_sparse (FxMatrix *m)
 {
@@ -586,7 +631,8 @@ factorize_sparse (FxMatrix *m)
       return FX_MATRIX_SINGULAR;
   if (m->numeric != NULL && !klu_refactor (m->Ap, m->Ai, m->Ax, m->symbolic, m->numeric, &m->common))
     klu_free_numeric (&m->numeric, &m->common);
-  if (m->numeric == NULL)
+  gboolean fresh = m->numeric == NULL;
+  if (fresh)
     m->numeric = klu_factor (m->Ap, m->Ai, m->Ax, m->symbolic, &m->common);
   if (m->numeric == NULL || m->common.status != KLU_OK)
     {
@@ -594,6 +640,11 @@ factorize_sparse (FxMatrix *m)
         klu_free_numeric (&m->numeric, &m->common);
       return FX_MATRIX_SINGULAR;
     }
+  /* pivoting can spoil the predicted fill: far more than predicted, and the
+   * band (chosen against the prediction) is the cheaper path after all */
+  double predicted = m->symbolic->lnz + m->symbolic->unz;
+  if (fresh && m->plan_perm != NULL && m->numeric->lnz + m->numeric->unz > 4.0 * predicted)
+    return switch_to_band (m);
   return FX_MATRIX_OK;
 }
 
