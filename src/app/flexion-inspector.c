@@ -582,7 +582,9 @@ show_link (FlexionInspector *self, const FxModel *m, guint li)
 
   /* each choice says whether the others leave it a consistent assignment */
   const char *names[] = { _("Auto"), _("Free–free"), _("Clamped–clamped"), _("Pinned"), _("Guided") };
-  g_autofree char *marked[G_N_ELEMENTS (names)] = { NULL };
+  /* a string vector, freed whole (g_autofree on an array frees only its
+   * first element) */
+  g_auto (GStrv) marked = g_new0 (char *, G_N_ELEMENTS (names) + 1);
   const char *forms[G_N_ELEMENTS (names) + 1] = { NULL };
   {
     g_autoptr (FxModel) trial = fx_model_copy (m);
