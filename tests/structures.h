@@ -50,12 +50,13 @@ blow (FxModel *m, const char *at)
   ld->profile.t2 = 2e-3;
 }
 
+/* A Warren truss's joints: the bottom chord B0..Bn on two pins, the top
+ * chord T0..Tn-1 half a panel along, welded. */
 static inline FxModel *
-warren (guint panels, guint elements)
+warren_joints (guint panels)
 {
   FxModel *m = fx_model_new ();
-  guint count = 0;
-  char a[32], b[32];
+  char a[32];
   for (guint i = 0; i <= panels; i++)
     {
       g_snprintf (a, sizeof a, "B%u", i);
@@ -69,6 +70,26 @@ warren (guint panels, guint elements)
   joint_ptr (m, "B0")->support = FX_SUPPORT_PIN;
   g_snprintf (a, sizeof a, "B%u", panels);
   joint_ptr (m, a)->support = FX_SUPPORT_PIN;
+  return m;
+}
+
+/* The blow at the top chord's middle, and the step it is resolved with. */
+static inline FxModel *
+warren_struck (FxModel *m, guint panels)
+{
+  char a[32];
+  g_snprintf (a, sizeof a, "T%u", panels / 2);
+  blow (m, a);
+  m->dt = 5e-4;
+  return m;
+}
+
+static inline FxModel *
+warren (guint panels, guint elements)
+{
+  FxModel *m = warren_joints (panels);
+  guint count = 0;
+  char a[32], b[32];
   for (guint i = 0; i < panels; i++)
     {
       char t[32];
@@ -84,10 +105,7 @@ warren (guint panels, guint elements)
           link (m, &count, t, a, elements);
         }
     }
-  g_snprintf (a, sizeof a, "T%u", panels / 2);
-  blow (m, a);
-  m->dt = 5e-4;
-  return m;
+  return warren_struck (m, panels);
 }
 
 /* The same truss as a teacher draws it: the bottom chord left to right, then
@@ -96,22 +114,9 @@ warren (guint panels, guint elements)
 static inline FxModel *
 warren_drawn (guint panels, guint elements)
 {
-  FxModel *m = fx_model_new ();
+  FxModel *m = warren_joints (panels);
   guint count = 0;
   char a[32], b[32];
-  for (guint i = 0; i <= panels; i++)
-    {
-      g_snprintf (a, sizeof a, "B%u", i);
-      joint (m, a, i, 0.0);
-    }
-  for (guint i = 0; i < panels; i++)
-    {
-      g_snprintf (a, sizeof a, "T%u", i);
-      joint (m, a, i + 0.5, 0.866);
-    }
-  joint_ptr (m, "B0")->support = FX_SUPPORT_PIN;
-  g_snprintf (a, sizeof a, "B%u", panels);
-  joint_ptr (m, a)->support = FX_SUPPORT_PIN;
   for (guint i = 0; i < panels; i++)
     {
       g_snprintf (a, sizeof a, "B%u", i);
@@ -132,10 +137,7 @@ warren_drawn (guint panels, guint elements)
       g_snprintf (a, sizeof a, "B%u", i + 1);
       link (m, &count, b, a, elements);
     }
-  g_snprintf (a, sizeof a, "T%u", panels / 2);
-  blow (m, a);
-  m->dt = 5e-4;
-  return m;
+  return warren_struck (m, panels);
 }
 
 static inline FxModel *

@@ -38,21 +38,27 @@ struct _FxIntegrator {
 /* Arrays sized by the system's unknowns, (re)made when their number
  * changes (the user's first grab adds the hand's two). */
 static void
+free_arrays (FxIntegrator *it)
+{
+  g_clear_pointer (&it->block_of, g_free);
+  g_clear_pointer (&it->block_kind, g_free);
+  g_clear_pointer (&it->block_length, g_free);
+  g_clear_pointer (&it->x, g_free);
+  g_clear_pointer (&it->R, g_free);
+  g_clear_pointer (&it->mag, g_free);
+  g_clear_pointer (&it->x_prev, g_free);
+  g_clear_pointer (&it->delta, g_free);
+  g_clear_pointer (&it->flips, g_free);
+  g_clear_pointer (&it->x_base, g_free);
+  g_clear_pointer (&it->scale, g_free);
+}
+
+static void
 size_arrays (FxIntegrator *it)
 {
   guint n = fx_system_n_unknowns (it->sys);
 
-  g_free (it->block_of);
-  g_free (it->block_kind);
-  g_free (it->block_length);
-  g_free (it->x);
-  g_free (it->R);
-  g_free (it->mag);
-  g_free (it->x_prev);
-  g_free (it->delta);
-  g_free (it->flips);
-  g_free (it->x_base);
-  g_free (it->scale);
+  free_arrays (it);
   it->n = n;
   it->block_of = g_new0 (guint, MAX (n, 1));
   it->n_blocks = fx_system_blocks (it->sys, it->block_of, &it->block_kind, &it->block_length);
@@ -98,17 +104,7 @@ fx_integrator_free (FxIntegrator *it)
   if (it == NULL)
     return;
   fx_matrix_free (it->J);
-  g_free (it->block_of);
-  g_free (it->block_kind);
-  g_free (it->block_length);
-  g_free (it->x);
-  g_free (it->R);
-  g_free (it->mag);
-  g_free (it->x_prev);
-  g_free (it->delta);
-  g_free (it->flips);
-  g_free (it->x_base);
-  g_free (it->scale);
+  free_arrays (it);
   g_free (it);
 }
 
