@@ -3,7 +3,7 @@
  * selecting a mode animates it on the canvas with its label, an edit
  * recomputes them, and playing leaves the shape. Screenshot:
  * ui-four-bar-mode.png. */
-#include "flexion-application.h"
+#include "ui-harness.h"
 #include "flexion-window.h"
 #include "flexion-modes-panel.h"
 
@@ -11,39 +11,6 @@
 #include <math.h>
 
 static FlexionApplication *app;
-
-static gboolean
-wake (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-/* Runs the main loop until cond(data) or `seconds` of wall time pass. */
-static gboolean
-wait_until (Condition cond, gpointer data, double seconds)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) (seconds * 1e6);
-  while (!cond (data))
-    {
-      if (g_get_monotonic_time () > end)
-        return FALSE;
-      gboolean woke = FALSE;
-      guint id = g_timeout_add (5, wake, &woke);
-      g_main_context_iteration (NULL, TRUE);
-      if (!woke)
-        g_source_remove (id);
-    }
-  return TRUE;
-}
-
-static gboolean
-never (gpointer data)
-{
-  return FALSE;
-}
 
 static gboolean
 has_modes (gpointer panel)
@@ -103,7 +70,7 @@ test_four_bar_modes (void)
   FlexionWindow *win = flexion_window_new (ADW_APPLICATION (app));
   gtk_window_set_default_size (GTK_WINDOW (win), 1280, 800);
   gtk_window_present (GTK_WINDOW (win));
-  wait_until (never, NULL, 0.3);
+  ui_wait_until (ui_never, NULL, 0.3);
   FlexionModesPanel *panel = find_panel (GTK_WIDGET (win));
   g_assert_nonnull (panel);
 
@@ -111,7 +78,7 @@ test_four_bar_modes (void)
   g_autoptr (GFile) file = g_file_new_for_path (path);
   gint64 t0 = g_get_monotonic_time ();
   g_assert_true (flexion_window_load_file (win, file));
-  g_assert_true (wait_until (has_modes, panel, 10));
+  g_assert_true (ui_wait_until (has_modes, panel, 10));
   /* the app's target is 0.2 s (bench-modes times the computation alone) */
   g_test_message ("four-bar modes listed %.3f s after opening", (g_get_monotonic_time () - t0) / 1e6);
   g_assert_cmpstr (flexion_modes_panel_get_summary (panel), ==, "mobility 1 · statically determinate");
@@ -126,7 +93,7 @@ test_four_bar_modes (void)
   g_assert_cmpint (first_vibration, >=, 0);
   flexion_modes_panel_show_mode (panel, first_vibration);
   g_assert_cmpint (flexion_modes_panel_get_shown_mode (panel), ==, first_vibration);
-  wait_until (never, NULL, 0.5);
+  ui_wait_until (ui_never, NULL, 0.5);
   g_assert_cmpuint (screenshot (win, "ui-four-bar-mode.png"), >, 50);
 
   /* an edit recomputes them: with joint B moved 0.3 m up the linkage has
@@ -139,7 +106,7 @@ test_four_bar_modes (void)
   fx_document_move_joint (doc, (guint) b, jb->at[0], jb->at[1] + 0.3);
   g_assert_cmpint (flexion_modes_panel_get_shown_mode (panel), ==, -1);
   g_assert_null (flexion_modes_panel_get_modes (panel));  /* stale ones are gone at once */
-  g_assert_true (wait_until (has_summary, panel, 10));
+  g_assert_true (ui_wait_until (has_summary, panel, 10));
   g_assert_cmpstr (flexion_modes_panel_get_summary (panel), ==, "mobility 1 · statically determinate");
   modes = flexion_modes_panel_get_modes (panel);
   g_assert_nonnull (modes);
@@ -153,25 +120,15 @@ test_four_bar_modes (void)
   g_assert_cmpint (flexion_modes_panel_get_shown_mode (panel), ==, -1);
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
   gtk_window_destroy (GTK_WINDOW (win));
-  wait_until (never, NULL, 0.2);
+  ui_wait_until (ui_never, NULL, 0.2);
 }
 
 int
 main (int argc, char **argv)
 {
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      g_print ("1..0 # SKIP no display: run under xvfb-run\n");
-      return 0;
-    }
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  g_setenv ("GSK_RENDERER", "cairo", FALSE);
-  gtk_test_init (&argc, &argv, NULL);
-  if (g_getenv ("DBUS_SESSION_BUS_ADDRESS") == NULL)
-    g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
-  app = flexion_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+  app = ui_harness_start (&argc, &argv);
+  if (app == NULL)
+    return 0;
   g_test_add_func ("/ui/four-bar-modes", test_four_bar_modes);
   int status = g_test_run ();
   g_object_unref (app);

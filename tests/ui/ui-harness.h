@@ -1,0 +1,70 @@
+/* ui-harness.h: what the application's UI test programs share: running the
+ * main loop until a condition holds (or for a while), and starting the
+ * application under Xvfb. Each program is its own process, so that one
+ * test's windows and settings do not reach another's. */
+#pragma once
+
+#include "flexion-application.h"
+
+#include <adwaita.h>
+
+typedef gboolean (*UiCondition) (gpointer data);
+
+static gboolean
+ui_wake (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop until cond(data) or `seconds` of wall time pass. */
+static inline gboolean
+ui_wait_until (UiCondition cond, gpointer data, double seconds)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) (seconds * 1e6);
+  while (!cond (data))
+    {
+      if (g_get_monotonic_time () > end)
+        return FALSE;
+      gboolean woke = FALSE;
+      guint id = g_timeout_add (5, ui_wake, &woke);
+      g_main_context_iteration (NULL, TRUE);
+      if (!woke)
+        g_source_remove (id);
+    }
+  return TRUE;
+}
+
+static inline gboolean
+ui_never (gpointer data)
+{
+  return FALSE;
+}
+
+static inline void
+ui_spin (double seconds)
+{
+  ui_wait_until (ui_never, NULL, seconds);
+}
+
+/* GTK and the application for a test program; NULL (after printing the TAP
+ * skip line) when there is no display. Criticals are fatal unless a session
+ * bus (and its noise) is around. */
+static inline FlexionApplication *
+ui_harness_start (int *argc, char ***argv)
+{
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      g_print ("1..0 # SKIP no display: run under xvfb-run\n");
+      return NULL;
+    }
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("GSK_RENDERER", "cairo", FALSE);
+  gtk_test_init (argc, argv, NULL);
+  if (g_getenv ("DBUS_SESSION_BUS_ADDRESS") == NULL)
+    g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
+  FlexionApplication *app = flexion_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+  return app;
+}
