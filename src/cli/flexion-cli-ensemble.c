@@ -7,6 +7,7 @@
  *   flexion-cli ensemble-merge PARTIAL... --stats OUT.csv [--paths OUT.csv]
  */
 #include "flexion-cli-ensemble.h"
+#include "flexion-cli-private.h"
 #include "fx-ensemble.h"
 #include "fx-model-io.h"
 
@@ -16,7 +17,6 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { EXIT_USAGE = 1, EXIT_INVALID = 2, EXIT_SOLVER = 3, EXIT_WRITE = 4 };
 
 const char *flexion_cli_ensemble_usage =
   "Options of ensemble (N samples of a model with noisy loads; the noise of sample i\n"
@@ -102,15 +102,9 @@ run_ensemble (const char *path, const EnsembleArgs *a)
   FxEnsembleOptions o;
   int status = EXIT_USAGE;
 
-  g_autoptr (GPtrArray) warnings = NULL;
-  g_autoptr (FxModel) model = fx_model_load_file (path, &warnings, &error);
-  for (guint i = 0; warnings && i < warnings->len; i++)
-    g_printerr ("%s: warning: %s\n", path, (char *) g_ptr_array_index (warnings, i));
+  g_autoptr (FxModel) model = flexion_cli_load_model (path);
   if (model == NULL)
-    {
-      g_printerr ("%s: invalid model:\n  %s\n", path, error->message);
-      return EXIT_INVALID;
-    }
+    return EXIT_INVALID;
   fx_ensemble_options_init (&o, model);
   o.n_samples = (guint) a->samples;
   o.threads = (guint) a->threads;

@@ -1,6 +1,7 @@
 /* flexion-cli-modes.c: "flexion-cli modes", the linear modes of a model
  * (fx-modes.h, physics.md section 10) on the command line. */
 #include "flexion-cli-modes.h"
+#include "flexion-cli-private.h"
 
 #include "fx-model-io.h"
 #include "fx-modes.h"
@@ -12,21 +13,7 @@
 #include <math.h>
 #include <stdio.h>
 
-enum { EXIT_USAGE = 1, EXIT_INVALID = 2, EXIT_SOLVER = 3, EXIT_EXPORT = 4 };
 
-static FxModel *
-load (const char *path)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GPtrArray) warnings = NULL;
-  FxModel *model = fx_model_load_file (path, &warnings, &error);
-
-  for (guint i = 0; warnings && i < warnings->len; i++)
-    g_printerr ("%s: warning: %s\n", path, (char *) g_ptr_array_index (warnings, i));
-  if (model == NULL)
-    g_printerr ("%s: invalid model:\n  %s\n", path, error->message);
-  return model;
-}
 
 static void
 print_modes (const char *path, const FxModes *modes)
@@ -115,7 +102,7 @@ flexion_cli_modes (int argc, char **argv)
       g_printerr ("flexion-cli modes: expected one MODEL file and --count of at least 1\n");
       return EXIT_USAGE;
     }
-  g_autoptr (FxModel) model = load (argv[1]);
+  g_autoptr (FxModel) model = flexion_cli_load_model (argv[1]);
   if (model == NULL)
     return EXIT_INVALID;
 

@@ -24,6 +24,7 @@
 #include "fx-memory.h"
 #include "fx-system.h"
 #include "fx-integrator.h"
+#include "flexion-cli-private.h"
 #include "flexion-cli-ensemble.h"
 #include "flexion-cli-modes.h"
 
@@ -36,8 +37,6 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { EXIT_USAGE = 1, EXIT_INVALID = 2, EXIT_SOLVER = 3, EXIT_EXPORT = 4,
-       EXIT_SIGNAL = 128 };
 
 static const char *usage_text =
   "Usage:\n"
@@ -188,8 +187,8 @@ print_lines (const char *prefix, const char *text)
       g_printerr ("%s%s\n", prefix, lines[i]);
 }
 
-static FxModel *
-load_model (const char *path)
+FxModel *
+flexion_cli_load_model (const char *path)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) warnings = NULL;
@@ -435,7 +434,7 @@ cmd_run (int argc, char **argv)
       || !apply_max_memory ("run", max_memory))
     return EXIT_USAGE;
 
-  g_autoptr (FxModel) model = load_model (argv[1]);
+  g_autoptr (FxModel) model = flexion_cli_load_model (argv[1]);
   if (model == NULL)
     return EXIT_INVALID;
   if (dt > 0)
@@ -567,7 +566,7 @@ cmd_check (int argc, char **argv)
     }
   if (!apply_max_memory ("check", max_memory))
     return EXIT_USAGE;
-  g_autoptr (FxModel) model = load_model (argv[1]);
+  g_autoptr (FxModel) model = flexion_cli_load_model (argv[1]);
   if (model == NULL)
     return EXIT_INVALID;
   /* everything run tests before its first step, so that check passes
@@ -760,7 +759,7 @@ cmd_export (int argc, char **argv)
     }
   if (!apply_max_memory ("export", max_memory))
     return EXIT_USAGE;
-  g_autoptr (FxModel) model = load_model (model_path);
+  g_autoptr (FxModel) model = flexion_cli_load_model (model_path);
   if (model == NULL)
     return EXIT_INVALID;
   /* the span after the overrides, held to the file's step limit */
