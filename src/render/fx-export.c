@@ -751,6 +751,44 @@ encode_video (FxAnimationFormat format, const char *frames_dir, double fps, cons
   return TRUE;
 }
 
+/* The painter's frames to `path` in `format`, through a temporary file or
+ * folder beside it that replaces it only when complete. The frames' progress
+ * runs from `from` over `png_share` (PNG frames) or `video_share` (the frames
+ * of a video, whose encoding takes the rest). */
+static gboolean
+write_animation (Painter *painter, FxAnimationFormat format, const char *path, double fps,
+                 FxExportProgress progress, gpointer data, double from, double png_share,
+                 double video_share, GError **error)
+{
+  gboolean ok = FALSE;
+  g_autofree char *tmp = NULL;
+
+  if (format == FX_ANIMATION_GIF)
+    {
+      tmp = temp_path_beside (path, FALSE, error);
+      ok = tmp && write_gif (painter, tmp, progress, data, error);
+    }
+  else if (format == FX_ANIMATION_PNG_SEQUENCE)
+    {
+      tmp = temp_path_beside (path, TRUE, error);
+      ok = tmp && write_png_frames (painter, tmp, progress, data, from, png_share, error);
+    }
+  else
+    {
+      g_autofree char *frames = temp_path_beside (path, TRUE, error);
+      tmp = frames ? temp_path_beside (path, FALSE, error) : NULL;
+      ok = tmp && write_png_frames (painter, frames, progress, data, from, video_share, error)
+           && encode_video (format, frames, fps, tmp, error);
+      if (frames)
+        remove_tree (frames);
+    }
+  if (ok)
+    ok = move_into_place (tmp, path, error);
+  else if (tmp)
+    remove_tree (tmp);
+  return ok;
+}
+
 gboolean
 fx_export_animation (const FxModel *model, const char *path, FxAnimationFormat format,
                      const FxAnimationOptions *options, FxExportProgress progress, gpointer data,
@@ -798,31 +836,8 @@ fx_export_animation (const FxModel *model, const char *path, FxAnimationFormat f
       return FALSE;
     }
 
-  gboolean ok = FALSE;
-  g_autofree char *tmp = NULL;
-  if (format == FX_ANIMATION_GIF)
-    {
-      tmp = temp_path_beside (path, FALSE, error);
-      ok = tmp && write_gif (&painter, tmp, progress, data, error);
-    }
-  else if (format == FX_ANIMATION_PNG_SEQUENCE)
-    {
-      tmp = temp_path_beside (path, TRUE, error);
-      ok = tmp && write_png_frames (&painter, tmp, progress, data, 0.4, 0.6, error);
-    }
-  else
-    {
-      g_autofree char *frames = temp_path_beside (path, TRUE, error);
-      tmp = frames ? temp_path_beside (path, FALSE, error) : NULL;
-      ok = tmp && write_png_frames (&painter, frames, progress, data, 0.4, 0.5, error)
-           && encode_video (format, frames, o.fps, tmp, error);
-      if (frames)
-        remove_tree (frames);
-    }
-  if (ok)
-    ok = move_into_place (tmp, path, error);
-  else if (tmp)
-    remove_tree (tmp);
+  gboolean ok = write_animation (&painter, format, path, o.fps, progress, data,
+                                 0.4, 0.6, 0.5, error);
   if (ok && n_frames)
     *n_frames = run.frames->len;
   painter_clear (&painter);
@@ -870,32 +885,10 @@ fx_export_frames (const FxModel *model, GPtrArray *frames, const char *path, FxA
     g_array_append_val (run.frame_steps, i);
   Painter painter = { 0 };
   gboolean ok = painter_init (&painter, model, &o, &run);
-  g_autofree char *tmp = NULL;
   if (!ok)
     g_set_error_literal (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, _("nothing to draw"));
-  else if (format == FX_ANIMATION_GIF)
-    {
-      tmp = temp_path_beside (path, FALSE, error);
-      ok = tmp && write_gif (&painter, tmp, NULL, NULL, error);
-    }
-  else if (format == FX_ANIMATION_PNG_SEQUENCE)
-    {
-      tmp = temp_path_beside (path, TRUE, error);
-      ok = tmp && write_png_frames (&painter, tmp, NULL, NULL, 0.0, 1.0, error);
-    }
   else
-    {
-      g_autofree char *dir = temp_path_beside (path, TRUE, error);
-      tmp = dir ? temp_path_beside (path, FALSE, error) : NULL;
-      ok = tmp && write_png_frames (&painter, dir, NULL, NULL, 0.0, 1.0, error)
-           && encode_video (format, dir, o.fps, tmp, error);
-      if (dir)
-        remove_tree (dir);
-    }
-  if (ok)
-    ok = move_into_place (tmp, path, error);
-  else if (tmp)
-    remove_tree (tmp);
+    ok = write_animation (&painter, format, path, o.fps, NULL, NULL, 0.0, 1.0, 1.0, error);
   painter_clear (&painter);
   run_clear (&run);
   return ok;
