@@ -515,7 +515,6 @@ fx_integrator_step (FxIntegrator *it, double dt, FxStepReport *rep, GError **err
   double H0 = fx_system_hamiltonian (sys);
   StepStatus st = STEP_OK;
   guint pieces = 1;
-  double worst_residual = 0.0;
 
   fx_system_noise_begin_step (sys, dt);  /* noise: drawn once, reused by retries */
 
@@ -534,7 +533,6 @@ fx_integrator_step (FxIntegrator *it, double dt, FxStepReport *rep, GError **err
             break;
           st = STEP_NOT_FINITE;
         }
-      worst_residual = MAX (worst_residual, rep->residual);
       fx_system_restore (sys, snap);
       it->have_prev = FALSE;
       it->factors_valid = FALSE;
@@ -555,7 +553,6 @@ fx_integrator_step (FxIntegrator *it, double dt, FxStepReport *rep, GError **err
                      _("solver failed at t = %.6g s: %s, even in %u substeps of %.3g s "
                        "(scaled residual %.3g)"),
                      t0, status_reason (st), MAX_PIECES, dt / MAX_PIECES, rep->residual);
-      (void) worst_residual;
       return FALSE;
     }
 

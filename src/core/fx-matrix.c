@@ -414,10 +414,10 @@ fx_matrix_analyze (FxMatrix *m, GError **error)
         }
     }
 
-  if (g_getenv ("FLEXION_MATRIX_DEBUG"))
-    g_printerr ("matrix n %u nnz %u: band %u+%u cost %.3g; sparse est_flops %.3g fill %.3g cost %.3g\n",
-                n, m->nnz, kl, ku, band_cost, m->symbolic ? m->symbolic->est_flops : 0,
-                m->symbolic ? m->symbolic->lnz + m->symbolic->unz : 0, sparse_cost);
+  g_debug ("Newton matrix: %u unknowns, %u non-zeros; banded %u+%u costs %.3g, "
+           "KLU (%.3g flops, fill %.3g) %.3g",
+           n, m->nnz, kl, ku, band_cost, m->symbolic ? m->symbolic->est_flops : 0,
+           m->symbolic ? m->symbolic->lnz + m->symbolic->unz : 0, sparse_cost);
   gboolean band = m->requested == FX_MATRIX_BANDED
                   || (m->requested == FX_MATRIX_AUTO && band_cost <= sparse_cost)
                   || m->symbolic == NULL;
