@@ -212,6 +212,8 @@ test_format (void)
     "\"drags\": [{\"link\": \"coupler\", \"s\": 0.5, \"path\": [[0, 1, 1], [0, 2, 2]]}]",
     "\"drags\": [{\"joint\": \"C\", \"path\": []}]",
     "\"drags\": [{\"joint\": \"C\", \"path\": [[0, 1, 1]], \"frequency\": 0}]",
+    "\"drags\": [{\"joint\": \"C\", \"path\": [[0, 1, 1]], \"frequency\": 1e30}]",
+    "\"drags\": [{\"joint\": \"C\", \"path\": [[0, 1, 1], [1, 1e300, 1]]}]",
   };
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {

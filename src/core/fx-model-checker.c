@@ -688,8 +688,18 @@ check_drag (Check *c, guint i, const char *path, GHashTable *ids)
       else if (k > 0 && !(drag->path_t[k] > drag->path_t[k - 1]))
         fx_io_report_error (c->r, here, NULL, "times must rise: %s after %s", fx_io_num (drag->path_t[k]),
                       fx_io_num (drag->path_t[k - 1]));
+      else
+        {
+          /* the anchor stays where joints may be */
+          double xy[2] = { drag->path_x[k], drag->path_y[k] };
+          g_autofree char *point = g_strdup_printf ("path[%u]", k);
+          check_position (c->r, path, point, xy);
+        }
     }
   check_positive (c->r, path, "frequency", drag->frequency);
+  if (isfinite (drag->frequency) && drag->frequency > FX_MAX_DRAG_FREQUENCY)
+    fx_io_report_error (c->r, path, "frequency", "%s Hz is too high: at most %s Hz",
+                        fx_io_num (drag->frequency), fx_io_num (FX_MAX_DRAG_FREQUENCY));
   check_non_negative (c->r, path, "damping_ratio", drag->damping_ratio);
   if (!isinf (drag->release) || drag->release < 0)
     check_non_negative (c->r, path, "release", drag->release);

@@ -224,6 +224,7 @@ typedef struct {
 
 #define FX_DRAG_DEFAULT_FREQUENCY 2.0
 #define FX_DRAG_DEFAULT_DAMPING_RATIO 0.7
+#define FX_MAX_DRAG_FREQUENCY 1e6  /* Hz: keeps k = m (2 pi f)^2 within the stiffness limit */
 
 typedef struct {
   char *name;         /* optional title, may be NULL   */
