@@ -4,7 +4,7 @@
  * the background while the window keeps drawing (the longest frame-clock gap
  * is reported), the panel shows them, Export writes the statistics CSV and
  * two plots, and switching off hides the panel. */
-#include "flexion-application.h"
+#include "ui-harness.h"
 #include "flexion-window.h"
 #include "flexion-canvas.h"
 #include "flexion-ensemble-view.h"
@@ -14,34 +14,6 @@
 
 static FlexionApplication *app;
 
-typedef gboolean (*Condition) (gpointer data);
-
-static gboolean
-wake (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-wait_until (Condition cond, gpointer data, double seconds)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) (seconds * 1e6);
-  while (!cond (data))
-    {
-      if (g_get_monotonic_time () > end)
-        return FALSE;
-      gboolean woke = FALSE;
-      guint id = g_timeout_add (10, wake, &woke);
-      g_main_context_iteration (NULL, TRUE);
-      if (!woke)
-        g_source_remove (id);
-    }
-  return TRUE;
-}
-
-static gboolean never (gpointer data) { return FALSE; }
-static void spin (double seconds) { wait_until (never, NULL, seconds); }
 
 static gboolean
 finished (gpointer toggle)
@@ -76,7 +48,7 @@ screenshot (GtkWidget *top, const char *name)
   for (guint tries = 0; node == NULL && tries < 40; tries++)
     {
       if (tries > 0)
-        spin (0.05);
+        ui_spin (0.05);
       GtkSnapshot *snapshot = gtk_snapshot_new ();
       gdk_paintable_snapshot (paintable, snapshot, w, h);
       node = gtk_snapshot_free_to_node (snapshot);
@@ -97,7 +69,7 @@ test_ensemble_toggle (void)
   FlexionWindow *win = flexion_window_new (ADW_APPLICATION (app));
   gtk_window_set_default_size (GTK_WINDOW (win), 1280, 800);
   gtk_window_present (GTK_WINDOW (win));
-  spin (0.3);
+  ui_spin (0.3);
   g_autofree char *path = g_build_filename (g_getenv ("FLEXION_EXAMPLES"),
                                             "stochastic-spaghetti.flexion", NULL);
   g_autoptr (GFile) file = g_file_new_for_path (path);
@@ -111,16 +83,16 @@ test_ensemble_toggle (void)
   /* the main run plays while the samples are computed: the frame clock
    * measures how long the window ever waits */
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
-  spin (0.3);
+  ui_spin (0.3);
   flexion_canvas_take_max_tick_gap (canvas);
-  spin (1.0);
+  ui_spin (1.0);
   gint64 gap_alone = flexion_canvas_take_max_tick_gap (canvas);
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), TRUE);
   g_assert_true (flexion_ensemble_toggle_is_running (toggle));
   /* the panel's first frames (a new toplevel) are counted apart */
-  spin (0.15);
+  ui_spin (0.15);
   gint64 gap_open = flexion_canvas_take_max_tick_gap (canvas);
-  g_assert_true (wait_until (finished, toggle, 120));
+  g_assert_true (ui_wait_until (finished, toggle, 120));
   gint64 gap = flexion_canvas_take_max_tick_gap (canvas);
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);  /* pause */
   g_assert_false (flexion_simulation_get_playing (sim));
@@ -139,7 +111,7 @@ test_ensemble_toggle (void)
   double t_before = flexion_simulation_get_time (sim);
   for (guint i = 0; i < 30; i++)
     g_action_group_activate_action (G_ACTION_GROUP (win), "step", NULL);
-  spin (0.5);
+  ui_spin (0.5);
   g_assert_cmpfloat (flexion_simulation_get_time (sim), >, t_before);
   /* pictures of the panel and the window (sample trails on the canvas) */
   screenshot (panel, "ensemble-panel.png");
@@ -163,7 +135,7 @@ test_ensemble_toggle (void)
   g_rmdir (dir);
 
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), FALSE);
-  spin (0.1);
+  ui_spin (0.1);
   g_assert_false (gtk_widget_get_visible (panel));
   g_assert_false (flexion_ensemble_toggle_is_running (toggle));
 
@@ -171,9 +143,9 @@ test_ensemble_toggle (void)
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), TRUE);
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), FALSE);
   g_assert_false (flexion_ensemble_toggle_is_running (toggle));
-  spin (0.5);
+  ui_spin (0.5);
   gtk_window_destroy (GTK_WINDOW (win));
-  spin (0.2);
+  ui_spin (0.2);
 }
 
 static gboolean

@@ -5,7 +5,7 @@
  * screenshot is not blank, edits change the model and undo, and the frame
  * clock keeps ticking while the solver works on a 1000-element link.
  */
-#include "flexion-application.h"
+#include "ui-harness.h"
 #include "flexion-window-private.h"
 #include "flexion-canvas.h"
 #include "flexion-simulation.h"
@@ -20,54 +20,6 @@
 
 static FlexionApplication *app;
 
-typedef gboolean (*Condition) (gpointer data);
-
-static gboolean
-wake (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Whether this is a sanitizer build (tools/test --sanitize), which runs
- * several times slower: wall-clock bounds are then not checked, and the
- * deadlines that only catch hangs are longer. */
-static gboolean
-sanitizer_build (void)
-{
-  return g_getenv ("FLEXION_SANITIZE") != NULL;
-}
-
-/* Runs the main loop until cond(data) or `seconds` of wall time pass (five
- * times that in a sanitizer build: the deadline catches hangs, not speed). */
-static gboolean
-wait_until (Condition cond, gpointer data, double seconds)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) (seconds * (sanitizer_build () ? 5 : 1) * 1e6);
-  while (!cond (data))
-    {
-      if (g_get_monotonic_time () > end)
-        return FALSE;
-      gboolean woke = FALSE;
-      guint id = g_timeout_add (10, wake, &woke);
-      g_main_context_iteration (NULL, TRUE);
-      if (!woke)
-        g_source_remove (id);
-    }
-  return TRUE;
-}
-
-static gboolean
-never (gpointer data)
-{
-  return FALSE;
-}
-
-static void
-spin (double seconds)
-{
-  wait_until (never, NULL, seconds);
-}
 
 static FlexionWindow *
 new_window (void)
@@ -75,7 +27,7 @@ new_window (void)
   FlexionWindow *win = flexion_window_new (ADW_APPLICATION (app));
   gtk_window_set_default_size (GTK_WINDOW (win), 1280, 800);
   gtk_window_present (GTK_WINDOW (win));
-  spin (0.3);
+  ui_spin (0.3);
   return win;
 }
 
@@ -97,7 +49,7 @@ reached_two_seconds (gpointer data)
 static guint
 screenshot (FlexionWindow *win, const char *name)
 {
-  spin (0.5);  /* let the window lay out and draw what changed */
+  ui_spin (0.5);  /* let the window lay out and draw what changed */
   int w = gtk_widget_get_width (GTK_WIDGET (win)), h = gtk_widget_get_height (GTK_WIDGET (win));
   g_assert_cmpint (w, >, 100);
   g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (win));
@@ -139,7 +91,7 @@ test_four_bar_runs (void)
   flexion_simulation_set_speed (sim, 10);
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
   g_assert_true (flexion_simulation_get_playing (sim));
-  g_assert_true (wait_until (reached_two_seconds, sim, 120));
+  g_assert_true (ui_wait_until (reached_two_seconds, sim, 120));
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);  /* pause */
   g_assert_false (flexion_simulation_get_playing (sim));
 
@@ -158,7 +110,7 @@ test_four_bar_runs (void)
   g_assert_cmpfloat (worst, <, 1e-10 * scale);
   g_assert_cmpfloat (flexion_simulation_get_frame (sim)->moment_max_abs, >, 0);
 
-  spin (0.2);
+  ui_spin (0.2);
   guint n = screenshot (win, "ui-four-bar-running.png");
   g_assert_cmpuint (n, >, 100);
 
@@ -214,7 +166,7 @@ test_every_example_runs (void)
       flexion_simulation_set_speed (sim, 10);
       g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
       g_assert_true (flexion_simulation_get_playing (sim));
-      g_assert_true (wait_until (run_done, &w, 120));
+      g_assert_true (ui_wait_until (run_done, &w, 120));
       g_assert_false (w.failed);
       g_signal_handler_disconnect (sim, id);
       flexion_simulation_pause (sim);
@@ -258,7 +210,7 @@ test_unsaved_changes_prompt (void)
   g_assert_true (fx_document_get_modified (flexion_window_get_document (win)));
   /* closing asks first and keeps the window and its drawing */
   gtk_window_close (GTK_WINDOW (win));
-  g_assert_true (wait_until (has_dialog, win, 5));
+  g_assert_true (ui_wait_until (has_dialog, win, 5));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (win)));
   g_assert_cmpuint (fx_document_get_model (flexion_window_get_document (win))->links->len, ==, 1);
   GList *tops = gtk_window_list_toplevels ();
@@ -266,17 +218,17 @@ test_unsaved_changes_prompt (void)
     if (ADW_IS_MESSAGE_DIALOG (l->data) && gtk_widget_get_visible (l->data))
       adw_message_dialog_response (l->data, "cancel");
   g_list_free (tops);
-  spin (0.2);
+  ui_spin (0.2);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (win)));
   /* "New" asks too; Discard gives an empty document */
   g_action_group_activate_action (G_ACTION_GROUP (win), "new", NULL);
-  g_assert_true (wait_until (has_dialog, win, 5));
+  g_assert_true (ui_wait_until (has_dialog, win, 5));
   tops = gtk_window_list_toplevels ();
   for (GList *l = tops; l; l = l->next)
     if (ADW_IS_MESSAGE_DIALOG (l->data) && gtk_widget_get_visible (l->data))
       adw_message_dialog_response (l->data, "discard");
   g_list_free (tops);
-  spin (0.2);
+  ui_spin (0.2);
   g_assert_cmpuint (fx_document_get_model (flexion_window_get_document (win))->links->len, ==, 0);
   g_assert_false (fx_document_get_modified (flexion_window_get_document (win)));
   gtk_window_destroy (GTK_WINDOW (win));
@@ -289,7 +241,7 @@ test_fits_small_screens (void)
   FlexionWindow *win = new_window ();
   g_autoptr (GFile) file = example ("four-bar.flexion");
   g_assert_true (flexion_window_load_file (win, file));
-  spin (0.2);
+  ui_spin (0.2);
   int min_w, min_h;
   gtk_widget_measure (GTK_WIDGET (win), GTK_ORIENTATION_HORIZONTAL, -1, &min_w, NULL, NULL, NULL);
   gtk_widget_measure (GTK_WIDGET (win), GTK_ORIENTATION_VERTICAL, min_w, &min_h, NULL, NULL, NULL);
@@ -417,7 +369,7 @@ test_diverging_solver (void)
   char *message = NULL;
   g_signal_connect (sim, "failed", G_CALLBACK (on_failed), &message);
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
-  g_assert_true (wait_until (got_message, &message, 60));
+  g_assert_true (ui_wait_until (got_message, &message, 60));
   g_test_message ("toast: %s", message);
   g_assert_nonnull (strstr (message, "t = "));  /* it says when */
   g_assert_false (flexion_simulation_get_playing (sim));
@@ -456,16 +408,16 @@ test_responsive_while_solving (void)
   flexion_window_set_document (win, doc);
   FlexionSimulation *sim = flexion_window_get_simulation (win);
   FlexionCanvas *canvas = FLEXION_CANVAS (flexion_window_get_canvas (win));
-  spin (0.3);
+  ui_spin (0.3);
 
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
   g_assert_true (flexion_simulation_get_playing (sim));
   /* the first tick starts the measurement */
   SimWait first = { sim, 1e-9 };
-  g_assert_true (wait_until (sim_advanced, &first, 60));
+  g_assert_true (ui_wait_until (sim_advanced, &first, 60));
   flexion_canvas_take_max_tick_gap (canvas);
   double t0 = flexion_simulation_get_time (sim);
-  spin (3.0);
+  ui_spin (3.0);
   gint64 gap = flexion_canvas_take_max_tick_gap (canvas);
   double t1 = flexion_simulation_get_time (sim);
   g_test_message ("1000 elements: longest frame-clock gap %.1f ms; simulated %.4f s in 3 s",
@@ -474,10 +426,10 @@ test_responsive_while_solving (void)
   g_assert_cmpint (gap, >, 0);       /* and the clock ticked            */
   /* a timing, not a correctness check: meaningless in a sanitizer build,
    * which runs everything several times slower (tools/test --sanitize) */
-  if (sanitizer_build ())
+  if (ui_sanitizer_build ())
     g_test_message ("sanitizer build: the 50 ms bound is not checked");
   else
-    g_assert_cmpint (gap, <, 50000);   /* never froze for 50 ms           */
+    g_assert_cmpint (gap, <, 50000);   /* ui_never froze for 50 ms           */
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
   gtk_window_destroy (GTK_WINDOW (win));
 }
@@ -566,10 +518,10 @@ test_export_from_the_app (void)
   g_signal_connect (dialog, "finished", G_CALLBACK (on_export_finished), &f);
   g_autofree char *gif = g_build_filename (dir, "four-bar.gif", NULL);
   g_autoptr (GFile) gif_file = g_file_new_for_path (gif);
-  spin (0.3);
+  ui_spin (0.3);
   flexion_canvas_take_max_tick_gap (canvas);
   flexion_export_dialog_export_animation (dialog, gif_file);
-  g_assert_true (wait_until (finished, &f, 120));
+  g_assert_true (ui_wait_until (finished, &f, 120));
   gint64 gap = flexion_canvas_take_max_tick_gap (canvas);
   g_test_message ("export: %s; longest frame-clock gap meanwhile %.1f ms", f.message, gap / 1e3);
   g_assert_true (f.ok);
@@ -582,7 +534,7 @@ test_export_from_the_app (void)
   g_test_message ("GIF: %u frames, %u cs in all", n_frames, total_cs);
   g_assert_cmpuint (n_frames, ==, 301);
   g_assert_cmpuint (total_cs, ==, 1003);
-  if (!sanitizer_build ())
+  if (!ui_sanitizer_build ())
     g_assert_cmpint (gap, <, 50000);
   g_free (f.message);
 
@@ -594,7 +546,7 @@ test_export_from_the_app (void)
   g_autoptr (GFile) gif2_file = g_file_new_for_path (gif2);
   flexion_export_dialog_export_animation (dialog, gif2_file);
   flexion_export_dialog_cancel (dialog);
-  g_assert_true (wait_until (finished, &c, 120));
+  g_assert_true (ui_wait_until (finished, &c, 120));
   g_assert_false (c.ok);
   g_assert_false (g_file_test (gif2, G_FILE_TEST_EXISTS));
   g_free (c.message);
@@ -624,7 +576,7 @@ static const char stiff_cantilever[] =
 static GdkTexture *
 widget_texture (GtkWidget *widget)
 {
-  spin (0.3);
+  ui_spin (0.3);
   int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
   g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
   GtkSnapshot *snapshot = gtk_snapshot_new ();
@@ -691,10 +643,10 @@ test_deflection_scale (void)
   flexion_simulation_set_speed (sim, 1);
   RunWait w = { sim, 0.06, FALSE };
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
-  g_assert_true (wait_until (reached_time, &w, 60));
+  g_assert_true (ui_wait_until (reached_time, &w, 60));
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
   g_assert_false (w.failed);
-  spin (0.3);  /* frames already due when paused are still shown: let them land */
+  ui_spin (0.3);  /* frames already due when paused are still shown: let them land */
 
   FlexionCanvas *canvas = FLEXION_CANVAS (flexion_window_get_canvas (win));
   FxStepFrame *frame = flexion_simulation_get_frame (sim);
@@ -742,9 +694,9 @@ test_deflection_scale (void)
   flexion_simulation_set_speed (sim, 0.1);
   RunWait hit = { sim, 0.006, FALSE };
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
-  g_assert_true (wait_until (reached_time, &hit, 60));
+  g_assert_true (ui_wait_until (reached_time, &hit, 60));
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
-  spin (0.3);
+  ui_spin (0.3);
   double auto_k = flexion_canvas_get_deflection_scale (canvas);
   g_test_message ("struck beam: auto scale %g, largest deflection %.3g mm", auto_k,
                   1e3 * flexion_simulation_get_deflection_max (sim));
@@ -756,13 +708,13 @@ test_deflection_scale (void)
 
 /* ---- number entry, one time step, wheel, shortcuts ---- */
 
-/* Types `text` into `spin` and presses Enter, as a user would. */
+/* Types `text` into `field` and presses Enter, as a user would. */
 static void
 type_into (GtkSpinButton *field, const char *text)
 {
   gtk_editable_set_text (GTK_EDITABLE (field), text);
   gtk_spin_button_update (field);
-  spin (0.3);
+  ui_spin (0.3);
 }
 
 /* The first spin button under `widget` whose tooltip is `tooltip`. */
@@ -842,7 +794,7 @@ test_number_entry (void)
   g_assert_null (flexion_number_field_get_error (bar_dt));
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (bar_dt), "error"));
 
-  /* the wheel over a field scrolls the inspector, never the value */
+  /* the wheel over a field scrolls the inspector, ui_never the value */
   inspector_dt = find_spin (GTK_WIDGET (win), "Time step Δt");
   double before = gtk_spin_button_get_value (inspector_dt);
   g_assert_true (deliver (GTK_WIDGET (inspector_dt), GTK_TYPE_EVENT_CONTROLLER_SCROLL, "scroll"));
@@ -850,7 +802,7 @@ test_number_entry (void)
 
   /* a single-key shortcut typed into a field is text, not a tool */
   gtk_widget_grab_focus (GTK_WIDGET (bar_dt));
-  spin (0.1);
+  ui_spin (0.1);
   g_assert_false (deliver (GTK_WIDGET (win), GTK_TYPE_EVENT_CONTROLLER_KEY, "key-pressed"));
   g_autoptr (GVariant) tool = g_action_group_get_action_state (G_ACTION_GROUP (win), "tool");
   g_assert_cmpstr (g_variant_get_string (tool, NULL), ==, "select");
@@ -916,9 +868,9 @@ test_replay_timeline (void)
   flexion_simulation_set_speed (sim, 10);
   RunWait w = { sim, 1.0, FALSE };
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
-  g_assert_true (wait_until (reached_time, &w, 120));
+  g_assert_true (ui_wait_until (reached_time, &w, 120));
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
-  spin (0.2);
+  ui_spin (0.2);
   double dt = flexion_simulation_get_dt (sim);
   double end = flexion_simulation_get_recorded_end (sim);
   guint n = flexion_simulation_get_n_recorded (sim);
@@ -937,7 +889,7 @@ test_replay_timeline (void)
   GtkAdjustment *adj = gtk_range_get_adjustment (GTK_RANGE (timeline));
   g_assert_cmpfloat (gtk_adjustment_get_upper (adj), ==, end);
   gtk_adjustment_set_value (adj, 0.3);
-  spin (0.1);
+  ui_spin (0.1);
   FxStepFrame *f = flexion_simulation_get_frame (sim);
   g_assert_true (flexion_simulation_get_replaying (sim));
   g_assert_cmpfloat (fabs (f->t - 0.3), <=, dt + 1e-12);
@@ -958,7 +910,7 @@ test_replay_timeline (void)
   /* Play: replays to the end, then computes on, with the energy books closed */
   RunWait on = { sim, end + 0.3, FALSE };
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
-  g_assert_true (wait_until (reached_time, &on, 120));
+  g_assert_true (ui_wait_until (reached_time, &on, 120));
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
   g_assert_false (on.failed);
   g_assert_false (flexion_simulation_get_replaying (sim));
@@ -984,7 +936,7 @@ test_replay_timeline (void)
   g_autofree char *gif = g_build_filename (g_get_tmp_dir (), "flexion-ui-replay.gif", NULL);
   g_autoptr (GFile) gif_file = g_file_new_for_path (gif);
   flexion_export_dialog_export_animation (dialog, gif_file);
-  g_assert_true (wait_until (finished, &fin, 120));
+  g_assert_true (ui_wait_until (finished, &fin, 120));
   g_test_message ("export: %s", fin.message);
   g_assert_true (fin.ok);
   g_assert_nonnull (strstr (fin.message, "31 frames of the run on screen"));
@@ -1010,7 +962,7 @@ test_live_controls (void)
   flexion_simulation_set_speed (sim, 10);
   RunWait w = { sim, 0.5, FALSE };
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
-  g_assert_true (wait_until (reached_time, &w, 120));
+  g_assert_true (ui_wait_until (reached_time, &w, 120));
 
   /* while playing: stronger gravity and some damping, as the inspector edits them */
   double t_change = flexion_simulation_get_time (sim);
@@ -1025,7 +977,7 @@ test_live_controls (void)
   /* at 10x the solver runs up to 1.5 s ahead of the display (0.15 s of
    * wall time): the change shows in the steps computed after it */
   RunWait on = { sim, t_change + 2.5, FALSE };
-  g_assert_true (wait_until (reached_time, &on, 120));
+  g_assert_true (ui_wait_until (reached_time, &on, 120));
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
   g_assert_false (on.failed);
 
@@ -1097,13 +1049,13 @@ test_motors_in_the_gui (void)
   g_assert_cmpuint (fx_document_get_model (doc)->motors->len, ==, 2);
   g_action_group_activate_action (actions, "undo", NULL);
   g_assert_cmpuint (fx_document_get_model (doc)->motors->len, ==, 1);
-  spin (0.3);
+  ui_spin (0.3);
 
   /* the inspector: the motor's profile becomes constant */
   AdwComboRow *profile = find_combo (GTK_WIDGET (win), "Time profile");
   g_assert_nonnull (profile);
   adw_combo_row_set_selected (profile, FX_PROFILE_CONSTANT);
-  spin (0.3);
+  ui_spin (0.3);
   m = fx_document_get_model (doc);
   g_assert_cmpint (fx_model_motor (m, 0)->profile.type, ==, FX_PROFILE_CONSTANT);
   g_assert_nonnull (find_combo (GTK_WIDGET (win), "Motor drives"));
@@ -1112,7 +1064,7 @@ test_motors_in_the_gui (void)
   FlexionSimulation *sim = flexion_window_get_simulation (win);
   RunWait w = { sim, 0.5, FALSE };
   g_action_group_activate_action (actions, "play", NULL);
-  g_assert_true (wait_until (reached_time, &w, 120));
+  g_assert_true (ui_wait_until (reached_time, &w, 120));
   g_action_group_activate_action (actions, "play", NULL);
   g_assert_false (w.failed);
   FxStepFrame *f = flexion_simulation_get_frame (sim);
@@ -1122,15 +1074,15 @@ test_motors_in_the_gui (void)
 
   /* a material preset on the link fills in E, nu, rho */
   flexion_canvas_select (canvas, -1, 0);
-  spin (0.3);
+  ui_spin (0.3);
   AdwComboRow *form = find_combo (GTK_WIDGET (win), "Given as");
   g_assert_nonnull (form);
   adw_combo_row_set_selected (form, 1);
-  spin (0.3);
+  ui_spin (0.3);
   AdwComboRow *material = find_combo (GTK_WIDGET (win), "Material");
   g_assert_nonnull (material);
   adw_combo_row_set_selected (material, 2);  /* after Custom and Steel */
-  spin (0.3);
+  ui_spin (0.3);
   const FxSection *s = &fx_model_link (fx_document_get_model (doc), 0)->section;
   g_assert_cmpfloat (s->E, ==, 70e9);
   g_assert_cmpfloat (s->rho, ==, 2700);
@@ -1169,7 +1121,7 @@ test_formulation_feedback (void)
   flexion_canvas_select (canvas, 0, -1);
   g_action_group_activate_action (actions, "support", g_variant_new_string ("clamp"));
   flexion_canvas_select (canvas, -1, 0);
-  spin (0.3);
+  ui_spin (0.3);
 
   AdwComboRow *combo = find_combo (GTK_WIDGET (win), "Formulation");
   g_assert_nonnull (combo);
@@ -1185,7 +1137,7 @@ test_formulation_feedback (void)
   g_action_group_activate_action (actions, "set-formulation", g_variant_new ("(us)", 0u, "clamped-clamped"));
   g_assert_cmpint (fx_model_link (fx_document_get_model (doc), 0)->formulation, ==,
                    FX_FORMULATION_CLAMPED_CLAMPED);
-  spin (0.3);
+  ui_spin (0.3);
   /* at once, in plain words, on the link involved */
   g_assert_true (has_row_saying (GTK_WIDGET (win), "needs a force at this end"));
   g_action_group_activate_action (actions, "play", NULL);
@@ -1196,7 +1148,7 @@ test_formulation_feedback (void)
 
   /* fixed: the toast goes by itself */
   g_action_group_activate_action (actions, "set-formulation", g_variant_new ("(us)", 0u, "auto"));
-  spin (0.3);
+  ui_spin (0.3);
   g_assert_null (win->cannot_run);
   gtk_window_destroy (GTK_WINDOW (win));
 }
@@ -1210,11 +1162,11 @@ test_presentation_restores (void)
   g_assert_true (flexion_window_load_file (win, file));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (win->inspector)));
   g_action_group_activate_action (G_ACTION_GROUP (win), "presentation", NULL);
-  spin (0.3);
+  ui_spin (0.3);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (win->inspector)));
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (win), "presentation"));
   g_action_group_activate_action (G_ACTION_GROUP (win), "leave-presentation", NULL);
-  spin (0.3);
+  ui_spin (0.3);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (win->inspector)));
   gtk_window_destroy (GTK_WINDOW (win));
 }
