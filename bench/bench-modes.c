@@ -1,4 +1,4 @@
-/* bench-modes.c: time of fx_modes_compute (physics.md section 10, dense GSL).
+/* bench-modes.c: time of fx_modes_compute (docs/theory.md §8, dense GSL).
  *
  * 1. The four-bar example: the app shows its modes in a worker thread and
  *    they must appear in < 0.2 s.

@@ -3,7 +3,7 @@
  * 1. The four-bar example (data/examples/four-bar.flexion) over its own
  *    t_end and dt at tolerance 1e-12, five times: best and median wall time,
  *    real-time factor, Newton iterations per step and max |balance| / E_scale
- *    (E_scale as in physics.md section 5 and flexion-cli run). Targets:
+ *    (E_scale as in docs/theory.md §4 and flexion-cli run). Targets:
  *    >= 100x real time, <= 4 Newton iterations per step on average.
  * 2. A chain of pinned steel links (10 elements each) falling under gravity
  *    from the horizontal, hinged to the ground at one end: 10 links against

@@ -1,4 +1,4 @@
-/* test-bodies.c: rigid bodies with several attachment points (physics.md
+/* test-bodies.c: rigid bodies with several attachment points (docs/theory.md
  * section 7), an inertia junction spread over its attachments: a compound
  * pendulum against its analytic period, a rigid plate as the coupler of a
  * flexible four-bar in the energy books, its Jacobian, and the file format. */

@@ -1,4 +1,4 @@
-/* test-drags.c: drags (physics.md section 9) and substeps (section 5).
+/* test-drags.c: drags (docs/theory.md §6) and substeps (§7).
  *
  * - a scripted drag at 1 m/s on a slender four-bar drawn as a user would
  *   (steel 20 x 10 mm, 8 elements a link): it runs through, every step

@@ -1,4 +1,4 @@
-/* test-elements.c: the lumped elements of physics.md section 7 in the energy
+/* test-elements.c: the lumped elements of docs/theory.md §3 in the energy
  * books: torsional springs and dampers, torque and speed motors, slider
  * blocks, driven supports and link damping; and their Jacobians. */
 #include "test-models.h"
@@ -125,7 +125,7 @@ motor_crank (FxMotorType type, double value)
   else
     {
       /* a driven end is velocity-causal in rotation: the crank's other end
-       * then needs an inertia to take its force and moment (physics.md 6) */
+       * then needs an inertia to take its force and moment (docs/theory.md §3) */
       a->mass = 0.5;
       a->inertia = 0.01;
     }

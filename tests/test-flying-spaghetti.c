@@ -41,7 +41,7 @@ test_energy (void)
 }
 
 /* The thrown beam's centre of mass moves with the impulse F * 2.5 s / m.
- * Momentum is not an exact invariant of the scheme (physics.md section 5): at
+ * Momentum is not an exact invariant of the scheme (docs/theory.md §5): at
  * N = 10, dt = 0.1 the centre is off by 0.3 m at t = 5; it converges with the
  * mesh and the step, so check a refined run. */
 static void

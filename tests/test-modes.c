@@ -1,4 +1,4 @@
-/* test-modes.c: linear modes (physics.md section 10) against Euler-Bernoulli,
+/* test-modes.c: linear modes (docs/theory.md §8) against Euler-Bernoulli,
  * Maxwell's counts on the examples, and the time domain. */
 #include "test-models.h"
 #include "fx-modes.h"
@@ -92,7 +92,7 @@ test_free_free (void)
   g_assert_cmpuint (modes->mobility, ==, 3);
   g_assert_cmpuint (fx_modes_count (modes, FX_MODE_MOTION), ==, 3);
   g_assert_cmpuint (modes->indeterminacy, ==, 0);
-  /* physics.md section 10 states two free-free values at this mesh; the
+  /* physics.md (the numerical contract) states two free-free values at this mesh; the
    * third converges from above as (beta h)^2 (+0.75 % at N = 40, the CG1
    * velocity's consistent mass): checked at N = 60 */
   check_euler_bernoulli (modes, betaL, 2, "free-free");

@@ -1,6 +1,6 @@
 /* test-multibody.c: mechanisms of several links, joints and lumped masses.
  *
- * - the energy contract of physics.md section 5 for the reference mechanisms
+ * - the energy contract of docs/theory.md §4 for the reference mechanisms
  *   (pendulum, four-bar, L-frames after their load, double pendulum, welded
  *   truss, masses on springs);
  * - the flexible pendulum's period against the rigid one (section 8);
@@ -44,7 +44,7 @@ load_example (const char *name)
   return m;
 }
 
-/* The energy books of one run (physics.md section 5). */
+/* The energy books of one run (docs/theory.md §4). */
 typedef struct {
   double E_scale;        /* max of |H|, |total supplied|, kinetic, |potential| */
   double worst_balance;  /* max over steps of |H_{n+1} - H_n - supplied + dissipated| */
@@ -339,7 +339,7 @@ test_energy_elastic_pendulum (void)
  * joint). One link from a pin support cannot feed a rotary inertia (it would
  * be moment-causal at the pin, angular-velocity-causal at the disc and
  * velocity-causal at both ends): the rod is two stiff links welded at a small
- * intermediate mass, the regularisation of physics.md section 6. */
+ * intermediate mass, the regularisation of docs/theory.md §3. */
 static FxModel *
 pendulum_disc (double gx)
 {
@@ -709,7 +709,7 @@ test_four_bar_rigid (void)
 
 /* --------------------------------------------------------- 5. causality */
 
-/* Rules of physics.md section 6, independently of fx-causality.c: whether a
+/* Rules of docs/theory.md §3, independently of fx-causality.c: whether a
  * channel of a joint needs no F-causal member. */
 static gboolean
 rule_covered (const FxModel *m, const FxJoint *j, FxChannel c)
@@ -1166,7 +1166,7 @@ jac_base (void)
  * joint. A pin support cannot feed the bob's rotary inertia through one link
  * (the link would be moment-causal at the pin and angular-velocity-causal at
  * the bob, and velocity-causal at both ends in translation): the rod is two
- * links welded at a small intermediate mass (physics.md section 6's
+ * links welded at a small intermediate mass (docs/theory.md §3's
  * regularisation). */
 static void
 test_jacobian_pendulum_inertia (void)

@@ -1,4 +1,4 @@
-/* test-noise.c: stochastic load profiles (physics.md section 11, fx-noise.h).
+/* test-noise.c: stochastic load profiles (docs/theory.md §9, fx-noise.h).
  *
  * Statistical checks use fixed seeds and a tolerance of 4 standard errors:
  * the OU source's variance and lag-one autocorrelation, the bridge's
@@ -209,7 +209,7 @@ test_free_mass (void)
         {
           g_assert_true (fx_integrator_step (it, dt, &rep, NULL));
           supplied += rep.supplied;
-          /* E_scale of physics.md section 5, over the whole path */
+          /* E_scale of docs/theory.md §4, over the whole path */
           scale = MAX (scale, MAX (fabs (rep.H), fabs (supplied)));
           worst_here = MAX (worst_here, fabs (rep.balance));
         }

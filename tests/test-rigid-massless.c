@@ -1,4 +1,4 @@
-/* test-rigid-massless.c: zero compliance and zero mass (physics.md section 1).
+/* test-rigid-massless.c: zero compliance and zero mass (docs/theory.md Notation).
  *
  * A rigid link thrown spinning under gravity stays straight, keeps its
  * uniform spacing and angular velocity, and its centre follows the parabola;
@@ -63,7 +63,7 @@ test_rigid_link (void)
   g_assert_cmpfloat (worst_shape, <, 1e-10);
   /* the midpoint rule's chord for a turn of w dt: the length grows ~ (w dt)^2 / 24 */
   g_assert_cmpfloat (fabs (len - 2.0) / 2.0, <, 1e-4);
-  /* momentum is not an exact invariant (physics.md section 5): the material
+  /* momentum is not an exact invariant (docs/theory.md §5): the material
    * velocity turns by 2 atan(w dt / 2) per step while the frame turns by w dt,
    * so the centre strays by O((w dt)^2 |V| t) (measured 9e-4 m here) */
   double stray = hypot (cx - (1 + V[0] * t), cy - (V[1] * t + 0.5 * g * t * t));

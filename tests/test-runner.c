@@ -422,7 +422,7 @@ test_free_while_running (void)
 /* Dragging the crank's tip along its circle: the pull does positive work,
  * every step still balances, the tip comes towards the target; on release
  * the hand takes its spring's energy along (negative work in the first step
- * after it, physics.md section 9) and then no work is supplied. */
+ * after it, docs/theory.md §6) and then no work is supplied. */
 static void
 test_pull (void)
 {

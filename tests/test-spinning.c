@@ -1,4 +1,4 @@
-/* test-spinning.c: a free link spinning about its centre (physics.md section 2).
+/* test-spinning.c: a free link spinning about its centre (docs/theory.md §1).
  *
  * Started in the steady state (tension and stretch matching the spin) it stays
  * steady; started unstressed it oscillates axially about that tension. Either

@@ -1,6 +1,6 @@
 /* flexion-modes-panel.h: the Modes panel beside the plots.
  *
- * Lists the linear modes of the drawn model (fx-modes.h, physics.md
+ * Lists the linear modes of the drawn model (fx-modes.h, docs/theory.md
  * section 10): its motions, self-stress states and vibration frequencies,
  * computed in a worker thread whenever the model changes. Selecting one
  * animates its shape on the canvas with a label ("mode 2 · 13.7 Hz",

@@ -1,5 +1,5 @@
 /* flexion-cli-modes.c: "flexion-cli modes", the linear modes of a model
- * (fx-modes.h, physics.md section 10) on the command line. */
+ * (fx-modes.h, docs/theory.md §8) on the command line. */
 #include "flexion-cli-modes.h"
 #include "flexion-cli-private.h"
 

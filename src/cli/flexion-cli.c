@@ -160,7 +160,7 @@ apply_max_memory (const char *command, const char *text)
 }
 
 /* The time span after the command line's overrides, held to the model
- * file's rules (physics.md's step count limit), so that --until 1e300 or
+ * file's rules (the format's step count limit), so that --until 1e300 or
  * --dt 1e-300 cannot run forever. */
 static gboolean
 check_span (const char *command, const FxModel *model)
@@ -379,7 +379,7 @@ totals_add (RunTotals *s, const FxStepReport *rep)
   s->max_substeps = MAX (s->max_substeps, rep->substeps);
   s->max_balance = MAX (s->max_balance, fabs (rep->balance));
   s->supplied += rep->supplied;
-  /* E_scale of physics.md section 5: the largest of |H|, the work supplied
+  /* E_scale of docs/theory.md §4: the largest of |H|, the work supplied
    * and any kinetic or potential energy of the run (H itself may be ~0) */
   s->max_H = MAX (s->max_H, MAX (fabs (rep->H), fabs (s->supplied)));
   s->max_H = MAX (s->max_H, MAX (rep->kinetic, MAX (rep->elastic, fabs (rep->gravity))));

@@ -1,4 +1,4 @@
-/* fx-drag.c: drags, springs to a moving anchor (physics.md section 9).
+/* fx-drag.c: drags, springs to a moving anchor (docs/theory.md §6).
  *
  * A drag joins the point P at fraction s of a link to an anchor a(t). Its
  * own state is the spring's elongation delta (spatial), a Newton unknown:

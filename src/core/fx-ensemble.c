@@ -310,7 +310,7 @@ sample_failed (SampleResult *res, double t, double residual, const char *message
 }
 
 /* Runs sample `res->sample` over the model's span. The energy scale of the
- * balance is physics.md section 5's: the largest |H|, |work supplied| and
+ * balance is docs/theory.md §4's: the largest |H|, |work supplied| and
  * kinetic or potential energy of the path. */
 static void
 run_sample (const Run *run, SampleResult *res)

@@ -1,5 +1,5 @@
 /* fx-ensemble.h: N independent samples of a stochastic model and their
- * statistics per output time (physics.md section 11).
+ * statistics per output time (docs/theory.md §9).
  *
  * Sample i draws its noise with (seed, i) (fx-noise.h), so a sample is the
  * same whichever run, part or thread computes it. Statistics are folded in

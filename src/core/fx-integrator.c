@@ -481,7 +481,7 @@ ensure_matrix (FxIntegrator *it, GError **error)
   return TRUE;
 }
 
-/* The largest number of substeps one step may be split into (physics.md 5). */
+/* The largest number of substeps one step may be split into (docs/theory.md §7). */
 #define MAX_PIECES 64
 
 gboolean

@@ -1,5 +1,5 @@
 /* fx-integrator.h: implicit midpoint with Newton, step halving and the
- * per-step energy diagnostics of physics.md section 5. */
+ * per-step energy diagnostics of docs/theory.md §4. */
 #pragma once
 
 #include "fx-system.h"
@@ -30,7 +30,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxIntegrator, fx_integrator_free)
 void          fx_integrator_report (FxIntegrator *integrator, FxStepReport *report);
 
 /* Advance by dt. A step Newton cannot solve (or whose state stops being
- * finite) is recomputed in 2, 4 ... 64 equal substeps (physics.md 5). On
+ * finite) is recomputed in 2, 4 ... 64 equal substeps (docs/theory.md §7). On
  * failure even at dt/64 the system is left at the last good state and the
  * error names the time, the residual and the smallest substep; no
  * non-finite number is ever reported. */

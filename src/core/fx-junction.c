@@ -69,7 +69,7 @@ fx_profile_at (const FxSystem *sys, const FxProfile *p, double t)
   return fx_profile_eval (p, t);
 }
 
-/* Translation, free junction (physics.md section 6):
+/* Translation, free junction (docs/theory.md §3):
  *   u_f = Lambda_f^T (F_ext - sum_k Lambda_k y_k),   u_k = Lambda_k^T Lambda_f y_f
  * Returns the external power F_ext . (Lambda_f y_f) at the midpoint. */
 double
@@ -366,7 +366,7 @@ cross (const double a[2], const double b[2])
 }
 
 /* Translation, a rigid body's attachment at r = Lambda(theta_b) rho from
- * its centre, theta_b = phi + dt/2 omega (physics.md sections 6-7):
+ * its centre, theta_b = phi + dt/2 omega (docs/theory.md §3):
  *   m v_c' += F_ext - sum_k Lambda_k y_k,
  *   I omega' += r x (F_ext - sum_k Lambda_k y_k),
  *   u_k = Lambda_k^T (v_c + omega J r).

@@ -17,7 +17,7 @@
 /* --------------------------------------------------------- element kernel */
 
 
-/* Integrands of the weak form at one Gauss point (physics.md section 3):
+/* Integrands of the weak form at one Gauss point (docs/theory.md §2):
  *   a_v = S pi omega + kappa S^T n + Lambda^T rhoA g
  *   a_w = b2^T n + gamma^T S n          (pi^T S v = rhoA v x v is identically 0)
  *   a_n = -b2 omega + kappa S^T v + S gamma omega

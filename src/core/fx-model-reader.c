@@ -917,7 +917,7 @@ read_deterministic (Report *r, JsonObject *parent, const char *parent_path, cons
 
 /* A noise profile: {"type": "white", "sigma": ...} or {"type": "ou", "std":
  * ..., "tau": ...}, optionally "times": a deterministic profile that the
- * noise multiplies (physics.md section 11). */
+ * noise multiplies (docs/theory.md §9). */
 static void
 read_noise (Report *r, JsonObject *o, const char *path, FxProfile *profile)
 {

@@ -39,7 +39,7 @@ typedef enum {
   FX_PROFILE_TABLE,     /* piecewise linear through (t, value), held at ends  */
 } FxProfileType;
 
-/* Stochastic factor of a profile (physics.md section 11, fx-noise.h):
+/* Stochastic factor of a profile (docs/theory.md §9, fx-noise.h):
  * white noise of intensity sigma (the profile is sigma xi(t), xi white with
  * unit intensity, units s^-1/2) or an Ornstein-Uhlenbeck process of
  * stationary standard deviation sigma and correlation time tau. */
@@ -189,7 +189,7 @@ typedef struct {
  * sit at `center` (its centre of mass), and each attachment joint moves with
  * it. Links end at the attachment joints as at any joint: at a pin they turn
  * on their own, at a weld with the body. The body is an inertia junction
- * spread over its attachments (physics.md sections 6-7): every member end
+ * spread over its attachments (docs/theory.md §3): every member end
  * there takes its velocity v_c + omega J r_k, and their forces and moments
  * drive the body. An attachment joint has no support, mass or slider of
  * its own (to hold a body, link it to the ground). */
@@ -203,7 +203,7 @@ typedef struct {
   double center[2];
 } FxBody;
 
-/* A scripted drag (physics.md section 9): a spring and damper from the
+/* A scripted drag (docs/theory.md §6): a spring and damper from the
  * point at fraction s of `link` (or the end of a link at `joint`) to an
  * anchor moving along a tabulated path (t, x, y), piecewise linear, held at
  * its ends. Its stiffness makes the grabbed link's own mass m (plus the

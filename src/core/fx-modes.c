@@ -1,4 +1,4 @@
-/* fx-modes.c: linear modes about the drawn configuration (physics.md section 10).
+/* fx-modes.c: linear modes about the drawn configuration (docs/theory.md §8).
  *
  * Outline. The residual of the implicit midpoint at x = x_n = 0 has the
  * Jacobian dR/dx = E - dt/2 A, so two evaluations give E and A = dF/dx

@@ -1,5 +1,5 @@
 /* fx-modes.h: linear modes of a mechanism about its drawn configuration
- * (physics.md section 10).
+ * (docs/theory.md §8).
  *
  * The assembled model is linearised about its drawn, stress-free state (all
  * co-energy variables zero; gravity, loads, damping and the time dependence of

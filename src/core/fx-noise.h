@@ -1,4 +1,4 @@
-/* fx-noise.h: the random inputs of stochastic load profiles (physics.md
+/* fx-noise.h: the random inputs of stochastic load profiles (docs/theory.md
  * section 11).
  *
  * One source per noisy profile, each with its own GSL generator

@@ -6,7 +6,7 @@
 
 /* ---------------------------------------------------------- point loads */
 
-/* Point load at s_p: adds psi_v(s_p) . f_hat and psi_omega(s_p) l (physics.md
+/* Point load at s_p: adds psi_v(s_p) . f_hat and psi_omega(s_p) l (docs/theory.md
  * section 4); f_hat = Lambda(theta(s_p))^T F for a dead load. */
 static double
 point_load (FxSystem *sys, const FxPointLoad *pl, Acc *a)

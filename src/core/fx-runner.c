@@ -81,7 +81,7 @@ take_order (FxRunner *r)
   return o;
 }
 
-/* The user's hand as an implicit drag (physics.md section 9): grab the
+/* The user's hand as an implicit drag (docs/theory.md §6): grab the
  * point when a pull starts (or moves to another point), lead its anchor to
  * the pointer over the coming step, let go when the pull ends. */
 static void

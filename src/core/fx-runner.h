@@ -71,7 +71,7 @@ gboolean       fx_runner_failed      (FxRunner *runner, GError **error);
 
 /* A pull: the user drags the point at fraction s of model link `link`
  * towards (target_x, target_y). The solver holds the point with an implicit
- * drag (physics.md section 9, fx_system_hand_grab): a spring and damper to
+ * drag (docs/theory.md §6, fx_system_hand_grab): a spring and damper to
  * an anchor that reaches the target at the end of each step, its stiffness
  * from the grabbed link's own mass (k = m (2 pi 2 Hz)^2, damping ratio 0.7),
  * stable for any step. The anchor's work is supplied energy, the damper's

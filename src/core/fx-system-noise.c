@@ -2,7 +2,7 @@
  *
  * The noise enters as a load value at the midpoint of each step piece, like
  * a deterministic profile, so each piece's energy balance stays exact with
- * the noise's work counted in `supplied` (physics.md sections 5 and 11). */
+ * the noise's work counted in `supplied` (docs/theory.md §4 and §9). */
 #include "fx-system-private.h"
 
 void

@@ -124,7 +124,7 @@ typedef struct {
   const FxProfile *profile;
 } FxPointLoad;
 
-/* A drag (physics.md section 9): a spring-damper from a point of a segment
+/* A drag (docs/theory.md §6): a spring-damper from a point of a segment
  * to an anchor on a path; its elongation delta (2, spatial) is a pair of
  * Newton unknowns at `dof`. An inactive drag keeps its unknowns at 0. */
 typedef struct {

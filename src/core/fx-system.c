@@ -177,7 +177,7 @@ rjunction_with_partner (const FxSystem *sys, guint first, const FxModel *model,
   return -1;
 }
 
-/* Motors and torsional springs at one joint (physics.md sections 6-7). */
+/* Motors and torsional springs at one joint (docs/theory.md §3). */
 static gboolean
 build_joint_drives (FxSystem *sys, guint jt, guint first_r, GError **error)
 {

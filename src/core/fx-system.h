@@ -45,7 +45,7 @@ double     fx_system_hamiltonian  (const FxSystem *system);  /* kinetic + elasti
 
 /* Linear momentum (spatial, kg m/s) and angular momentum about the origin
  * (kg m^2/s) of the whole mechanism, lumped inertias included. The scheme
- * conserves neither exactly (physics.md section 5): they are diagnostics. */
+ * conserves neither exactly (docs/theory.md §5): they are diagnostics. */
 void       fx_system_momentum     (const FxSystem *system, double p[2], double *angular);
 
 /* Geometry of the current state, for frames and traces. */
@@ -63,7 +63,7 @@ double     fx_system_joint_gap    (const FxSystem *system);
 void       fx_system_point_velocity (const FxSystem *system, guint link, double s_fraction,
                                      double v[2]);
 
-/* The user's hand (physics.md section 9): a drag whose anchor starts at the
+/* The user's hand (docs/theory.md §6): a drag whose anchor starts at the
  * point at fraction s of model link `link` and which the caller moves one
  * step ahead with fx_system_hand_move (the anchor reaches `anchor` at
  * t + dt, linearly). Its spring's elongation is a Newton unknown, so the
@@ -82,7 +82,7 @@ gboolean   fx_system_hand_anchor  (const FxSystem *system, double anchor[2], dou
  * time has come. The integrator books it at the start of each step. */
 double     fx_system_take_released (FxSystem *system);
 
-/* Stochastic loads (physics.md section 11): draw sample `sample` of the
+/* Stochastic loads (docs/theory.md §9): draw sample `sample` of the
  * noise seeded by `seed` (a new system draws sample 0 of the model's seed).
  * Restarts the noise at step 0; call before the first step. */
 void       fx_system_set_noise    (FxSystem *system, guint64 seed, guint sample);
