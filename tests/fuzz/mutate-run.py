@@ -191,7 +191,12 @@ def main():
                 rng.choice(MUTATIONS)(rng, model)
             except (IndexError, KeyError, TypeError, ValueError):
                 pass
-        text = json.dumps(model, ensure_ascii=False, allow_nan=False)
+        try:
+            text = json.dumps(model, ensure_ascii=False, allow_nan=False)
+        except ValueError:
+            # a mutation overflowed to inf or NaN, which JSON cannot hold:
+            # the loader fuzzer covers such text, this one wants a model
+            continue
         with open(model_path, "w", encoding="utf-8") as f:
             f.write(text)
         args = [cli, "run", model_path, "--energy", energy, "--max-memory", "64M"]
