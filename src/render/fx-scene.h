@@ -14,17 +14,9 @@
 #include "fx-frame.h"
 #include "fx-colormap.h"
 #include "fx-view.h"
+#include "fx-trails.h"
 
 G_BEGIN_DECLS
-
-/* The recent path of every probe, for trails. */
-typedef struct _FxTrails FxTrails;
-FxTrails *fx_trails_new   (guint n_probes, guint capacity);
-void      fx_trails_free  (FxTrails *trails);
-void      fx_trails_clear (FxTrails *trails);
-void      fx_trails_add   (FxTrails *trails, const FxStepFrame *frame);
-guint     fx_trails_n_points (const FxTrails *trails, guint probe);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxTrails, fx_trails_free)
 
 typedef struct {
   gboolean dark;

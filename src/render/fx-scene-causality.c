@@ -1,0 +1,165 @@
+/* fx-scene-causality.c: which port takes force in at each link end
+ * (orange F, blue V), the ends at fault ringed in red when the chosen
+ * formulations conflict, and the gaps between link ends at a joint. */
+#include "fx-scene-private.h"
+#include "fx-render-private.h"
+#include "fx-conflicts.h"
+
+#include <math.h>
+
+/* Two small discs at a link end, translation then rotation: orange "F"
+ * when that port takes force in (force in, velocity out), blue "V" when it
+ * takes velocity in. */
+static void
+causality_pair (const Scene *sc, double x, double y, double ux, double uy,
+                FxCausality T, FxCausality R)
+{
+  /* along the link, just off its centre line: translation first, then
+   * rotation (ringed), so glyphs of links meeting at a joint stay apart */
+  cairo_t *cr = sc->cr;
+  double ls = sc->ls, r = 5 * ls;
+  double px = -uy, py = ux;
+  fx_text_font (cr, 7.5 * ls, TRUE);
+  for (int c = 0; c < 2; c++)
+    {
+      FxCausality k = c == 0 ? T : R;
+      double along = (17 + 12 * c) * ls, off = 9 * ls;
+      double gx = x + along * ux + off * px, gy = y + along * uy + off * py;
+      cairo_arc (cr, gx, gy, r, 0, 2 * G_PI);
+      fx_set_rgb (cr, k == FX_CAUSAL_F ? sc->pal->load : sc->pal->accent);
+      cairo_fill (cr);
+      cairo_set_source_rgb (cr, 1, 1, 1);
+      fx_text_draw (cr, gx, gy, k == FX_CAUSAL_F ? "F" : "V", FX_ALIGN_CENTER, FX_ALIGN_CENTER);
+      if (c == 1)
+        {
+          cairo_arc (cr, gx, gy, r + 1.5 * ls, 0, 2 * G_PI);
+          fx_set_rgb (cr, sc->pal->fg);
+          cairo_set_line_width (cr, 1 * ls);
+          cairo_stroke (cr);
+        }
+    }
+}
+
+/* No consistent assignment: the glyphs the user's choices fix, and the
+ * conflicting ends ringed in the error colour, so the fault is on the
+ * canvas where the choice was made. */
+static void
+draw_conflicts (const Scene *sc)
+{
+  const FxStepFrame *f = sc->frame;
+  const FxModel *m = sc->model;
+  cairo_t *cr = sc->cr;
+  double ls = sc->ls;
+  for (guint l = 0; l < MIN (f->n_links, m->links->len); l++)
+    {
+      const FxLink *link = fx_model_link (m, l);
+      if (!scene_link_has_nodes (f, l) || link->formulation == FX_FORMULATION_AUTO)
+        continue;
+      FxCausality T, R;
+      fx_formulation_causality (link->formulation, &T, &R);
+      for (int k = 0; k < 2; k++)
+        {
+          guint i = k ? f->node_offset[l + 1] - 1 : f->node_offset[l];
+          double x, y, ux, uy;
+          scene_dev (sc, f->x[i], f->y[i], &x, &y);
+          scene_link_end_direction (sc, l, k == 1, &ux, &uy);
+          causality_pair (sc, x, y, ux, uy, T, R);
+        }
+    }
+  for (guint c = 0; c < sc->style->conflicts->len; c++)
+    {
+      const FxConflictEnd *e = sc->style->conflicts->pdata[c];
+      if (e->link >= f->n_links || !scene_link_has_nodes (f, e->link))
+        continue;
+      guint i = e->at_to ? f->node_offset[e->link + 1] - 1 : f->node_offset[e->link];
+      double x, y, ux, uy;
+      scene_dev (sc, f->x[i], f->y[i], &x, &y);
+      scene_link_end_direction (sc, e->link, e->at_to, &ux, &uy);
+      /* around the glyph of the channel at fault (causality_pair's place) */
+      double along = (17 + 12 * e->channel) * ls, off = 9 * ls;
+      cairo_arc (cr, x + along * ux - off * uy, y + along * uy + off * ux, 9 * ls, 0, 2 * G_PI);
+      fx_set_rgb (cr, sc->pal->error);
+      cairo_set_line_width (cr, 2.5 * ls);
+      cairo_stroke (cr);
+    }
+}
+
+void
+scene_draw_causality (const Scene *sc)
+{
+  const FxAssignment *as = sc->style->assignment;
+  const FxStepFrame *f = sc->frame;
+  if (as == NULL && sc->style->conflicts && sc->style->conflicts->len > 0)
+    {
+      draw_conflicts (sc);
+      return;
+    }
+  if (as == NULL || as->n_links != f->n_links)
+    return;
+  for (guint l = 0; l < f->n_links; l++)
+    {
+      if (!scene_link_has_nodes (f, l))
+        continue;
+      const FxLinkAssignment *la = &as->links[l];
+      guint a = f->node_offset[l], b = f->node_offset[l + 1] - 1;
+      double x, y, ux, uy;
+      scene_dev (sc, f->x[a], f->y[a], &x, &y);
+      scene_link_end_direction (sc, l, FALSE, &ux, &uy);
+      causality_pair (sc, x, y, ux, uy, la->segment[0].T, la->segment[0].R);
+      const FxSegmentAssignment *last = &la->segment[la->split ? 1 : 0];
+      scene_dev (sc, f->x[b], f->y[b], &x, &y);
+      scene_link_end_direction (sc, l, TRUE, &ux, &uy);
+      causality_pair (sc, x, y, ux, uy, last->T, last->R);
+      if (la->split)
+        {
+          double mx, my;
+          scene_link_point (f, l, 0.5, &mx, &my);
+          scene_dev (sc, mx, my, &x, &y);
+          cairo_t *cr = sc->cr;
+          double s = 7 * sc->ls;
+          cairo_move_to (cr, x, y - s);
+          cairo_line_to (cr, x + s, y);
+          cairo_line_to (cr, x, y + s);
+          cairo_line_to (cr, x - s, y);
+          cairo_close_path (cr);
+          fx_set_rgb (cr, sc->pal->card);
+          cairo_fill_preserve (cr);
+          fx_set_rgb (cr, sc->pal->fg);
+          cairo_set_line_width (cr, 1.5 * sc->ls);
+          cairo_stroke (cr);
+        }
+    }
+}
+
+void
+scene_draw_joint_gaps (const Scene *sc)
+{
+  cairo_t *cr = sc->cr;
+  const FxModel *m = sc->model;
+  const FxStepFrame *f = sc->frame;
+  for (guint l = 0; l < MIN (f->n_links, m->links->len); l++)
+    {
+      if (!scene_link_has_nodes (f, l))
+        continue;
+      const FxLink *link = fx_model_link (m, l);
+      for (int end = 0; end < 2; end++)
+        {
+          int j = fx_model_find_joint (m, end ? link->to : link->from);
+          if (j < 0 || (guint) j >= f->n_joints)
+            continue;
+          guint i = end ? f->node_offset[l + 1] - 1 : f->node_offset[l];
+          double x0, y0, x1, y1;
+          scene_joint_device (sc, j, &x0, &y0);
+          scene_dev (sc, f->x[i], f->y[i], &x1, &y1);
+          if (hypot (x1 - x0, y1 - y0) < 0.75)
+            continue;
+          fx_set_rgb (cr, sc->pal->error);
+          cairo_set_line_width (cr, 2 * sc->ls);
+          cairo_move_to (cr, x0, y0);
+          cairo_line_to (cr, x1, y1);
+          cairo_stroke (cr);
+          cairo_arc (cr, x1, y1, 3 * sc->ls, 0, 2 * G_PI);
+          cairo_fill (cr);
+        }
+    }
+}
