@@ -1,86 +1,27 @@
-/* flexion-canvas.c */
-#include "flexion-canvas.h"
+/* flexion-canvas.c: the canvas object, its model and frames, the ticks
+ * that pace a run, the view and the drawing. Input is in
+ * flexion-canvas-input.c, the context menu in flexion-canvas-menu.c. */
+#include "flexion-canvas-private.h"
 #include "fx-deflection.h"
 #include "fx-conflicts.h"
-#include "fx-scene.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
-
-#define PICK_RADIUS 10.0   /* px: joints and links under the pointer */
-#define SNAP_RADIUS 12.0   /* px: snapping to an existing joint      */
-#define DRAG_THRESHOLD 4.0 /* px: below this a press is a click      */
-#define PULL_RADIUS 28.0   /* px: grabbing a moving link is harder    */
-
-typedef enum {
-  DRAG_NONE,
-  DRAG_MOVE_JOINT,
-  DRAG_DRAW_LINK,
-  DRAG_PAN,
-  DRAG_PULL,
-} DragMode;
-
-struct _FlexionCanvas {
-  GtkWidget parent_instance;
-
-  FxDocument *doc;
-  FlexionSimulation *sim;
-  gulong doc_changed_id, sim_frame_id;
-
-  FxStepFrame *model_frame;   /* the drawn model as a frame */
-  FxAssignment *assignment;   /* of the drawn model         */
-  GPtrArray *conflicts;       /* its conflicting ends, when it has none */
-
-  FxView view;
-  FlexionCanvasOverlay overlay;  /* flexion_canvas_set_overlay */
-  gpointer overlay_data;
-  gboolean view_valid;
-  FxSceneStyle style;
-  double deflection_setting;  /* the chosen scale; 0: auto */
-  gboolean snap;
-  double grid_step;           /* 0: follows the zoom */
-  gboolean presentation;
-  gboolean follow;            /* keep a running mechanism in view */
-  FlexionTool tool;
-
-  int selected_joint, selected_link;
-  int hover_joint, hover_link;
-
-  /* the drag in progress */
-  DragMode drag;
-  double press_dx, press_dy;  /* device */
-  double start[2], cur[2];    /* model, snapped */
-  gboolean moved;
-  int drag_joint;
-  int pull_link;
-  double pull_s;
-  FxView pan_view;
-
-  /* the last context-menu target */
-  int context_link;
-  double context_s;
-  double context_xy[2];
-
-  guint tick_id;
-  gint64 last_tick, max_gap, last_tick_end;
-
-  double pointer_x, pointer_y;  /* last pointer position, -1: outside */
-  double zoom_last;             /* pinch scale at the last update     */
-
-  GtkWidget *context_menu;
-
-  FxStepFrame *mode_frame;  /* a mode shape shown instead (flexion-modes-panel) */
-  char *mode_label;
-};
 
 G_DEFINE_FINAL_TYPE (FlexionCanvas, flexion_canvas, GTK_TYPE_WIDGET)
 
 enum { SELECTION_CHANGED, POINTER_MOVED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
+void
+canvas_emit_pointer_moved (FlexionCanvas *self, double wx, double wy)
+{
+  g_signal_emit (self, signals[POINTER_MOVED], 0, wx, wy);
+}
+
 /* ---- model and frames ---- */
 
-static const FxModel *
+const FxModel *
 canvas_model (FlexionCanvas *self)
 {
   return fx_document_get_model (self->doc);
@@ -96,8 +37,8 @@ shown_frame (FlexionCanvas *self)
 
 /* The shown frame as drawn, with its deflection magnified: what picks and
  * the pull's rubber band must match (a new reference). */
-static FxStepFrame *
-drawn_frame (FlexionCanvas *self)
+FxStepFrame *
+canvas_drawn_frame (FlexionCanvas *self)
 {
   const FxStepFrame *f = shown_frame (self);
   if (f == self->model_frame)
@@ -105,8 +46,8 @@ drawn_frame (FlexionCanvas *self)
   return fx_deflection_magnify (canvas_model (self), f, flexion_canvas_get_deflection_scale (self));
 }
 
-static gboolean
-playing (FlexionCanvas *self)
+gboolean
+canvas_playing (FlexionCanvas *self)
 {
   return self->sim && flexion_simulation_get_playing (self->sim);
 }
@@ -215,7 +156,7 @@ static void
 on_sim_frame (FlexionCanvas *self)
 {
   FxStepFrame *f = self->sim ? flexion_simulation_get_frame (self->sim) : NULL;
-  if (f && playing (self))
+  if (f && canvas_playing (self))
     keep_in_view (self, f);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -283,16 +224,16 @@ flexion_canvas_zoom (FlexionCanvas *self, double factor)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-static double
-snap_step (FlexionCanvas *self)
+double
+canvas_snap_step (FlexionCanvas *self)
 {
   return self->grid_step > 0 ? self->grid_step : fx_view_grid_step (&self->view, 24);
 }
 
 /* Where a pointer at (dx, dy) lands: on a joint within reach, else on the
  * grid, unless snapping is off or Shift is held. */
-static int
-snap_point (FlexionCanvas *self, double dx, double dy, gboolean shift, double xy[2])
+int
+canvas_snap_point (FlexionCanvas *self, double dx, double dy, gboolean shift, double xy[2])
 {
   fx_view_to_world (&self->view, dx, dy, &xy[0], &xy[1]);
   if (shift)
@@ -305,7 +246,7 @@ snap_point (FlexionCanvas *self, double dx, double dy, gboolean shift, double xy
       return j;
     }
   if (self->snap)
-    fx_snap_to_grid (snap_step (self), &xy[0], &xy[1]);
+    fx_snap_to_grid (canvas_snap_step (self), &xy[0], &xy[1]);
   return -1;
 }
 
@@ -445,7 +386,7 @@ flexion_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     style.show_causality = FALSE;
   if (self->drag == DRAG_PULL)
     {
-      g_autoptr (FxStepFrame) f = drawn_frame (self);
+      g_autoptr (FxStepFrame) f = canvas_drawn_frame (self);
       guint a = f->node_offset[self->pull_link], n = f->node_offset[self->pull_link + 1] - a - 1;
       double u = self->pull_s * n;
       guint k = MIN ((guint) u, n - 1);
@@ -498,355 +439,12 @@ flexion_canvas_get_selected_link (FlexionCanvas *self)
   return self->selected_link;
 }
 
-static void
-pick (FlexionCanvas *self, double dx, double dy, int *joint, int *link, double *s)
+void
+canvas_pick (FlexionCanvas *self, double dx, double dy, int *joint, int *link, double *s)
 {
-  g_autoptr (FxStepFrame) f = drawn_frame (self);
+  g_autoptr (FxStepFrame) f = canvas_drawn_frame (self);
   *joint = fx_scene_pick_joint (f, &self->view, dx, dy, PICK_RADIUS);
   *link = *joint >= 0 ? -1 : fx_scene_pick_link (f, &self->view, dx, dy, PICK_RADIUS, s);
-}
-
-/* ---- primary drag: select, move, draw, pull ---- */
-
-static gboolean
-shift_held (GtkGesture *gesture)
-{
-  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
-  return (mods & GDK_SHIFT_MASK) != 0;
-}
-
-static void
-on_drag_begin (GtkGestureDrag *gesture, double dx, double dy, FlexionCanvas *self)
-{
-  gtk_widget_grab_focus (GTK_WIDGET (self));
-  self->press_dx = dx;
-  self->press_dy = dy;
-  self->moved = FALSE;
-  self->drag = DRAG_NONE;
-
-  int joint, link;
-  double s = 0;
-  pick (self, dx, dy, &joint, &link, &s);
-  g_debug ("press at (%.0f, %.0f): joint %d, link %d (s %.2f)", dx, dy, joint, link, s);
-
-  if (playing (self))
-    {
-      /* a drag on a running mechanism pulls the point under the pointer */
-      if (joint < 0 && link < 0)
-        {
-          g_autoptr (FxStepFrame) f = drawn_frame (self);
-          joint = fx_scene_pick_joint (f, &self->view, dx, dy, PULL_RADIUS * 0.5);
-          if (joint < 0)
-            link = fx_scene_pick_link (f, &self->view, dx, dy, PULL_RADIUS, &s);
-        }
-      if (link < 0 && joint >= 0)
-        {
-          /* a joint: pull the end of one of its links */
-          const FxModel *m = canvas_model (self);
-          const char *id = fx_model_joint (m, joint)->id;
-          for (guint l = 0; l < m->links->len && link < 0; l++)
-            if (g_str_equal (fx_model_link (m, l)->from, id))
-              link = l, s = 0;
-            else if (g_str_equal (fx_model_link (m, l)->to, id))
-              link = l, s = 1;
-        }
-      if (link >= 0)
-        {
-          self->drag = DRAG_PULL;
-          self->pull_link = link;
-          self->pull_s = s;
-          fx_view_to_world (&self->view, dx, dy, &self->cur[0], &self->cur[1]);
-          flexion_simulation_set_pull (self->sim, link, s, self->cur[0], self->cur[1]);
-          gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
-        }
-      return;
-    }
-  if (self->presentation)
-    return;
-
-  if (self->tool == FLEXION_TOOL_SELECT && joint >= 0)
-    {
-      self->drag = DRAG_MOVE_JOINT;
-      self->drag_joint = joint;
-    }
-  else if (self->tool == FLEXION_TOOL_LINK || (joint < 0 && link < 0))
-    {
-      self->drag = DRAG_DRAW_LINK;
-      snap_point (self, dx, dy, shift_held (GTK_GESTURE (gesture)), self->start);
-      self->cur[0] = self->start[0];
-      self->cur[1] = self->start[1];
-    }
-}
-
-static void
-on_drag_update (GtkGestureDrag *gesture, double ox, double oy, FlexionCanvas *self)
-{
-  double dx = self->press_dx + ox, dy = self->press_dy + oy;
-  if (!self->moved && hypot (ox, oy) < DRAG_THRESHOLD)
-    return;
-  self->moved = TRUE;
-  gboolean shift = shift_held (GTK_GESTURE (gesture));
-
-  switch (self->drag)
-    {
-    case DRAG_PULL:
-      fx_view_to_world (&self->view, dx, dy, &self->cur[0], &self->cur[1]);
-      flexion_simulation_set_pull (self->sim, self->pull_link, self->pull_s,
-                                   self->cur[0], self->cur[1]);
-      break;
-    case DRAG_MOVE_JOINT:
-      {
-        double xy[2];
-        fx_view_to_world (&self->view, dx, dy, &xy[0], &xy[1]);
-        if (self->snap && !shift)
-          fx_snap_to_grid (snap_step (self), &xy[0], &xy[1]);
-        const FxJoint *j = fx_model_joint (canvas_model (self), self->drag_joint);
-        if (xy[0] != j->at[0] || xy[1] != j->at[1])
-          fx_document_move_joint (self->doc, self->drag_joint, xy[0], xy[1]);
-        if (self->selected_joint != self->drag_joint)
-          flexion_canvas_select (self, self->drag_joint, -1);
-      }
-      break;
-    case DRAG_DRAW_LINK:
-      snap_point (self, dx, dy, shift, self->cur);
-      break;
-    case DRAG_PAN:
-    case DRAG_NONE:
-      break;
-    }
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-finish_link (FlexionCanvas *self)
-{
-  FxSection section;
-  guint elements;
-  flexion_canvas_default_section (&section, &elements);
-  int l = fx_document_add_link_at (self->doc, self->start[0], self->start[1],
-                                   self->cur[0], self->cur[1], 1e-9, elements, &section);
-  if (l >= 0)
-    flexion_canvas_select (self, -1, l);
-}
-
-static void
-on_drag_end (GtkGestureDrag *gesture, double ox, double oy, FlexionCanvas *self)
-{
-  DragMode mode = self->drag;
-  self->drag = DRAG_NONE;
-  if (mode == DRAG_PULL)
-    flexion_simulation_clear_pull (self->sim);
-  else if (mode == DRAG_MOVE_JOINT)
-    fx_document_break_merge (self->doc);
-  else if (mode == DRAG_DRAW_LINK && self->moved)
-    {
-      double dx0, dy0, dx1, dy1;
-      fx_view_to_device (&self->view, self->start[0], self->start[1], &dx0, &dy0);
-      fx_view_to_device (&self->view, self->cur[0], self->cur[1], &dx1, &dy1);
-      if (hypot (dx1 - dx0, dy1 - dy0) >= DRAG_THRESHOLD)
-        finish_link (self);
-    }
-
-  if (!self->moved && mode != DRAG_PULL)
-    {
-      int joint, link;
-      double s;
-      pick (self, self->press_dx, self->press_dy, &joint, &link, &s);
-      flexion_canvas_select (self, joint, link);
-    }
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-/* ---- pan, zoom, hover, keys ---- */
-
-static void
-on_pan_begin (GtkGestureDrag *gesture, double dx, double dy, FlexionCanvas *self)
-{
-  self->pan_view = self->view;
-}
-
-static void
-on_pan_update (GtkGestureDrag *gesture, double ox, double oy, FlexionCanvas *self)
-{
-  self->view.ox = self->pan_view.ox + ox;
-  self->view.oy = self->pan_view.oy + oy;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static gboolean
-on_scroll (GtkEventControllerScroll *controller, double dx, double dy, FlexionCanvas *self)
-{
-  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
-  GdkScrollUnit unit = gtk_event_controller_scroll_get_unit (controller);
-  double px = self->pointer_x >= 0 ? self->pointer_x : gtk_widget_get_width (GTK_WIDGET (self)) / 2.0;
-  double py = self->pointer_y >= 0 ? self->pointer_y : gtk_widget_get_height (GTK_WIDGET (self)) / 2.0;
-  if (unit == GDK_SCROLL_UNIT_WHEEL || (mods & GDK_CONTROL_MASK))
-    /* a wheel (or Ctrl + two fingers) zooms about the pointer */
-    fx_view_zoom_at (&self->view, px, py, pow (1.15, -dy));
-  else
-    {
-      /* two fingers on a touchpad pan */
-      self->view.ox -= dx;
-      self->view.oy -= dy;
-    }
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-  return TRUE;
-}
-
-static void
-on_zoom_begin (GtkGesture *gesture, GdkEventSequence *seq, FlexionCanvas *self)
-{
-  self->zoom_last = 1;
-}
-
-static void
-on_zoom_changed (GtkGestureZoom *gesture, double scale, FlexionCanvas *self)
-{
-  double cx, cy;
-  if (!gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &cx, &cy))
-    return;
-  fx_view_zoom_at (&self->view, cx, cy, scale / self->zoom_last);
-  self->zoom_last = scale;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-on_motion (GtkEventControllerMotion *controller, double x, double y, FlexionCanvas *self)
-{
-  self->pointer_x = x;
-  self->pointer_y = y;
-  if (self->drag != DRAG_NONE)
-    return;
-  int joint, link;
-  double s;
-  pick (self, x, y, &joint, &link, &s);
-  if (joint != self->hover_joint || link != self->hover_link)
-    {
-      self->hover_joint = joint;
-      self->hover_link = link;
-      gtk_widget_set_cursor_from_name (GTK_WIDGET (self),
-                                       joint >= 0 || link >= 0 ? "pointer" : "crosshair");
-      gtk_widget_queue_draw (GTK_WIDGET (self));
-    }
-  double wx, wy;
-  fx_view_to_world (&self->view, x, y, &wx, &wy);
-  g_signal_emit (self, signals[POINTER_MOVED], 0, wx, wy);
-}
-
-static void
-on_leave (GtkEventControllerMotion *controller, FlexionCanvas *self)
-{
-  self->pointer_x = self->pointer_y = -1;
-  self->hover_joint = self->hover_link = -1;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static gboolean
-on_key (GtkEventControllerKey *controller, guint keyval, guint keycode,
-        GdkModifierType state, FlexionCanvas *self)
-{
-  if (keyval == GDK_KEY_Escape && self->drag == DRAG_DRAW_LINK)
-    {
-      self->drag = DRAG_NONE;
-      self->moved = FALSE;
-      gtk_event_controller_reset (GTK_EVENT_CONTROLLER (controller));
-      gtk_widget_queue_draw (GTK_WIDGET (self));
-      return TRUE;
-    }
-  if (keyval == GDK_KEY_Escape && (self->selected_joint >= 0 || self->selected_link >= 0))
-    {
-      flexion_canvas_select (self, -1, -1);
-      return TRUE;
-    }
-  /* arrow keys move the selected joint by a grid step (Shift: a tenth),
-   * so a drawing can be finished without a pointer */
-  double ux = keyval == GDK_KEY_Left ? -1 : keyval == GDK_KEY_Right ? 1 : 0;
-  double uy = keyval == GDK_KEY_Down ? -1 : keyval == GDK_KEY_Up ? 1 : 0;
-  if ((ux != 0 || uy != 0) && self->selected_joint >= 0 && !self->presentation && !playing (self))
-    {
-      double step = snap_step (self) * ((state & GDK_SHIFT_MASK) ? 0.1 : 1);
-      const FxJoint *j = fx_model_joint (canvas_model (self), self->selected_joint);
-      fx_document_move_joint (self->doc, self->selected_joint, j->at[0] + ux * step,
-                              j->at[1] + uy * step);
-      return TRUE;
-    }
-  return FALSE;
-}
-
-/* ---- context menu ---- */
-
-static GMenu *
-section (GMenu *menu, const char *label)
-{
-  GMenu *sec = g_menu_new ();
-  g_menu_append_section (menu, label, G_MENU_MODEL (sec));
-  g_object_unref (sec);
-  return sec;
-}
-
-static GMenuModel *
-context_menu_for (FlexionCanvas *self, int joint, int link)
-{
-  GMenu *menu = g_menu_new ();
-  if (joint >= 0)
-    {
-      GMenu *kind = section (menu, _("Joint"));
-      g_menu_append (kind, _("Pin (Ends Turn Freely)"), "win.joint-kind::pin");
-      g_menu_append (kind, _("Weld (Ends Turn Together)"), "win.joint-kind::weld");
-      GMenu *sup = section (menu, _("Support"));
-      g_menu_append (sup, _("Free"), "win.support::none");
-      g_menu_append (sup, _("Pin Support"), "win.support::pin");
-      g_menu_append (sup, _("Clamp"), "win.support::clamp");
-      g_menu_append (sup, _("Guided (Sliding Clamp)"), "win.support::guided");
-      GMenu *add = section (menu, NULL);
-      g_menu_append (add, _("Add Point Mass"), "win.add-mass");
-      g_menu_append (add, _("Add Load"), "win.add-load");
-      g_menu_append (add, _("Add Speed Motor"), "win.add-speed-motor");
-      g_menu_append (add, _("Add Torque Motor"), "win.add-motor");
-      g_menu_append (add, _("Add Spring"), "win.add-spring");
-      g_menu_append (section (menu, NULL), _("Delete Joint"), "win.delete");
-    }
-  else if (link >= 0)
-    {
-      GMenu *f = section (menu, _("Formulation"));
-      g_menu_append (f, _("Auto"), "win.formulation::auto");
-      g_menu_append (f, _("Free–Free"), "win.formulation::free-free");
-      g_menu_append (f, _("Clamped–Clamped"), "win.formulation::clamped-clamped");
-      g_menu_append (f, _("Pinned"), "win.formulation::pinned");
-      g_menu_append (f, _("Guided"), "win.formulation::guided");
-      GMenu *add = section (menu, NULL);
-      g_menu_append (add, _("Add Probe Here"), "win.add-probe");
-      g_menu_append (add, _("Add Load Here"), "win.add-link-load");
-      g_menu_append (section (menu, NULL), _("Delete Link"), "win.delete");
-    }
-  else
-    {
-      GMenu *view = section (menu, NULL);
-      g_menu_append (view, _("Fit to View"), "win.fit");
-      g_menu_append (view, _("Select Tool"), "win.tool::select");
-      g_menu_append (view, _("Draw Link Tool"), "win.tool::link");
-    }
-  return G_MENU_MODEL (menu);
-}
-
-static void
-on_context_pressed (GtkGestureClick *gesture, int n_press, double x, double y, FlexionCanvas *self)
-{
-  if (self->presentation || playing (self))
-    return;
-  int joint, link;
-  double s = 0.5;
-  pick (self, x, y, &joint, &link, &s);
-  flexion_canvas_select (self, joint, link);
-  self->context_link = link;
-  self->context_s = s;
-  fx_view_to_world (&self->view, x, y, &self->context_xy[0], &self->context_xy[1]);
-
-  g_autoptr (GMenuModel) model = context_menu_for (self, joint, link);
-  gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->context_menu), model);
-  gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu),
-                               &(GdkRectangle) { (int) x, (int) y, 1, 1 });
-  gtk_popover_popup (GTK_POPOVER (self->context_menu));
 }
 
 /* ---- object ---- */
@@ -920,46 +518,8 @@ flexion_canvas_init (FlexionCanvas *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (w), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Mechanism canvas"), -1);
 
-  GtkGesture *drag = gtk_gesture_drag_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), GDK_BUTTON_PRIMARY);
-  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
-  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
-  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
-  gtk_widget_add_controller (w, GTK_EVENT_CONTROLLER (drag));
-
-  GtkGesture *pan = gtk_gesture_drag_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (pan), GDK_BUTTON_MIDDLE);
-  g_signal_connect (pan, "drag-begin", G_CALLBACK (on_pan_begin), self);
-  g_signal_connect (pan, "drag-update", G_CALLBACK (on_pan_update), self);
-  gtk_widget_add_controller (w, GTK_EVENT_CONTROLLER (pan));
-
-  GtkGesture *context = gtk_gesture_click_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (context), GDK_BUTTON_SECONDARY);
-  g_signal_connect (context, "pressed", G_CALLBACK (on_context_pressed), self);
-  gtk_widget_add_controller (w, GTK_EVENT_CONTROLLER (context));
-
-  GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
-  g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
-  gtk_widget_add_controller (w, scroll);
-
-  GtkGesture *zoom = gtk_gesture_zoom_new ();
-  g_signal_connect (zoom, "begin", G_CALLBACK (on_zoom_begin), self);
-  g_signal_connect (zoom, "scale-changed", G_CALLBACK (on_zoom_changed), self);
-  gtk_widget_add_controller (w, GTK_EVENT_CONTROLLER (zoom));
-
-  GtkEventController *motion = gtk_event_controller_motion_new ();
-  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
-  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
-  gtk_widget_add_controller (w, motion);
-
-  GtkEventController *key = gtk_event_controller_key_new ();
-  g_signal_connect (key, "key-pressed", G_CALLBACK (on_key), self);
-  gtk_widget_add_controller (w, key);
-
-  self->context_menu = gtk_popover_menu_new_from_model (NULL);
-  gtk_widget_set_parent (self->context_menu, w);
-  gtk_popover_set_has_arrow (GTK_POPOVER (self->context_menu), FALSE);
-  gtk_widget_set_halign (self->context_menu, GTK_ALIGN_START);
+  canvas_install_input (self);
+  canvas_install_context_menu (self);
 }
 
 GtkWidget *
