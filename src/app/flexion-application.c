@@ -64,7 +64,8 @@ apply_style (FlexionApplication *self)
 static FlexionWindow *
 new_window (FlexionApplication *self)
 {
-  FlexionWindow *win = flexion_window_new (ADW_APPLICATION (self));
+  FlexionWindow *win = flexion_window_new (ADW_APPLICATION (self), self->settings,
+                                           self->examples_dir);
   return win;
 }
 

@@ -2,7 +2,6 @@
  * view and simulation. Menus, buttons, shortcuts and the UI tests all go
  * through these. */
 #include "flexion-window-private.h"
-#include "flexion-application.h"
 #include "flexion-plot-view.h"
 #include "flexion-gallery.h"
 #include "flexion-export-dialog.h"
@@ -84,9 +83,7 @@ on_example_activated (FlexionGallery *gallery, GFile *file, FlexionWindow *self)
 void
 flexion_window_show_gallery (FlexionWindow *self)
 {
-  GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
-  const char *dir = flexion_application_get_examples_dir (FLEXION_APPLICATION (app));
-  GtkWidget *gallery = flexion_gallery_new (GTK_WINDOW (self), dir);
+  GtkWidget *gallery = flexion_gallery_new (GTK_WINDOW (self), self->examples_dir);
   g_signal_connect (gallery, "example-activated", G_CALLBACK (on_example_activated), self);
   gtk_window_present (GTK_WINDOW (gallery));
 }

@@ -45,6 +45,7 @@ struct _FlexionWindow {
   FxDocument *doc;
   FlexionSimulation *sim;
   GSettings *settings;
+  char *examples_dir;         /* the gallery's folder, from the application */
   GtkWidget *plots[3];
   FlexionModesPanel *modes_panel;  /* beside the plots */
   gboolean presentation;

@@ -3,7 +3,6 @@
  * files in flexion-window-dnd.c. */
 #include "flexion-window-private.h"
 #include "flexion-ensemble-view.h"
-#include "flexion-application.h"
 #include "flexion-canvas.h"
 #include "flexion-inspector.h"
 #include "flexion-modes-panel.h"
@@ -810,6 +809,7 @@ flexion_window_dispose (GObject *object)
   g_clear_object (&self->doc);
   g_clear_object (&self->sim);
   g_clear_object (&self->settings);
+  g_clear_pointer (&self->examples_dir, g_free);
   G_OBJECT_CLASS (flexion_window_parent_class)->dispose (object);
 }
 
@@ -925,10 +925,10 @@ flexion_window_init (FlexionWindow *self)
 }
 
 FlexionWindow *
-flexion_window_new (AdwApplication *app)
+flexion_window_new (AdwApplication *app, GSettings *settings, const char *examples_dir)
 {
   FlexionWindow *self = g_object_new (FLEXION_TYPE_WINDOW, "application", app, NULL);
-  GSettings *settings = flexion_application_get_settings (FLEXION_APPLICATION (app));
+  self->examples_dir = g_strdup (examples_dir);
   if (settings)
     {
       self->settings = g_object_ref (settings);

@@ -11,7 +11,11 @@ G_BEGIN_DECLS
 #define FLEXION_TYPE_WINDOW (flexion_window_get_type ())
 G_DECLARE_FINAL_TYPE (FlexionWindow, flexion_window, FLEXION, WINDOW, AdwApplicationWindow)
 
-FlexionWindow     *flexion_window_new            (AdwApplication *app);
+/* A window of `app`. `settings` (may be NULL: defaults, nothing kept) and
+ * `examples_dir` (the gallery's folder) come from the application, which
+ * the window does not otherwise know. */
+FlexionWindow     *flexion_window_new            (AdwApplication *app, GSettings *settings,
+                                                  const char *examples_dir);
 /* Replaces the document (no prompt: see flexion_window_open). */
 void               flexion_window_set_document   (FlexionWindow *self, FxDocument *doc);
 FxDocument        *flexion_window_get_document   (FlexionWindow *self);

@@ -84,7 +84,7 @@ static void
 test_pull_drawn_four_bar (void)
 {
   g_autoptr (FxModel) model = drawn_four_bar ();
-  FlexionWindow *win = flexion_window_new (ADW_APPLICATION (app));
+  FlexionWindow *win = ui_window_new (app);
   gtk_window_set_default_size (GTK_WINDOW (win), 1280, 800);
   gtk_window_present (GTK_WINDOW (win));
   g_autoptr (FxDocument) doc = fx_document_new_for_model (model);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "flexion-application.h"
+#include "flexion-window.h"
 
 #include <adwaita.h>
 
@@ -77,4 +78,12 @@ ui_harness_start (int *argc, char ***argv)
   g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
   return app;
+}
+
+/* A window of the application, made as the application makes its own. */
+static inline FlexionWindow *
+ui_window_new (FlexionApplication *app)
+{
+  return flexion_window_new (ADW_APPLICATION (app), flexion_application_get_settings (app),
+                             flexion_application_get_examples_dir (app));
 }
