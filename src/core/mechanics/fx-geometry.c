@@ -1,5 +1,9 @@
 /* fx-geometry.c: where things are: link nodes and points, end positions,
- * velocities at a point, joint gaps. */
+ * velocities at a point, joint gaps.
+ *
+ * It reads the system's arrays (fx-system-private.h) and calls nothing in
+ * fx-system.c, so the element families that fx-system.c builds (drags ask
+ * where their grabbed point is) can use it without a circle. */
 #include "fx-kernel.h"
 
 #include <math.h>
@@ -156,6 +160,16 @@ fx_system_point_segment (const FxSystem *sys, guint link, double *s)
       *s = 2.0 * *s;
     }
   return seg;
+}
+
+/* The elements of a model link, over its segments (two when it is split). */
+guint
+fx_system_link_elements (const FxSystem *s, guint l)
+{
+  guint n = 0;
+  for (guint k = 0; k < s->seg_count[l]; k++)
+    n += s->links[s->seg_first[l] + k].N;
+  return n;
 }
 
 void

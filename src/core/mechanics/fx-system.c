@@ -708,15 +708,6 @@ FxCausality fx_system_link_T (const FxSystem *s, guint l) { return s->links[s->s
 FxCausality fx_system_link_R (const FxSystem *s, guint l) { return s->links[s->seg_first[l]].R; }
 
 guint
-fx_system_link_elements (const FxSystem *s, guint l)
-{
-  guint n = 0;
-  for (guint k = 0; k < s->seg_count[l]; k++)
-    n += s->links[s->seg_first[l] + k].N;
-  return n;
-}
-
-guint
 fx_system_blocks (const FxSystem *sys, guint *block_of, guint **kind_out, double **length_out)
 {
   GArray *kind = g_array_new (FALSE, FALSE, sizeof (guint));
