@@ -32,6 +32,7 @@
 #include <glib/gi18n-lib.h>
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_eigen.h>
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
 #include <math.h>
 #include <string.h>
@@ -49,22 +50,25 @@
 /* ---------------------------------------------------------- assembly */
 
 /* The Jacobian dR/dx of the midpoint residual at x = x_n = 0 for step dt,
- * dense, row-major n x n. The one place that knows the Jacobian container. */
+ * into J (a dense container from fx_system_new_jacobian, reused for both
+ * steps), added as a * dR/dx to E and b * dR/dx to A (row-major, leading
+ * dimension lda). */
 static void
-assemble_dense (FxSystem *sys, double dt, double *out)
+assemble_dense (FxSystem *sys, FxMatrix *J, double dt, double a, double b, double *E,
+                double *A, guint lda)
 {
   const guint n = sys->n;
   g_autofree double *x = g_new0 (double, n);
   g_autofree double *R = g_new (double, n);
-  g_autoptr (FxMatrix) J = fx_system_new_jacobian (sys, FX_MATRIX_DENSE, NULL);
 
-  /* the dense path records every entry: it cannot fail on pattern or size
-   * below FX_MODES_MAX_UNKNOWNS */
-  g_assert (J != NULL);
   fx_system_residual (sys, x, dt, R, NULL, J);
   for (guint i = 0; i < n; i++)
     for (guint j = 0; j < n; j++)
-      out[(gsize) i * n + j] = fx_matrix_get (J, i, j);
+      {
+        double v = fx_matrix_get (J, i, j);
+        E[(gsize) i * lda + j] += a * v;
+        A[(gsize) i * lda + j] += b * v;
+      }
 }
 
 /* ------------------------------------------------------- dense helpers */
@@ -186,8 +190,6 @@ linearise (Linear *L)
 {
   FxSystem *sys = L->sys;
   const guint n = sys->n, ns = sys->springs->len, na = n + ns;
-  g_autofree double *J1 = g_new (double, (gsize) n * n);
-  g_autofree double *J2 = g_new (double, (gsize) n * n);
   g_autofree double *k = g_new0 (double, MAX (ns, 1));
 
   /* springs: take their stiffness out of the Jacobian (it enters there at
@@ -199,20 +201,17 @@ linearise (Linear *L)
       sp->k = sp->c = 0.0;
     }
   memset (sys->x, 0, sizeof (double) * n);
-  assemble_dense (sys, 1.0, J1);   /* E - A/2 */
-  assemble_dense (sys, 2.0, J2);   /* E - A   */
-
+  g_autoptr (FxMatrix) J = fx_system_new_jacobian (sys, FX_MATRIX_DENSE, NULL);
+  /* the dense path records every entry: it cannot fail on pattern or size
+   * below FX_MODES_MAX_UNKNOWNS */
+  g_assert (J != NULL);
   L->n = n;
   L->na = na;
   L->E = g_new0 (double, (gsize) na * na);
   L->A = g_new0 (double, (gsize) na * na);
-  for (guint i = 0; i < n; i++)
-    for (guint j = 0; j < n; j++)
-      {
-        gsize ij = (gsize) i * n + j;
-        L->E[(gsize) i * na + j] = 2.0 * J1[ij] - J2[ij];
-        L->A[(gsize) i * na + j] = 2.0 * (J1[ij] - J2[ij]);
-      }
+  /* J1 = E - A/2 at dt = 1, J2 = E - A at dt = 2: E = 2 J1 - J2, A = 2 (J1 - J2) */
+  assemble_dense (sys, J, 1.0, 2.0, 2.0, L->E, L->A, na);
+  assemble_dense (sys, J, 2.0, -1.0, -2.0, L->E, L->A, na);
   /* spring s: C sigma' = k^-1 sigma' = w_a - w_b, moment -sigma on a, +sigma on b */
   for (guint s = 0; s < ns; s++)
     {
@@ -412,21 +411,12 @@ kernel_part (const gsl_matrix *V, const gboolean *null, gsize rows, const double
   return B;
 }
 
-/* Both kernels from one SVD. D is equilibrated, R D C (R, C diagonal:
- * rows, then columns, to unit largest entry), and padded to a square P of
- * order m = max(ns, nv): P = U S V^T. The null columns of V, cut to the
- * first nv rows, span ker(R D C) (the padding's coordinates are free), so
- * ker D = C ker(R D C); likewise U gives ker D^T = R ker((R D C)^T). */
+/* D equilibrated, R D C (R, C diagonal: rows, then columns, to unit
+ * largest entry), into the top-left ns x nv corner of P (zeros elsewhere). */
 static void
-structure_kernels (const Linear *L, gsl_matrix **Zm, guint *km, gsl_matrix **Zs, guint *ks)
+equilibrate (const Linear *L, double *R, double *C, gsl_matrix *P)
 {
-  const gsize ns = L->ns, nv = L->nv, m = MAX (ns, nv);
-  g_autofree double *R = g_new (double, ns);
-  g_autofree double *C = g_new (double, nv);
-  g_autofree gboolean *null = g_new (gboolean, m);
-  gsl_matrix *U = gsl_matrix_calloc (m, m), *V = gsl_matrix_alloc (m, m);
-  gsl_vector *s = gsl_vector_alloc (m), *work = gsl_vector_alloc (m);
-
+  const gsize ns = L->ns, nv = L->nv;
   for (gsize i = 0; i < ns; i++)
     {
       double big = 0.0;
@@ -443,7 +433,56 @@ structure_kernels (const Linear *L, gsl_matrix **Zm, guint *km, gsl_matrix **Zs,
     }
   for (gsize i = 0; i < ns; i++)
     for (gsize j = 0; j < nv; j++)
-      gsl_matrix_set (U, i, j, R[i] * gsl_matrix_get (L->D, i, j) * C[j]);
+      gsl_matrix_set (P, i, j, R[i] * gsl_matrix_get (L->D, i, j) * C[j]);
+}
+
+/* Is the square equilibrated D clearly nonsingular (so that both kernels
+ * are {0} and the SVD can be skipped)? Column-pivoted QR and GSL's 1-norm
+ * condition estimate, a fraction of the SVD's work. sigma_min / sigma_max
+ * >= rcond_1 / n (2-norm against 1-norm), so the cut keeps a factor 10 for
+ * the estimator's error above the SVD's own rank decision (KERNEL_RTOL);
+ * anything below goes to the SVD. The 40-element cantilever has
+ * rcond_1 = 6e-5 against a cut of 1.2e-6. */
+static gboolean
+clearly_nonsingular (const Linear *L)
+{
+  const gsize n = L->nv;
+  g_autofree double *R = g_new (double, n);
+  g_autofree double *C = g_new (double, n);
+  gsl_matrix *P = gsl_matrix_alloc (n, n);
+  gsl_vector *tau = gsl_vector_alloc (n), *norm = gsl_vector_alloc (n);
+  gsl_vector *work = gsl_vector_alloc (3 * n);
+  gsl_permutation *perm = gsl_permutation_alloc (n);
+  int sign;
+  double rcond = 0.0;
+
+  equilibrate (L, R, C, P);
+  if (gsl_linalg_QRPT_decomp (P, tau, perm, &sign, norm) == GSL_SUCCESS
+      && fabs (gsl_matrix_get (P, n - 1, n - 1)) > 0.0)
+    gsl_linalg_QRPT_rcond (P, &rcond, work);
+  gsl_matrix_free (P);
+  gsl_vector_free (tau);
+  gsl_vector_free (norm);
+  gsl_vector_free (work);
+  gsl_permutation_free (perm);
+  return isfinite (rcond) && rcond > 10.0 * (double) n * KERNEL_RTOL;
+}
+
+/* Both kernels from one SVD. D is equilibrated and padded to a square P
+ * of order m = max(ns, nv): P = U S V^T. The null columns of V, cut to the
+ * first nv rows, span ker(R D C) (the padding's coordinates are free), so
+ * ker D = C ker(R D C); likewise U gives ker D^T = R ker((R D C)^T). */
+static void
+structure_kernels (const Linear *L, gsl_matrix **Zm, guint *km, gsl_matrix **Zs, guint *ks)
+{
+  const gsize ns = L->ns, nv = L->nv, m = MAX (ns, nv);
+  g_autofree double *R = g_new (double, ns);
+  g_autofree double *C = g_new (double, nv);
+  g_autofree gboolean *null = g_new (gboolean, m);
+  gsl_matrix *U = gsl_matrix_calloc (m, m), *V = gsl_matrix_alloc (m, m);
+  gsl_vector *s = gsl_vector_alloc (m), *work = gsl_vector_alloc (m);
+
+  equilibrate (L, R, C, U);
   gsl_linalg_SV_decomp (U, V, s, work);
   double smax = gsl_vector_get (s, 0);
   for (gsize j = 0; j < m; j++)
@@ -473,7 +512,10 @@ find_kernels (const Linear *L, FxModes *res, GArray *out)
   guint km = 0, ks = 0;
 
   if (L->nv > 0 && L->ns > 0)
-    structure_kernels (L, &Zm, &km, &Zs, &ks);
+    {
+      if (!(L->nv == L->ns && clearly_nonsingular (L)))
+        structure_kernels (L, &Zm, &km, &Zs, &ks);
+    }
   else if (L->nv > 0)
     Zm = identity (L->nv), km = L->nv;
   else if (L->ns > 0)
@@ -486,6 +528,65 @@ find_kernels (const Linear *L, FxModes *res, GArray *out)
     res->n_rigid_self_stress = kernel_modes (L, Zs, L->C, L->str, L->ss, FX_MODE_SELF_STRESS, out);
   g_clear_pointer (&Zm, gsl_matrix_free);
   g_clear_pointer (&Zs, gsl_matrix_free);
+}
+
+/* Y <- G^-1 Y (forward: G lower) or G^-T Y (backward), G a Cholesky
+ * factor of bandwidth bw: row operations within the band, O(n bw m)
+ * instead of dense O(n^2 m). */
+static void
+band_solve_rows (const gsl_matrix *G, gsize bw, gboolean transposed, gsl_matrix *Y)
+{
+  const gsize n = Y->size1;
+  for (gsize s = 0; s < n; s++)
+    {
+      gsize i = transposed ? n - 1 - s : s;
+      gsl_vector_view yi = gsl_matrix_row (Y, i);
+      gsize k0 = transposed ? i + 1 : (i > bw ? i - bw : 0);
+      gsize k1 = transposed ? MIN (n, i + bw + 1) : i;
+      for (gsize k = k0; k < k1; k++)
+        {
+          gsl_vector_const_view yk = gsl_matrix_const_row (Y, k);
+          double g = transposed ? gsl_matrix_get (G, k, i) : gsl_matrix_get (G, i, k);
+          gsl_blas_daxpy (-g, &yk.vector, &yi.vector);
+        }
+      gsl_vector_scale (&yi.vector, 1.0 / gsl_matrix_get (G, i, i));
+    }
+}
+
+/* Bandwidth of a symmetric matrix (its Cholesky factor keeps it). */
+static gsize
+bandwidth (const gsl_matrix *A)
+{
+  gsize bw = 0;
+  for (gsize i = 0; i < A->size1; i++)
+    for (gsize j = 0; j < i; j++)
+      if (gsl_matrix_get (A, i, j) != 0.0)
+        bw = MAX (bw, i - j);
+  return bw;
+}
+
+/* Banded factors: beyond this, dense BLAS is as fast. */
+#define BAND_MAX 8
+
+/* K = Y^T Y with Y = G^-1 D_c, G banded (compliances couple only the
+ * stresses of one element): the Gram matrix row by row over the few
+ * nonzeros of each row of Y, instead of dense O(n^3) BLAS. */
+static void
+banded_gram (const gsl_matrix *G, gsize bw, gsl_matrix *Y, gsl_matrix *K)
+{
+  const gsize nc = Y->size1, nv = Y->size2;
+  g_autofree gsize *nz = g_new (gsize, nv);
+  band_solve_rows (G, bw, FALSE, Y);
+  for (gsize i = 0; i < nc; i++)
+    {
+      gsize k = 0;
+      for (gsize j = 0; j < nv; j++)
+        if (gsl_matrix_get (Y, i, j) != 0.0)
+          nz[k++] = j;
+      for (gsize a = 0; a < k; a++)
+        for (gsize b = 0; b < k; b++)
+          *gsl_matrix_ptr (K, nz[a], nz[b]) += gsl_matrix_get (Y, i, nz[a]) * gsl_matrix_get (Y, i, nz[b]);
+    }
 }
 
 /* K = D_c^T C_c^-1 D_c over the compliant stresses (scaled: C_c has unit
@@ -507,12 +608,18 @@ stiffness (const Linear *L, const guint *comp, guint nc, gsl_matrix **factor)
       for (guint j = 0; j < L->nv; j++)
         gsl_matrix_set (Y, i, j, gsl_matrix_get (L->D, comp[i], j));
     }
+  gsize bw = bandwidth (Cc);
   gsl_linalg_cholesky_decomp1 (Cc);                    /* C_c = G G^T */
-  gsl_blas_dtrsm (CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, 1.0, Cc, Y);  /* G^-1 D_c */
-  gsl_blas_dsyrk (CblasLower, CblasTrans, 1.0, Y, 0.0, K);
-  for (guint i = 0; i < L->nv; i++)
-    for (guint j = 0; j < i; j++)
-      gsl_matrix_set (K, j, i, gsl_matrix_get (K, i, j));
+  if (bw <= BAND_MAX)
+    banded_gram (Cc, bw, Y, K);
+  else
+    {
+      gsl_blas_dtrsm (CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, 1.0, Cc, Y);  /* G^-1 D_c */
+      gsl_blas_dsyrk (CblasLower, CblasTrans, 1.0, Y, 0.0, K);
+      for (guint i = 0; i < L->nv; i++)
+        for (guint j = 0; j < i; j++)
+          gsl_matrix_set (K, j, i, gsl_matrix_get (K, i, j));
+    }
   *factor = Cc;
   gsl_matrix_free (Y);
   return K;
@@ -712,6 +819,33 @@ vibration_stress (const Linear *L, const guint *comp, guint nc, const gsl_matrix
   return stress;
 }
 
+/* K q = omega^2 M q, ascending, K and M overwritten. For a banded M (the
+ * consistent masses of elements, or diagonal) the reduction to standard
+ * form C = G^-1 K G^-T (M = G G^T) and the back-transform q = G^-T y are
+ * done within the band, leaving gsl_eigen_symmv's own O(n^3); otherwise
+ * gsl_eigen_gensymmv. */
+static void
+symmetric_definite (gsl_matrix *K, gsl_matrix *M, gsl_vector *w2, gsl_matrix *V)
+{
+  const gsize n = K->size1, bw = bandwidth (M);
+  if (bw > BAND_MAX || gsl_linalg_cholesky_decomp1 (M) != GSL_SUCCESS)
+    {
+      gsl_eigen_gensymmv_workspace *ws = gsl_eigen_gensymmv_alloc (n);
+      gsl_eigen_gensymmv (K, M, w2, V, ws);
+      gsl_eigen_gensymmv_free (ws);
+      gsl_eigen_gensymmv_sort (w2, V, GSL_EIGEN_SORT_VAL_ASC);
+      return;
+    }
+  band_solve_rows (M, bw, FALSE, K);     /* G^-1 K          */
+  gsl_matrix_transpose (K);              /* K G^-T, as rows */
+  band_solve_rows (M, bw, FALSE, K);     /* G^-1 K G^-T     */
+  gsl_eigen_symmv_workspace *ws = gsl_eigen_symmv_alloc (n);
+  gsl_eigen_symmv (K, w2, V, ws);
+  gsl_eigen_symmv_free (ws);
+  gsl_eigen_symmv_sort (w2, V, GSL_EIGEN_SORT_VAL_ASC);
+  band_solve_rows (M, bw, TRUE, V);      /* q = G^-T y      */
+}
+
 /* Vibration modes: K v = omega^2 M v on the velocities the rigid stresses
  * allow, massless directions condensed. The first `n_zero` eigenvalues are
  * the motions with inertia (omega = 0), found already. */
@@ -753,9 +887,7 @@ find_vibrations (const Linear *L, guint n_zero, guint max_keep, FxModes *res, GA
       gsize np = r.np;
       gsl_matrix *V = gsl_matrix_alloc (np, np);
       gsl_vector *w2 = gsl_vector_alloc (np);
-      gsl_eigen_gensymmv_workspace *ws = gsl_eigen_gensymmv_alloc (np);
-      gsl_eigen_gensymmv (r.Kc, r.Mc, w2, V, ws);
-      gsl_eigen_gensymmv_sort (w2, V, GSL_EIGEN_SORT_VAL_ASC);
+      symmetric_definite (r.Kc, r.Mc, w2, V);
       guint kept = 0;
       for (gsize c = MIN (n_zero, np); c < np && (max_keep == 0 || kept < max_keep); c++, kept++)
         {
@@ -766,7 +898,6 @@ find_vibrations (const Linear *L, guint n_zero, guint max_keep, FxModes *res, GA
             rm.stress = vibration_stress (L, comp, nc, Cfactor, rm.state, sqrt (rm.omega2));
           g_array_append_val (out, rm);
         }
-      gsl_eigen_gensymmv_free (ws);
       gsl_matrix_free (V);
       gsl_vector_free (w2);
     }
