@@ -28,7 +28,12 @@ gboolean fx_modes_unknown_is_velocity (const FxSystem *sys, guint i);
 gboolean fx_modes_dense_solve        (FxSystem *sys, guint max_vibrations, FxModes *res,
                                       GArray *raw, GError **error);
 
-/* Iterative path: the lowest `want` vibrations, appended to raw. */
+/* Start vectors of the iterative path: eigenvalues of up to this
+ * multiplicity show all their copies. */
+#define FX_MODES_BLOCK 3
+
+/* Iterative path: the lowest `want` vibrations (at most
+ * fx_modes_iterative_cap), appended to raw; fewer when fewer converged. */
 gboolean fx_modes_arnoldi_solve      (FxSystem *sys, guint want, GArray *raw, GError **error);
 
 G_END_DECLS

@@ -304,6 +304,7 @@ compute_iterative (FxSystem *sys, guint max_vibrations, GError **error)
   FxModes *res = g_new0 (FxModes, 1);
   res->n_unknowns = sys->n;
   res->counted = FALSE;
+  res->requested = max_vibrations ? max_vibrations : 20;
   results_from_raw (sys, res, raw);
   return res;
 }
@@ -344,6 +345,7 @@ fx_modes_compute_with (const FxModel *model, guint max_vibrations, FxModesMethod
   FxModes *res = g_new0 (FxModes, 1);
   res->n_unknowns = n;
   res->counted = TRUE;
+  res->requested = max_vibrations;
   g_autoptr (GArray) raw = g_array_new (FALSE, FALSE, sizeof (RawMode));
   g_array_set_clear_func (raw, fx_modes_raw_clear);
   gboolean ok = fx_modes_dense_solve (sys, max_vibrations, res, raw, error);
