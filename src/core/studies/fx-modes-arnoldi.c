@@ -43,6 +43,26 @@ normalise (double *v, gsize n)
   return s;
 }
 
+/* w minus its components along rows 0..count-1 of V (twice: classical
+ * Gram-Schmidt repeated), the coefficients added to column j of H when H
+ * is given. */
+static void
+orthogonalise (const double *V, guint count, gsize n, double *w, gsl_matrix *H, guint j)
+{
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < count; i++)
+      {
+        const double *vi = &V[(gsize) i * n];
+        double h = 0.0;
+        for (gsize k = 0; k < n; k++)
+          h += vi[k] * w[k];
+        for (gsize k = 0; k < n; k++)
+          w[k] -= h * vi[k];
+        if (H != NULL)
+          gsl_matrix_set (H, i, j, gsl_matrix_get (H, i, j) + h);
+      }
+}
+
 /* Block (band) Arnoldi with twice-repeated Gram-Schmidt: FX_MODES_BLOCK
  * random start vectors, so that an eigenvalue of multiplicity up to the
  * block size (a symmetric frame's double modes) shows all its copies;
@@ -63,32 +83,13 @@ arnoldi (FxSystem *sys, FxMatrix *J, guint m, double *V, gsl_matrix *H)
         w[i] = g_rand_double_range (rand, -1.0, 1.0);
       double *vb = &V[(gsize) b * n];
       apply_T (sys, J, w, vb);  /* one application removes the infinite directions */
-      for (guint pass = 0; pass < 2; pass++)
-        for (guint i = 0; i < b; i++)
-          {
-            const double *vi = &V[(gsize) i * n];
-            double h = 0.0;
-            for (gsize k = 0; k < n; k++)
-              h += vi[k] * vb[k];
-            for (gsize k = 0; k < n; k++)
-              vb[k] -= h * vi[k];
-          }
+      orthogonalise (V, b, n, vb, NULL, 0);
       normalise (vb, n);
     }
   for (guint j = 0; j < m; j++)
     {
       apply_T (sys, J, &V[(gsize) j * n], w);
-      for (guint pass = 0; pass < 2; pass++)
-        for (guint i = 0; i < j + B; i++)
-          {
-            const double *vi = &V[(gsize) i * n];
-            double h = 0.0;
-            for (gsize k = 0; k < n; k++)
-              h += vi[k] * w[k];
-            for (gsize k = 0; k < n; k++)
-              w[k] -= h * vi[k];
-            gsl_matrix_set (H, i, j, gsl_matrix_get (H, i, j) + h);
-          }
+      orthogonalise (V, j + B, n, w, H, j);
       double beta = normalise (w, n);
       gsl_matrix_set (H, j + B, j, beta);
       if (!(beta > 1e-14 * fabs (gsl_matrix_get (H, 0, 0))))
