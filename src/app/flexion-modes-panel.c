@@ -386,6 +386,7 @@ typedef struct {
   FxModel *model;
   GPtrArray *frames;
   char *path;
+  char *label;  /* "mode 1 · 45.3 Hz", drawn in the corner */
 } AnimationJob;
 
 static void
@@ -394,6 +395,7 @@ animation_job_free (AnimationJob *job)
   fx_model_free (job->model);
   g_ptr_array_unref (job->frames);
   g_free (job->path);
+  g_free (job->label);
   g_free (job);
 }
 
@@ -406,7 +408,8 @@ animation_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *
   fx_animation_options_init (&options);
   options.fps = 24;
   options.colorbar = FALSE;
-  options.time_stamp = FALSE;
+  options.time_stamp = TRUE;
+  options.label = job->label;
   options.show_initial = TRUE;
   if (fx_export_frames (job->model, job->frames, job->path, fx_animation_format_for_path (job->path),
                         &options, &error))
@@ -449,6 +452,7 @@ on_animation_response (GtkNativeDialog *dialog, int response, FlexionModesPanel 
       job->frames = fx_modes_cycle (self->modes, self->modes_model, (guint) self->shown, 48,
                                     1.25 * AMPLITUDE_FRACTION * MAX (self->modes->size, 1e-9));
       job->path = g_steal_pointer (&path);
+      job->label = fx_mode_label (self->modes, &self->modes->modes[self->shown]);
       GTask *task = g_task_new (self, NULL, on_animation_saved, NULL);
       g_task_set_task_data (task, job, (GDestroyNotify) animation_job_free);
       g_task_run_in_thread (task, animation_in_thread);

@@ -76,7 +76,10 @@ write_animation (const FxModes *modes, const FxModel *model, const char *name, c
   fx_animation_options_init (&options);
   options.fps = 24;
   options.colorbar = FALSE;
-  options.time_stamp = FALSE;
+  /* the frames have no time: the corner says which mode it is (issue 23.7) */
+  g_autofree char *label = fx_mode_label (modes, &modes->modes[index]);
+  options.time_stamp = TRUE;
+  options.label = label;
   options.show_initial = TRUE;
   g_autoptr (GPtrArray) frames = fx_modes_cycle (modes, model, (guint) index, 48, 0.1 * modes->size);
   if (!fx_export_frames (model, frames, path, fx_animation_format_for_path (path), &options, &error))
@@ -84,7 +87,6 @@ write_animation (const FxModes *modes, const FxModel *model, const char *name, c
       g_printerr ("flexion-cli modes: %s\n", error->message);
       return FALSE;
     }
-  g_autofree char *label = fx_mode_label (modes, &modes->modes[index]);
   printf ("%s: %s, one cycle in %u frames\n", path, label, frames->len);
   return TRUE;
 #else
