@@ -432,6 +432,26 @@ test_iterative_cap (void)
   check_finite_modes (modes);
 }
 
+/* In a mode's frame the probe rides on the shape: the cantilever's tip
+ * probe (s = 1) sits on the displaced tip node (issue 23.8). */
+static void
+test_frame_probe (void)
+{
+  g_autoptr (FxModel) m = test_load_example ("cantilever.flexion");
+  g_autoptr (FxModes) modes = modes_of (m, 2);
+  int first = fx_modes_find (modes, "1", NULL);
+  g_assert_cmpint (first, >=, 0);
+  g_autoptr (FxStepFrame) f = fx_modes_frame (modes, m, (guint) first, 0.25, 0.1 * modes->size);
+  g_assert_cmpuint (f->n_probes, ==, 1);
+  guint tip = f->node_offset[1] - 1;
+  g_test_message ("tip node (%.6f, %.6f), probe (%.6f, %.6f)", f->x[tip], f->y[tip], f->probe_xy[0],
+                  f->probe_xy[1]);
+  g_assert_cmpfloat (hypot (f->y[tip] - modes->node_xy[2 * tip + 1], f->x[tip] - modes->node_xy[2 * tip]), >,
+                     0.05 * modes->size);
+  g_assert_cmpfloat (fabs (f->probe_xy[0] - f->x[tip]), <, 1e-12 * modes->size);
+  g_assert_cmpfloat (fabs (f->probe_xy[1] - f->y[tip]), <, 1e-12 * modes->size);
+}
+
 /* The frequency table: header, kinds, atomically written. */
 static void
 test_csv (void)
@@ -473,6 +493,7 @@ main (int argc, char **argv)
   g_test_add_func ("/modes/spring-and-motor", test_spring_and_motor);
   g_test_add_func ("/modes/time-domain", test_time_domain);
   g_test_add_func ("/modes/csv", test_csv);
+  g_test_add_func ("/modes/frame-probe", test_frame_probe);
   g_test_add_func ("/modes/iterative/matches-dense", test_iterative_matches_dense);
   g_test_add_func ("/modes/iterative/large-cantilever", test_large_cantilever);
   g_test_add_func ("/modes/iterative/multiplicity", test_iterative_multiplicity);

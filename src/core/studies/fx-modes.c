@@ -497,6 +497,28 @@ fx_modes_write_shapes (const FxModes *modes, const FxModel *model, const char *p
 
 /* ------------------------------------------------------------ drawing */
 
+/* Probes ride on the shape (issue 23.8: the marker stayed at the drawn
+ * place): the displacement interpolated between the nodes around s. */
+static void
+move_probes (const FxModes *modes, const FxModel *model, const FxMode *m, double a, FxStepFrame *f)
+{
+  for (guint p = 0; p < MIN (f->n_probes, model->probes->len); p++)
+    {
+      const FxProbe *probe = fx_model_probe (model, p);
+      int l = fx_model_find_link (model, probe->link);
+      if (l < 0 || (guint) l >= modes->n_links || modes->link_nodes[l] < 2)
+        continue;
+      guint nk = modes->link_nodes[l];
+      double u = CLAMP (probe->s, 0.0, 1.0) * (nk - 1);
+      guint k = MIN ((guint) u, nk - 2);
+      double w = u - k;
+      const double *s0 = &m->shape[FX_MODE_SHAPE_STRIDE * (modes->link_first[l] + k)];
+      const double *s1 = s0 + FX_MODE_SHAPE_STRIDE;
+      f->probe_xy[2 * p] += a * ((1 - w) * s0[FX_MODE_DX] + w * s1[FX_MODE_DX]);
+      f->probe_xy[2 * p + 1] += a * ((1 - w) * s0[FX_MODE_DY] + w * s1[FX_MODE_DY]);
+    }
+}
+
 FxStepFrame *
 fx_modes_frame (const FxModes *modes, const FxModel *model, guint index, double phase,
                 double amplitude)
@@ -537,6 +559,7 @@ fx_modes_frame (const FxModes *modes, const FxModel *model, guint index, double 
             f->joint_xy[2 * ends[e] + 1] = f->y[nodes[e]];
           }
     }
+  move_probes (modes, model, m, a, f);
   f->moment_max_abs = big;
   return f;
 }
