@@ -2,6 +2,7 @@
  * Maxwell's counts on the examples, and the time domain. */
 #include "test-models.h"
 #include "fx-modes.h"
+#include "fx-matrix.h"
 
 #include <glib/gstdio.h>
 
@@ -353,6 +354,104 @@ test_large_cantilever (void)
   g_assert_cmpstr (summary, ==, "lowest vibrations only (2406 unknowns)");
 }
 
+/* Two identical clamped cantilevers side by side, 200 elements each (2412
+ * unknowns, iterative): every frequency is double, and every copy must be
+ * listed (issue 25.4: a single Krylov start vector finds one copy, so
+ * "mode 2" was really mode 3). */
+static void
+test_iterative_multiplicity (void)
+{
+  g_autoptr (FxModel) m = fx_model_new ();
+  fx_model_add_joint (m, "A", 0, 0)->support = FX_SUPPORT_CLAMP;
+  fx_model_add_joint (m, "B", 1, 0);
+  fx_model_add_joint (m, "C", 0, 1)->support = FX_SUPPORT_CLAMP;
+  fx_model_add_joint (m, "D", 1, 1);
+  test_add_link (m, "one", "A", "B", 200, 1.0, 1e-6, 1e6, 4e5, 1.0);
+  test_add_link (m, "two", "C", "D", 200, 1.0, 1e-6, 1e6, 4e5, 1.0);
+  g_autoptr (FxModes) modes = modes_of (m, 6);
+  g_assert_false (modes->counted);
+  g_assert_cmpuint (fx_modes_count (modes, FX_MODE_VIBRATION), ==, 6);
+  const double betaL[3] = { 1.8751, 4.6941, 7.8548 };
+  for (guint i = 0; i < 6; i++)
+    {
+      double f = nth_vibration (modes, i + 1)->frequency;
+      double f_eb = betaL[i / 2] * betaL[i / 2] / (2.0 * G_PI);
+      g_test_message ("twin cantilevers mode %u: %.6f Hz, Euler-Bernoulli %.6f Hz", i + 1, f, f_eb);
+      g_assert_cmpfloat (fabs (f - f_eb) / f_eb, <, 0.005);
+    }
+  /* the copies agree to the solver's accuracy */
+  for (guint i = 0; i < 6; i += 2)
+    g_assert_cmpfloat (fabs (nth_vibration (modes, i + 1)->frequency - nth_vibration (modes, i + 2)->frequency),
+                       <, 1e-7 * nth_vibration (modes, i + 1)->frequency);
+  check_finite_modes (modes);
+}
+
+/* A frame without any mass has no vibration: every direction is an
+ * infinite eigenvalue, and the iterative solver must not report what
+ * round-off leaves of them (issue 25.4: a spurious 3.57e9 Hz). */
+static void
+test_iterative_massless (void)
+{
+  g_autoptr (FxModel) m = slender_beam_n (FX_SUPPORT_CLAMP, FX_SUPPORT_CLAMP, 400);
+  fx_section_set_canonical (&fx_model_link (m, 0)->section, 0.0, 0.0, 1e6, 4e5, 1.0);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FxModes) modes = fx_modes_compute (m, 10, &error);
+  if (modes != NULL)
+    {
+      for (guint i = 0; i < modes->n_modes; i++)
+        g_test_message ("massless frame: %s %.6g Hz", fx_mode_kind_to_string (modes->modes[i].kind),
+                        modes->modes[i].frequency);
+      g_assert_cmpuint (fx_modes_count (modes, FX_MODE_VIBRATION), ==, 0);
+    }
+  else
+    g_assert_error (error, FX_MODES_ERROR, FX_MODES_ERROR_FAILED);
+}
+
+/* --count has a cap by the model and the memory limit (issue 25.5): never
+ * more than half the unknowns, and the Krylov basis fits the limit. */
+static void
+test_iterative_cap (void)
+{
+  guint64 old = fx_memory_limit_get ();
+  g_assert_cmpuint (fx_modes_iterative_cap (3000), <=, 1500);
+  g_assert_cmpuint (fx_modes_iterative_cap (3000), >=, 20);
+  /* 50,000 elements: 300,006 unknowns; 1000 modes once asked 9.65 GB */
+  fx_memory_limit_set (G_GUINT64_CONSTANT (1) << 30);
+  guint cap = fx_modes_iterative_cap (300006);
+  g_test_message ("cap at 300006 unknowns, 1 GiB: %u modes", cap);
+  g_assert_cmpuint (cap, <, 1000);
+  g_assert_cmpuint ((guint64) (4 * cap + 20 + 4) * 300006 * 8, <=, G_GUINT64_CONSTANT (1) << 30);
+  fx_memory_limit_set (old);
+
+  /* asking for every mode of an iterative model returns quickly, capped */
+  g_autoptr (FxModel) m = slender_beam_n (FX_SUPPORT_CLAMP, FX_SUPPORT_NONE, 400);
+  g_autoptr (FxModes) modes = modes_of (m, G_MAXINT);
+  g_assert_cmpuint (modes->requested, ==, G_MAXINT);
+  g_assert_cmpuint (fx_modes_count (modes, FX_MODE_VIBRATION), <=, fx_modes_iterative_cap (modes->n_unknowns));
+  g_assert_cmpuint (fx_modes_count (modes, FX_MODE_VIBRATION), >=, 20);
+  check_finite_modes (modes);
+}
+
+/* In a mode's frame the probe rides on the shape: the cantilever's tip
+ * probe (s = 1) sits on the displaced tip node (issue 23.8). */
+static void
+test_frame_probe (void)
+{
+  g_autoptr (FxModel) m = test_load_example ("cantilever.flexion");
+  g_autoptr (FxModes) modes = modes_of (m, 2);
+  int first = fx_modes_find (modes, "1", NULL);
+  g_assert_cmpint (first, >=, 0);
+  g_autoptr (FxStepFrame) f = fx_modes_frame (modes, m, (guint) first, 0.25, 0.1 * modes->size);
+  g_assert_cmpuint (f->n_probes, ==, 1);
+  guint tip = f->node_offset[1] - 1;
+  g_test_message ("tip node (%.6f, %.6f), probe (%.6f, %.6f)", f->x[tip], f->y[tip], f->probe_xy[0],
+                  f->probe_xy[1]);
+  g_assert_cmpfloat (hypot (f->y[tip] - modes->node_xy[2 * tip + 1], f->x[tip] - modes->node_xy[2 * tip]), >,
+                     0.05 * modes->size);
+  g_assert_cmpfloat (fabs (f->probe_xy[0] - f->x[tip]), <, 1e-12 * modes->size);
+  g_assert_cmpfloat (fabs (f->probe_xy[1] - f->y[tip]), <, 1e-12 * modes->size);
+}
+
 /* The frequency table: header, kinds, atomically written. */
 static void
 test_csv (void)
@@ -394,7 +493,11 @@ main (int argc, char **argv)
   g_test_add_func ("/modes/spring-and-motor", test_spring_and_motor);
   g_test_add_func ("/modes/time-domain", test_time_domain);
   g_test_add_func ("/modes/csv", test_csv);
+  g_test_add_func ("/modes/frame-probe", test_frame_probe);
   g_test_add_func ("/modes/iterative/matches-dense", test_iterative_matches_dense);
   g_test_add_func ("/modes/iterative/large-cantilever", test_large_cantilever);
+  g_test_add_func ("/modes/iterative/multiplicity", test_iterative_multiplicity);
+  g_test_add_func ("/modes/iterative/massless", test_iterative_massless);
+  g_test_add_func ("/modes/iterative/cap", test_iterative_cap);
   return g_test_run ();
 }

@@ -326,21 +326,6 @@ draw_empty_hint (FlexionCanvas *self, cairo_t *cr, int w, int h)
     }
 }
 
-/* The shown mode's name, centred at the top. */
-static void
-draw_mode_label (FlexionCanvas *self, cairo_t *cr, int w)
-{
-  double ls = self->style.line_scale;
-  cairo_text_extents_t e;
-  cairo_select_font_face (cr, "Cantarell", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
-  cairo_set_font_size (cr, 16 * ls);
-  cairo_text_extents (cr, self->mode_label, &e);
-  double v = self->style.dark ? 0.92 : 0.15;
-  cairo_set_source_rgba (cr, v, v, v, 0.9);
-  cairo_move_to (cr, (w - e.x_advance) / 2, 28 * ls);
-  cairo_show_text (cr, self->mode_label);
-}
-
 void
 flexion_canvas_set_mode_frame (FlexionCanvas *self, FxStepFrame *frame, const char *label)
 {
@@ -382,6 +367,9 @@ flexion_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   style.deflection_scale = run && !self->mode_frame ? flexion_canvas_get_deflection_scale (self) : 1;
   style.show_colorbar = style.show_colorbar && run && !self->mode_frame;  /* mode moments are normalised */
   style.grid_step = self->grid_step;
+  /* a mode's frame has no time: the corner names the mode instead of
+   * "t = 0.000 s" beside a bar at 21 s (issue 23.8) */
+  style.time_label = self->mode_frame ? self->mode_label : NULL;
   if (self->presentation)
     style.show_causality = FALSE;
   if (self->drag == DRAG_PULL)
@@ -401,8 +389,6 @@ flexion_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
                  &self->view, &style, w, h);
   if (self->overlay && run && !self->mode_frame)
     self->overlay (cr, &self->view, frame->t, self->overlay_data);
-  if (self->mode_label)
-    draw_mode_label (self, cr, w);
   if (self->drag == DRAG_DRAW_LINK && self->moved)
     draw_link_preview (self, cr);
   else if (self->drag == DRAG_MOVE_JOINT && self->moved)

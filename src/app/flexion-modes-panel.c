@@ -40,6 +40,8 @@ struct _FlexionModesPanel {
   guint recompute_id;
 
   int shown;              /* index into modes->modes, -1: none */
+  GtkWidget *kernel_row;  /* "mobility 0 · 16 self-stress states", or NULL */
+  gboolean kernel_open;   /* its motions and self-stress rows shown */
   guint tick_id;
   gint64 t0;
 };
@@ -84,6 +86,25 @@ stop_animation (FlexionModesPanel *self)
   self->t0 = 0;
 }
 
+/* Rows carry their mode's index + 1 ("mode"); the kernel's summary row
+ * carries none. The list shows vibrations first, then the kernel. */
+static int
+mode_of_row (GtkListBoxRow *row)
+{
+  return GPOINTER_TO_INT (g_object_get_data (G_OBJECT (row), "mode")) - 1;
+}
+
+static GtkListBoxRow *
+row_of_mode (FlexionModesPanel *self, int index)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (self->list); c; c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_LIST_BOX_ROW (c) && mode_of_row (GTK_LIST_BOX_ROW (c)) == index)
+      return GTK_LIST_BOX_ROW (c);
+  return NULL;
+}
+
+static void set_kernel_open (FlexionModesPanel *self, gboolean open);
+
 void
 flexion_modes_panel_show_mode (FlexionModesPanel *self, int index)
 {
@@ -101,7 +122,9 @@ flexion_modes_panel_show_mode (FlexionModesPanel *self, int index)
         flexion_canvas_set_mode_frame (self->canvas, NULL, NULL);
       return;
     }
-  GtkListBoxRow *row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (self->list), index);
+  GtkListBoxRow *row = row_of_mode (self, index);
+  if (row && !gtk_widget_get_visible (GTK_WIDGET (row)))
+    set_kernel_open (self, TRUE);
   if (row && !gtk_list_box_row_is_selected (row))
     gtk_list_box_select_row (GTK_LIST_BOX (self->list), row);
   draw_shown (self, 0.25);  /* at once, at full amplitude */
@@ -118,7 +141,7 @@ flexion_modes_panel_get_shown_mode (FlexionModesPanel *self)
 static void
 on_row_selected (GtkListBox *list, GtkListBoxRow *row, FlexionModesPanel *self)
 {
-  int index = row ? gtk_list_box_row_get_index (row) : -1;
+  int index = row ? mode_of_row (row) : -1;
   if (index != self->shown && index >= 0)
     flexion_modes_panel_show_mode (self, index);
 }
@@ -147,17 +170,79 @@ mode_row (const FxModes *modes, const FxMode *m)
   return label;
 }
 
+/* The kernel's summary row: "mobility 0 · 16 self-stress states", which
+ * opens to list them (issue 23.8: a truss listed 16 of them before any
+ * frequency). */
+static GtkWidget *
+kernel_summary_row (const FxModes *modes)
+{
+  g_autofree char *states = g_strdup_printf (g_dngettext (NULL, "%u self-stress state",
+                                                          "%u self-stress states", modes->indeterminacy),
+                                             modes->indeterminacy);
+  g_autofree char *text = g_strdup_printf (_("mobility %u · %s"), modes->mobility, states);
+  GtkWidget *label = gtk_label_new (text);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "dim-label");
+  GtkWidget *row = gtk_list_box_row_new ();
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);
+  gtk_list_box_row_set_selectable (GTK_LIST_BOX_ROW (row), FALSE);
+  gtk_widget_set_tooltip_text (row, _("Motions and self-stress states: click to show or hide them"));
+  return row;
+}
+
+static void
+set_kernel_open (FlexionModesPanel *self, gboolean open)
+{
+  self->kernel_open = open;
+  for (GtkWidget *c = gtk_widget_get_first_child (self->list); c; c = gtk_widget_get_next_sibling (c))
+    {
+      int index = GTK_IS_LIST_BOX_ROW (c) ? mode_of_row (GTK_LIST_BOX_ROW (c)) : -1;
+      if (index >= 0 && self->modes->modes[index].kind != FX_MODE_VIBRATION)
+        gtk_widget_set_visible (c, open);
+    }
+}
+
+static void
+append_mode_row (FlexionModesPanel *self, guint i)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), mode_row (self->modes, &self->modes->modes[i]));
+  g_object_set_data (G_OBJECT (row), "mode", GINT_TO_POINTER ((int) i + 1));
+  gtk_list_box_append (GTK_LIST_BOX (self->list), row);
+}
+
 static void
 rebuild_list (FlexionModesPanel *self)
 {
   GtkWidget *child;
   while ((child = gtk_widget_get_first_child (self->list)))
     gtk_list_box_remove (GTK_LIST_BOX (self->list), child);
+  self->kernel_row = NULL;
   gtk_widget_set_sensitive (self->save_button, self->modes != NULL);
   if (self->modes == NULL)
     return;
+  guint n_vib = fx_modes_count (self->modes, FX_MODE_VIBRATION);
+  guint n_kernel = self->modes->n_modes - n_vib;
   for (guint i = 0; i < self->modes->n_modes; i++)
-    gtk_list_box_append (GTK_LIST_BOX (self->list), mode_row (self->modes, &self->modes->modes[i]));
+    if (self->modes->modes[i].kind == FX_MODE_VIBRATION)
+      append_mode_row (self, i);
+  if (n_kernel == 0)
+    return;
+  self->kernel_row = kernel_summary_row (self->modes);
+  gtk_list_box_append (GTK_LIST_BOX (self->list), self->kernel_row);
+  for (guint i = 0; i < self->modes->n_modes; i++)
+    if (self->modes->modes[i].kind != FX_MODE_VIBRATION)
+      append_mode_row (self, i);
+  /* a few (a mechanism's motions) are listed open; many, or nothing
+   * else to list, too */
+  set_kernel_open (self, n_kernel <= 3 || n_vib == 0);
+}
+
+static void
+on_row_activated (GtkListBox *list, GtkListBoxRow *row, FlexionModesPanel *self)
+{
+  if (GTK_WIDGET (row) == self->kernel_row)
+    set_kernel_open (self, !self->kernel_open);
 }
 
 /* ---- computing, off the UI thread ---- */
@@ -218,7 +303,13 @@ compute_thread (gpointer data)
   setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), 10);
 #endif
   job->modes = fx_modes_compute (job->model, MAX_VIBRATIONS, &job->error);
-  g_idle_add (deliver, job);
+  /* At default priority, above GDK's redraw (issue 23.1): while the job
+   * runs the spinner animates, and a software GL renderer under Xvfb paints
+   * a 1280x800 window in ~100 ms, so frames follow each other with < 1 ms
+   * between them and a default-idle source never ran: the spinner turned
+   * forever. Measured: 48 frames in 5 s and the result never delivered with
+   * GSK_RENDERER=gl; 2 frames and delivered at once with cairo. */
+  g_idle_add_full (G_PRIORITY_DEFAULT, deliver, job, NULL);
   return NULL;
 }
 
@@ -386,6 +477,7 @@ typedef struct {
   FxModel *model;
   GPtrArray *frames;
   char *path;
+  char *label;  /* "mode 1 · 45.3 Hz", drawn in the corner */
 } AnimationJob;
 
 static void
@@ -394,6 +486,7 @@ animation_job_free (AnimationJob *job)
   fx_model_free (job->model);
   g_ptr_array_unref (job->frames);
   g_free (job->path);
+  g_free (job->label);
   g_free (job);
 }
 
@@ -406,7 +499,8 @@ animation_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *
   fx_animation_options_init (&options);
   options.fps = 24;
   options.colorbar = FALSE;
-  options.time_stamp = FALSE;
+  options.time_stamp = TRUE;
+  options.label = job->label;
   options.show_initial = TRUE;
   if (fx_export_frames (job->model, job->frames, job->path, fx_animation_format_for_path (job->path),
                         &options, &error))
@@ -449,6 +543,7 @@ on_animation_response (GtkNativeDialog *dialog, int response, FlexionModesPanel 
       job->frames = fx_modes_cycle (self->modes, self->modes_model, (guint) self->shown, 48,
                                     1.25 * AMPLITUDE_FRACTION * MAX (self->modes->size, 1e-9));
       job->path = g_steal_pointer (&path);
+      job->label = fx_mode_label (self->modes, &self->modes->modes[self->shown]);
       GTask *task = g_task_new (self, NULL, on_animation_saved, NULL);
       g_task_set_task_data (task, job, (GDestroyNotify) animation_job_free);
       g_task_run_in_thread (task, animation_in_thread);
@@ -554,6 +649,7 @@ flexion_modes_panel_init (FlexionModesPanel *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->shown = -1;
   g_signal_connect (self->list, "row-selected", G_CALLBACK (on_row_selected), self);
+  g_signal_connect (self->list, "row-activated", G_CALLBACK (on_row_activated), self);
   g_signal_connect_swapped (self->back_button, "clicked", G_CALLBACK (on_back), self);
   g_signal_connect_swapped (self->save_button, "clicked", G_CALLBACK (on_save_clicked), self);
   g_signal_connect_swapped (self->animation_button, "clicked", G_CALLBACK (on_animation_clicked), self);

@@ -42,6 +42,24 @@ print_modes (const char *path, const FxModes *modes)
     }
 }
 
+/* Fewer vibrations than --count asked for: say why (the iterative
+ * method's cap, or how many converged), on stderr. */
+static void
+note_short_list (const FxModes *modes)
+{
+  guint listed = fx_modes_count (modes, FX_MODE_VIBRATION);
+  if (modes->counted || listed >= modes->requested)
+    return;
+  guint cap = fx_modes_iterative_cap (modes->n_unknowns);
+  if (modes->requested > cap)
+    g_printerr ("note: --count %u is more than the iterative eigensolver takes for this model "
+                "(%u unknowns, within the memory limit): at most %u; %u listed\n",
+                modes->requested, modes->n_unknowns, cap, listed);
+  else
+    g_printerr ("note: only %u of the %u vibration modes asked for converged; the list has "
+                "no gaps\n", listed, modes->requested);
+}
+
 /* One cycle of a mode, 48 frames at 24 fps, at a tenth of the model's size. */
 static gboolean
 write_animation (const FxModes *modes, const FxModel *model, const char *name, const char *path)
@@ -58,7 +76,10 @@ write_animation (const FxModes *modes, const FxModel *model, const char *name, c
   fx_animation_options_init (&options);
   options.fps = 24;
   options.colorbar = FALSE;
-  options.time_stamp = FALSE;
+  /* the frames have no time: the corner says which mode it is (issue 23.7) */
+  g_autofree char *label = fx_mode_label (modes, &modes->modes[index]);
+  options.time_stamp = TRUE;
+  options.label = label;
   options.show_initial = TRUE;
   g_autoptr (GPtrArray) frames = fx_modes_cycle (modes, model, (guint) index, 48, 0.1 * modes->size);
   if (!fx_export_frames (model, frames, path, fx_animation_format_for_path (path), &options, &error))
@@ -66,7 +87,6 @@ write_animation (const FxModes *modes, const FxModel *model, const char *name, c
       g_printerr ("flexion-cli modes: %s\n", error->message);
       return FALSE;
     }
-  g_autofree char *label = fx_mode_label (modes, &modes->modes[index]);
   printf ("%s: %s, one cycle in %u frames\n", path, label, frames->len);
   return TRUE;
 #else
@@ -114,6 +134,7 @@ flexion_cli_modes (int argc, char **argv)
              g_error_matches (error, FX_MODES_ERROR, FX_MODES_ERROR_TOO_LARGE) ? EXIT_SOLVER : EXIT_INVALID;
     }
   print_modes (argv[1], modes);
+  note_short_list (modes);
   if (csv_path && !fx_modes_write_csv (modes, model, csv_path, &error))
     {
       g_printerr ("flexion-cli modes: %s\n", error->message);

@@ -496,6 +496,7 @@ painter_init (Painter *p, const FxModel *model, const FxAnimationOptions *o, Run
   p->style.colormap = o->colormap;
   p->style.show_colorbar = o->colorbar;
   p->style.show_time = o->time_stamp;
+  p->style.time_label = o->label;
   p->style.show_initial = o->show_initial;
   p->style.show_causality = FALSE;
   p->style.line_scale = o->line_scale > 0 ? o->line_scale : 1;

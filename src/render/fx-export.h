@@ -54,6 +54,8 @@ typedef struct {
    * order, e.g. the app's replay history), or NULL. When it covers 0 to
    * t_until, its frames are drawn instead of simulating again. */
   const GPtrArray *recorded;
+  /* With time_stamp: drawn instead of the time (a mode's label), or NULL. */
+  const char *label;
 } FxAnimationOptions;
 
 /* Whether `recorded` (as in FxAnimationOptions) holds every step from 0 to

@@ -495,7 +495,8 @@ fx_scene_draw (cairo_t *cr, const FxModel *model, const FxStepFrame *frame,
       snprintf (buf, sizeof buf, "t = %.3f s", frame->t);
       fx_text_font (cr, 13 * ls, TRUE);
       fx_set_rgb (cr, sc.pal->fg);
-      fx_text_draw (cr, 14, 12, buf, FX_ALIGN_START, FX_ALIGN_START);
+      fx_text_draw (cr, 14, 12, style->time_label ? style->time_label : buf, FX_ALIGN_START,
+                    FX_ALIGN_START);
     }
   g_autofree char *scale_label = fx_deflection_label (MAX (style->deflection_scale, 1));
   if (scale_label)

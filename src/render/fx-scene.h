@@ -28,6 +28,8 @@ typedef struct {
   double grid_step;         /* m; <= 0: follows the zoom (1-2-5)           */
   gboolean show_grid, show_initial, show_trails, show_joint_gaps;
   gboolean show_causality, show_colorbar, show_time, show_labels;
+  const char *time_label;  /* with show_time: said instead of "t = ..." (a mode's
+                            * "mode 1 · 45.3 Hz", whose frames have no time) */
   int selected_joint, selected_link;  /* -1: none */
   int hover_joint, hover_link;        /* -1: none */
   const FxAssignment *assignment;     /* NULL: no causality glyphs */

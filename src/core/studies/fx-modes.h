@@ -71,6 +71,8 @@ typedef struct {
   guint n_massless_motions;   /* motions no mass resists (also in mobility)    */
   guint n_rigid_self_stress;  /* self-stress no compliance stores (also counted) */
   guint n_dropped;      /* directions with E phi = 0, not modes               */
+  guint requested;      /* vibrations asked for (0: all); fewer listed when
+                         * fewer converged or the cap below applies          */
 
   /* Nodes of the drawn model: link l has link_nodes[l] nodes starting at
    * link_first[l]; node_xy holds their drawn positions. */
@@ -95,6 +97,11 @@ FxModes  *fx_modes_compute      (const FxModel *model, guint max_vibrations, GEr
 FxModes  *fx_modes_compute_with (const FxModel *model, guint max_vibrations, FxModesMethod method,
                                  GError **error);
 void      fx_modes_free         (FxModes *modes);
+
+/* The most vibration modes the iterative method lists for a model of
+ * n_unknowns: half the unknowns, the Krylov space's own cap and the memory
+ * limit (fx_memory_limit_get). The dense method lists every mode. */
+guint     fx_modes_iterative_cap (guint n_unknowns);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxModes, fx_modes_free)
 
 guint     fx_modes_count        (const FxModes *modes, FxModeKind kind);

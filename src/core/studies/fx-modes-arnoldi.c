@@ -1,0 +1,347 @@
+/* fx-modes-arnoldi.c: the iterative path of the modes study
+ * (docs/theory.md §8): the lowest vibrations of a model beyond the dense
+ * limit, by shift-invert Arnoldi on the midpoint's own Newton matrix. */
+#include "fx-modes-private.h"
+
+#include <glib/gi18n-lib.h>
+#include <gsl/gsl_complex_math.h>
+#include <gsl/gsl_eigen.h>
+#include <math.h>
+#include <string.h>
+
+/* --------------------------------------- large models: Arnoldi */
+
+/* The lowest vibrations of a model beyond the dense limit. The Cayley
+ * transform T = (E - dt/2 A)^-1 E of the pencil has the eigenvalues
+ * mu = 1 / (1 - i omega dt / 2): 1 for motions and self-stress states, 0
+ * for massless and rigid directions, and in between a modulus that falls
+ * as omega rises, so Arnoldi's iteration on T finds the lowest vibrations
+ * first. E - dt/2 A is the midpoint's own Newton matrix at rest (banded or
+ * sparse, FxMatrix); E x is the residual at dt = 0. */
+#define ARNOLDI_MIN 60       /* Krylov vectors, at least                */
+#define ARNOLDI_MAX_M 400    /* and at most: the Ritz step is O(m^3)     */
+#define ARNOLDI_MAX_N 400000 /* unknowns: (m + 1) n doubles of storage   */
+#define RITZ_RTOL 1e-8       /* accepted Ritz pairs: residual / |mu|     */
+#define MU_MIN 1e-9          /* |mu| below: an infinite eigenvalue       */
+
+static void
+apply_T (FxSystem *sys, FxMatrix *J, const double *v, double *out)
+{
+  fx_system_residual (sys, v, 0.0, out, NULL, NULL);  /* E v */
+  fx_matrix_solve (J, out);
+}
+
+static double
+normalise (double *v, gsize n)
+{
+  double s = 0.0;
+  for (gsize i = 0; i < n; i++)
+    s += v[i] * v[i];
+  s = sqrt (s);
+  for (gsize i = 0; i < n && s > 0.0; i++)
+    v[i] /= s;
+  return s;
+}
+
+/* w minus its components along rows 0..count-1 of V (twice: classical
+ * Gram-Schmidt repeated), the coefficients added to column j of H when H
+ * is given. */
+static void
+orthogonalise (const double *V, guint count, gsize n, double *w, gsl_matrix *H, guint j)
+{
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < count; i++)
+      {
+        const double *vi = &V[(gsize) i * n];
+        double h = 0.0;
+        for (gsize k = 0; k < n; k++)
+          h += vi[k] * w[k];
+        for (gsize k = 0; k < n; k++)
+          w[k] -= h * vi[k];
+        if (H != NULL)
+          gsl_matrix_set (H, i, j, gsl_matrix_get (H, i, j) + h);
+      }
+}
+
+/* Block (band) Arnoldi with twice-repeated Gram-Schmidt: FX_MODES_BLOCK
+ * random start vectors, so that an eigenvalue of multiplicity up to the
+ * block size (a symmetric frame's double modes) shows all its copies;
+ * one start vector finds only one copy. V holds m + B rows of n, H is
+ * (m + B) x m with B subdiagonals. Returns the dimension reached (less than
+ * m on breakdown). */
+static guint
+arnoldi (FxSystem *sys, FxMatrix *J, guint m, double *V, gsl_matrix *H)
+{
+  const gsize n = sys->n;
+  const guint B = FX_MODES_BLOCK;
+  g_autoptr (GRand) rand = g_rand_new_with_seed (17);
+  g_autofree double *w = g_new (double, n);
+
+  for (guint b = 0; b < B; b++)
+    {
+      for (gsize i = 0; i < n; i++)
+        w[i] = g_rand_double_range (rand, -1.0, 1.0);
+      double *vb = &V[(gsize) b * n];
+      apply_T (sys, J, w, vb);  /* one application removes the infinite directions */
+      orthogonalise (V, b, n, vb, NULL, 0);
+      normalise (vb, n);
+    }
+  for (guint j = 0; j < m; j++)
+    {
+      apply_T (sys, J, &V[(gsize) j * n], w);
+      orthogonalise (V, j + B, n, w, H, j);
+      double beta = normalise (w, n);
+      gsl_matrix_set (H, j + B, j, beta);
+      if (!(beta > 1e-14 * fabs (gsl_matrix_get (H, 0, 0))))
+        return j + 1;
+      memcpy (&V[(gsize) (j + B) * n], w, sizeof (double) * n);
+    }
+  return m;
+}
+
+/* Bytes the iteration holds for m Krylov vectors of n unknowns: the
+ * basis, H and its Ritz decomposition, the complex mode being built. */
+static guint64
+arnoldi_bytes (gsize n, guint m)
+{
+  guint64 mb = (guint64) m + FX_MODES_BLOCK;
+  return (mb + 1) * n * sizeof (double) + mb * m * sizeof (double)
+         + (guint64) m * m * (sizeof (double) + 2 * sizeof (double)) + 2 * n * sizeof (double) * 2;
+}
+
+/* Krylov dimension for `want` vibrations: four per mode and a margin,
+ * within the unknowns, ARNOLDI_MAX_M and the memory limit. */
+static guint
+krylov_size (gsize n, guint want)
+{
+  guint64 m = MAX ((guint64) ARNOLDI_MIN, 4 * (guint64) want + 20);
+  m = MIN (m, MIN ((guint64) ARNOLDI_MAX_M, n > FX_MODES_BLOCK + 1 ? n - FX_MODES_BLOCK - 1 : 1));
+  while (m > 1 && arnoldi_bytes (n, (guint) m) > fx_memory_limit_get ())
+    m = m * 3 / 4;
+  return (guint) m;
+}
+
+guint
+fx_modes_iterative_cap (guint n_unknowns)
+{
+  /* a vibration pairs a velocity with a stress; Ritz pairs need about
+   * four Krylov vectors each to converge */
+  guint m = krylov_size (n_unknowns, G_MAXUINT / 8);
+  return MIN (n_unknowns / 2, m > 20 ? (m - 20) / 4 : 1);
+}
+
+typedef struct {
+  double omega;
+  guint k;  /* Ritz pair */
+} Ritz;
+
+static int
+ritz_by_omega (gconstpointer a, gconstpointer b)
+{
+  double x = ((const Ritz *) a)->omega, y = ((const Ritz *) b)->omega;
+  return (x > y) - (x < y);
+}
+
+/* A converged Ritz pair's state (velocities, real at their largest) and
+ * stresses (at the largest displacement, a quarter period later). FALSE
+ * when it is not a vibration: a mode of E y' = A y carries as much kinetic
+ * as elastic energy (phi^H M phi = phi^H C phi), while what round-off
+ * leaves of an infinite eigenvalue (E phi = 0: a massless frame's
+ * "vibration" at 1e9 Hz) carries next to no kinetic energy. */
+static gboolean
+ritz_mode (FxSystem *sys, const double *V, guint m, const gsl_matrix_complex *Y, guint k,
+           const gboolean *is_vel, RawMode *rm)
+{
+  const gsize n = sys->n;
+  g_autofree gsl_complex *phi = g_new0 (gsl_complex, n);
+  g_autofree double *re = g_new (double, n), *im = g_new (double, n);
+  g_autofree double *Ere = g_new (double, n), *Eim = g_new (double, n);
+  for (guint j = 0; j < m; j++)
+    {
+      gsl_complex y = gsl_matrix_complex_get (Y, j, k);
+      const double *vj = &V[(gsize) j * n];
+      for (gsize i = 0; i < n; i++)
+        phi[i] = gsl_complex_add (phi[i], gsl_complex_mul_real (y, vj[i]));
+    }
+  for (gsize i = 0; i < n; i++)
+    re[i] = GSL_REAL (phi[i]), im[i] = GSL_IMAG (phi[i]);
+  fx_system_residual (sys, re, 0.0, Ere, NULL, NULL);  /* E Re(phi) */
+  fx_system_residual (sys, im, 0.0, Eim, NULL, NULL);
+  double kinetic = 0.0, elastic = 0.0;
+  for (gsize i = 0; i < n; i++)
+    {
+      double e = re[i] * Ere[i] + im[i] * Eim[i];
+      if (is_vel[i])
+        kinetic += e;
+      else
+        elastic += e;
+    }
+  if (!(kinetic > 0.5 * elastic && elastic > 0.5 * kinetic))
+    return FALSE;
+  gsl_complex sq = GSL_COMPLEX_ZERO;
+  for (gsize i = 0; i < n; i++)
+    if (is_vel[i])
+      sq = gsl_complex_add (sq, gsl_complex_mul (phi[i], phi[i]));
+  gsl_complex turn = gsl_complex_polar (1.0, -0.5 * gsl_complex_arg (sq));
+  rm->state = g_new0 (double, n);
+  rm->stress = g_new0 (double, n);
+  for (gsize i = 0; i < n; i++)
+    {
+      gsl_complex p = gsl_complex_mul (turn, phi[i]);
+      if (is_vel[i])
+        rm->state[i] = GSL_REAL (p);
+      else
+        rm->stress[i] = -GSL_IMAG (p);  /* Re(p e^{i pi/2}) */
+    }
+  return TRUE;
+}
+
+/* The shifted matrix E - dt/2 A, factorised. */
+static FxMatrix *
+shifted_matrix (FxSystem *sys, double dt, GError **error)
+{
+  const gsize n = sys->n;
+  memset (sys->x, 0, sizeof (double) * n);
+  g_autoptr (FxMatrix) J = fx_system_new_jacobian (sys, FX_MATRIX_AUTO, error);
+  if (J == NULL)
+    return NULL;
+  g_autofree double *x0 = g_new0 (double, n), *R = g_new (double, n);
+  FxMatrixStatus st = FX_MATRIX_PATTERN_CHANGED;
+  for (guint attempt = 0; attempt < 3 && st == FX_MATRIX_PATTERN_CHANGED; attempt++)
+    {
+      fx_system_residual (sys, x0, dt, R, NULL, J);
+      st = fx_matrix_factorize (J);
+      if (st == FX_MATRIX_PATTERN_CHANGED && !fx_matrix_analyze (J, error))
+        return NULL;
+    }
+  if (st != FX_MATRIX_OK)
+    {
+      g_set_error_literal (error, FX_MODES_ERROR, FX_MODES_ERROR_FAILED,
+                           _("the shifted matrix of the iterative eigensolver is singular"));
+      return NULL;
+    }
+  return g_steal_pointer (&J);
+}
+
+/* One Arnoldi run of dimension m: the vibrations below the lowest one not
+ * yet converged, by rising frequency (Ritz), into `found`. Returns the
+ * dimension reached. */
+static guint
+ritz_pairs (FxSystem *sys, FxMatrix *J, double dt, guint m, double *V, gsl_matrix_complex **Yout,
+            GArray *found)
+{
+  const guint B = FX_MODES_BLOCK;
+  gsl_matrix *H = gsl_matrix_calloc (m + B, m);
+  guint reached = arnoldi (sys, J, m, V, H);
+
+  gsl_matrix *Hm = gsl_matrix_alloc (reached, reached);
+  gsl_matrix_const_view sub = gsl_matrix_const_submatrix (H, 0, 0, reached, reached);
+  gsl_matrix_memcpy (Hm, &sub.matrix);
+  gsl_vector_complex *mu = gsl_vector_complex_alloc (reached);
+  gsl_matrix_complex *Y = gsl_matrix_complex_alloc (reached, reached);
+  gsl_eigen_nonsymmv_workspace *ws = gsl_eigen_nonsymmv_alloc (reached);
+  int status = gsl_eigen_nonsymmv (Hm, mu, Y, ws);
+  gsl_eigen_nonsymmv_free (ws);
+
+  g_array_set_size (found, 0);
+  double unconverged = INFINITY;  /* the lowest frequency not yet converged */
+  for (guint k = 0; k < reached && status == GSL_SUCCESS; k++)
+    {
+      gsl_complex mk = gsl_vector_complex_get (mu, k);
+      double amu = gsl_complex_abs (mk);
+      if (!(amu > MU_MIN))
+        continue;  /* an infinite eigenvalue: what round-off leaves of E phi = 0 */
+      /* residual ||T V y - V H y|| = ||H(reached.., :) y||: the B rows below */
+      double resid = 0.0;
+      for (guint i = reached; i < reached + B; i++)
+        {
+          gsl_complex r = GSL_COMPLEX_ZERO;
+          for (guint j = reached > B ? reached - B : 0; j < reached; j++)
+            r = gsl_complex_add (r, gsl_complex_mul_real (gsl_matrix_complex_get (Y, j, k),
+                                                          gsl_matrix_get (H, i, j)));
+          resid = hypot (resid, gsl_complex_abs (r));
+        }
+      /* lambda = (2 / dt)(1 - 1 / mu) */
+      gsl_complex lambda = gsl_complex_mul_real (gsl_complex_sub (GSL_COMPLEX_ONE, gsl_complex_inverse (mk)),
+                                                 2.0 / dt);
+      double omega = GSL_IMAG (lambda);
+      if (!(omega > 1e-9 * (2.0 / dt)))
+        continue;  /* the other of a conjugate pair, or a zero mode (mu = 1) */
+      if (resid > RITZ_RTOL * amu)
+        unconverged = MIN (unconverged, omega);
+      else if (fabs (GSL_REAL (lambda)) <= 1e-6 * omega)  /* on the imaginary axis */
+        g_array_append_val (found, ((Ritz) { omega, k }));
+    }
+  g_array_sort (found, ritz_by_omega);
+  /* no gaps: only the modes below the lowest one still moving */
+  while (found->len > 0 && g_array_index (found, Ritz, found->len - 1).omega > unconverged)
+    g_array_set_size (found, found->len - 1);
+  gsl_matrix_free (H);
+  gsl_matrix_free (Hm);
+  gsl_vector_complex_free (mu);
+  *Yout = Y;
+  return reached;
+}
+
+gboolean
+fx_modes_arnoldi_solve (FxSystem *sys, guint want, GArray *raw, GError **error)
+{
+  const gsize n = sys->n;
+  if (sys->springs->len > 0)
+    {
+      g_set_error (error, FX_MODES_ERROR, FX_MODES_ERROR_TOO_LARGE,
+                   _("this model has %u unknowns, beyond the %u of the dense eigensolver, and "
+                     "torsional springs, which the iterative one does not take: use fewer "
+                     "elements per link"), (guint) n, FX_MODES_MAX_UNKNOWNS);
+      return FALSE;
+    }
+  if (n > ARNOLDI_MAX_N || n < 2 * FX_MODES_BLOCK + 2)
+    {
+      g_set_error (error, FX_MODES_ERROR, FX_MODES_ERROR_TOO_LARGE,
+                   _("this model has %u unknowns: modes are computed for up to %u"), (guint) n,
+                   ARNOLDI_MAX_N);
+      return FALSE;
+    }
+  want = MIN (want, fx_modes_iterative_cap ((guint) n));
+  /* the step sets the shift: the model's own step puts its audible
+   * frequencies (omega dt ~ 1) where the iteration separates them best */
+  const double dt = sys->model->dt > 0.0 ? sys->model->dt : 0.01;
+  g_autoptr (FxMatrix) J = shifted_matrix (sys, dt, error);
+  if (J == NULL)
+    return FALSE;
+
+  g_autofree gboolean *is_vel = g_new (gboolean, n);
+  for (gsize i = 0; i < n; i++)
+    is_vel[i] = fx_modes_unknown_is_velocity (sys, (guint) i);
+  /* a larger Krylov space until `want` converge, within the caps */
+  guint m = krylov_size (n, want), m_max = krylov_size (n, G_MAXUINT / 8);
+  g_autoptr (GArray) found = g_array_new (FALSE, FALSE, sizeof (Ritz));
+  g_autofree double *V = NULL;
+  gsl_matrix_complex *Y = NULL;
+  guint reached = 0;
+  for (;;)
+    {
+      g_clear_pointer (&Y, gsl_matrix_complex_free);
+      g_free (V);
+      V = g_new0 (double, (gsize) (m + FX_MODES_BLOCK) * n);
+      reached = ritz_pairs (sys, J, dt, m, V, &Y, found);
+      if (found->len >= want || m >= m_max || reached < m)
+        break;
+      m = MIN (2 * m, m_max);
+    }
+  for (guint i = 0; i < found->len && raw->len < want; i++)
+    {
+      const Ritz *r = &g_array_index (found, Ritz, i);
+      RawMode rm = { FX_MODE_VIBRATION, r->omega * r->omega, NULL, NULL };
+      if (ritz_mode (sys, V, reached, Y, r->k, is_vel, &rm))
+        g_array_append_val (raw, rm);
+    }
+  gsl_matrix_complex_free (Y);
+  if (raw->len == 0)
+    {
+      g_set_error_literal (error, FX_MODES_ERROR, FX_MODES_ERROR_FAILED,
+                           _("the iterative eigensolver found no vibration mode"));
+      return FALSE;
+    }
+  return TRUE;
+}
