@@ -7,6 +7,7 @@
 #include "flexion-gallery.h"
 #include "flexion-export-dialog.h"
 #include "fx-model-io.h"
+#include "fx-conflicts.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -220,6 +221,25 @@ win_all_auto (GSimpleAction *a, GVariant *p, gpointer data)
   for (guint l = 0; l < m->links->len; l++)
     fx_model_link (m, l)->formulation = FX_FORMULATION_AUTO;
   fx_document_end_edit (self->doc, _("Set All Formulations to Auto"), NULL);
+}
+
+/* A fix the inspector offered (fx_conflict_fixes): one undoable edit. */
+static void
+win_apply_fix (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  const char *machine = g_variant_get_string (p, NULL);
+  g_autoptr (GPtrArray) fixes = fx_conflict_fixes (model (self));
+  for (guint i = 0; i < fixes->len; i++)
+    {
+      const FxConflictFix *f = fixes->pdata[i];
+      if (!g_str_equal (f->machine, machine))
+        continue;
+      FxModel *m = fx_document_begin_edit (self->doc);
+      fx_conflict_fix_apply (m, machine);
+      fx_document_end_edit (self->doc, f->label, NULL);
+      return;
+    }
 }
 
 static void
@@ -594,6 +614,7 @@ static const GActionEntry win_entries[] = {
   { .name = "formulation-of", .activate = win_formulation_of, .parameter_type = "(us)" },
   { .name = "formulation", .activate = win_formulation, .parameter_type = "s", .state = "'auto'" },
   { .name = "all-auto", .activate = win_all_auto },
+  { .name = "apply-fix", .activate = win_apply_fix, .parameter_type = "s" },
   { .name = "joint-kind", .activate = win_joint_kind, .parameter_type = "s", .state = "'pin'" },
   { .name = "support", .activate = win_support, .parameter_type = "s", .state = "'none'" },
   { .name = "add-mass", .activate = win_add_mass },

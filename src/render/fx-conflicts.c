@@ -3,6 +3,8 @@
 #include "fx-conflicts.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
 
 typedef struct {
   guint link;
@@ -42,18 +44,18 @@ check_junction (GPtrArray *out, const End *ends, guint n, guint need, FxChannel 
   if (forced > need)
     {
       const char *why = need == 0
-        ? (rot ? _("the support holds this end's rotation: it must take its angular velocity, not a moment")
-               : _("the support holds this end: it must take its velocity, not a force"))
-        : (rot ? _("another end here takes the moment too: only one of them may")
-               : _("another end here takes the force too: only one of them may"));
+        ? (rot ? _("its turning is set here by the support, so it cannot also be turned by a moment")
+               : _("the support holds this end still, so it cannot also be pushed by a force"))
+        : (rot ? _("another link end here is turned by the moment too: only one of them may be")
+               : _("another link end here is pushed by the force too: only one of them may be"));
       for (guint i = 0; i < n; i++)
         if (ends[i].causality == FX_CAUSAL_F)
           add_end (out, &ends[i], channel, why);
     }
   else if (forced < need && open == 0)
     {
-      const char *why = rot ? _("needs a moment at this end: no end here takes one")
-                            : _("needs a force at this end: no end here takes one");
+      const char *why = rot ? _("needs to be turned by a moment here, but no link end here takes one")
+                            : _("needs to be pushed by a force here, but no link end here takes one");
       for (guint i = 0; i < n; i++)
         add_end (out, &ends[i], channel, why);
     }
@@ -127,4 +129,228 @@ fx_conflict_ends_involve (const GPtrArray *ends, guint link)
     if (((FxConflictEnd *) ends->pdata[i])->link == link)
       return TRUE;
   return FALSE;
+}
+
+/* ---- sentences ---- */
+
+char *
+fx_conflict_end_sentence (const FxModel *model, const FxConflictEnd *e)
+{
+  const FxLink *l = fx_model_link (model, e->link);
+  /* Translators: a link, the joint of its end at fault, and why, e.g.
+   * "Link crank, at joint O: the support holds this end still, ..." */
+  return g_strdup_printf (_("Link %s, at joint %s: %s."), l->id, e->at_to ? l->to : l->from, e->why);
+}
+
+/* Whether `word` (up to its end) is a JSON path: "(root)", "links",
+ * "joints[3]", "links[0].section". */
+static gboolean
+is_json_path (const char *word, gsize len)
+{
+  if (len == 6 && strncmp (word, "(root)", 6) == 0)
+    return TRUE;
+  gsize i = 0;
+  while (i < len && (g_ascii_islower (word[i]) || word[i] == '_'))
+    i++;
+  if (i == 0)
+    return FALSE;
+  while (i < len && strchr ("[]0123456789._abcdefghijklmnopqrstuvwxyz", word[i]))
+    i++;
+  return i == len && (word[len - 1] == ']' || memchr (word, '[', len) == NULL);
+}
+
+char *
+fx_conflict_strip_paths (const char *message)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_auto (GStrv) lines = g_strsplit (message, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      const char *line = lines[i];
+      while (*line == ' ')
+        line++;
+      /* "path: " at the start of a line is where the loader says it is */
+      for (int k = 0; k < 2; k++)
+        {
+          const char *colon = strstr (line, ": ");
+          if (colon && is_json_path (line, (gsize) (colon - line)))
+            line = colon + 2;
+        }
+      if (*line == '\0')
+        continue;
+      if (out->len > 0)
+        g_string_append_c (out, out->str[out->len - 1] == ':' ? ' ' : '\n');
+      g_string_append (out, line);
+    }
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+GPtrArray *
+fx_conflict_sentences (const FxModel *model)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (FxAssignment) as = fx_assignment_compute (model);
+  if (fx_assignment_ok (as))
+    return out;
+  g_autoptr (GPtrArray) ends = fx_conflict_ends (model);
+  for (guint i = 0; i < ends->len; i++)
+    g_ptr_array_add (out, fx_conflict_end_sentence (model, ends->pdata[i]));
+  if (out->len > 0)
+    return out;
+  /* a junction the simple rule does not describe (motors, sliders,
+   * bodies): the solver's own explanation, without its JSON paths */
+  for (guint i = 0; i < as->conflicts->len; i++)
+    g_ptr_array_add (out, fx_conflict_strip_paths (as->conflicts->pdata[i]));
+  if (out->len == 0)
+    g_ptr_array_add (out, g_strdup (_("No link can take the force at some joint, however the links are set.")));
+  return out;
+}
+
+char *
+fx_conflict_first_sentence (const FxModel *model, const char *message)
+{
+  g_autoptr (GPtrArray) sentences = fx_conflict_sentences (model);
+  if (sentences->len > 0)
+    return g_strdup (sentences->pdata[0]);
+  g_autofree char *plain = fx_conflict_strip_paths (message ? message : "");
+  g_auto (GStrv) lines = g_strsplit (plain, "\n", 2);
+  return g_strdup (lines[0] ? lines[0] : "");
+}
+
+/* ---- fixes ---- */
+
+static void
+fix_free (FxConflictFix *f)
+{
+  g_free (f->label);
+  g_free (f->machine);
+  g_free (f);
+}
+
+/* A regularising-size mass for joint j (docs/theory.md, physics 6.1):
+ * 1 % of half the mass of the links meeting there, or 1 g. */
+static double
+fix_mass (const FxModel *model, guint j)
+{
+  const FxJoint *joint = fx_model_joint (model, j);
+  double m = 0;
+  for (guint l = 0; l < model->links->len; l++)
+    {
+      const FxLink *link = fx_model_link (model, l);
+      if (g_strcmp0 (link->from, joint->id) == 0 || g_strcmp0 (link->to, joint->id) == 0)
+        m += 0.5 * link->section.rhoA * fx_link_length (model, link);
+    }
+  return m > 0 ? 0.01 * m : 1e-3;
+}
+
+gboolean
+fx_conflict_fix_apply (FxModel *model, const char *machine)
+{
+  g_auto (GStrv) w = g_strsplit (machine, " ", -1);
+  guint n = g_strv_length (w);
+  if (n == 1 && g_str_equal (w[0], "all-auto"))
+    {
+      for (guint l = 0; l < model->links->len; l++)
+        fx_model_link (model, l)->formulation = FX_FORMULATION_AUTO;
+      return TRUE;
+    }
+  if (n == 2 && g_str_equal (w[0], "auto"))
+    {
+      int l = fx_model_find_link (model, w[1]);
+      if (l < 0)
+        return FALSE;
+      fx_model_link (model, l)->formulation = FX_FORMULATION_AUTO;
+      return TRUE;
+    }
+  if (n == 3 && (g_str_equal (w[0], "mass") || g_str_equal (w[0], "inertia")))
+    {
+      int j = fx_model_find_joint (model, w[1]);
+      double v = g_ascii_strtod (w[2], NULL);
+      if (j < 0 || !(v > 0) || !isfinite (v))
+        return FALSE;
+      if (g_str_equal (w[0], "mass"))
+        fx_model_joint (model, j)->mass = v;
+      else
+        fx_model_joint (model, j)->inertia = v;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* Adds the fix if the solver confirms it makes the model consistent. */
+static void
+try_fix (GPtrArray *out, const FxModel *model, char *label, char *machine, guint changes)
+{
+  g_autoptr (FxModel) trial = fx_model_copy (model);
+  gboolean ok = fx_conflict_fix_apply (trial, machine);
+  if (ok)
+    {
+      g_autoptr (FxAssignment) as = fx_assignment_compute (trial);
+      ok = fx_assignment_ok (as);
+    }
+  if (!ok)
+    {
+      g_free (label);
+      g_free (machine);
+      return;
+    }
+  FxConflictFix *f = g_new0 (FxConflictFix, 1);
+  f->label = label;
+  f->machine = machine;
+  f->changes = changes;
+  g_ptr_array_add (out, f);
+}
+
+static int
+by_changes (gconstpointer a, gconstpointer b)
+{
+  const FxConflictFix *x = *(FxConflictFix *const *) a, *y = *(FxConflictFix *const *) b;
+  return (x->changes > y->changes) - (x->changes < y->changes);
+}
+
+GPtrArray *
+fx_conflict_fixes (const FxModel *model)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) fix_free);
+  g_autoptr (FxAssignment) as = fx_assignment_compute (model);
+  if (fx_assignment_ok (as))
+    return out;
+  g_autoptr (GPtrArray) ends = fx_conflict_ends (model);
+  guint n_fixed = 0;
+  /* the links at fault first, then any other hand-set one */
+  for (int pass = 0; pass < 2; pass++)
+    for (guint l = 0; l < model->links->len; l++)
+      {
+        const FxLink *link = fx_model_link (model, l);
+        if (link->formulation == FX_FORMULATION_AUTO
+            || fx_conflict_ends_involve (ends, l) != (pass == 0))
+          continue;
+        n_fixed++;
+        try_fix (out, model, g_strdup_printf (_("Set %s to Auto"), link->id),
+                 g_strdup_printf ("auto %s", link->id), 1);
+      }
+  /* an inertia where a free joint lacks a force-taking end */
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < ends->len; i++)
+    {
+      const FxConflictEnd *e = ends->pdata[i];
+      const FxLink *link = fx_model_link (model, e->link);
+      const char *id = e->at_to ? link->to : link->from;
+      int j = fx_model_find_joint (model, id);
+      if (j < 0 || fx_joint_is_covered (model, j, e->channel))
+        continue;
+      g_autofree char *key = g_strdup_printf ("%s/%d", id, e->channel);
+      if (!g_hash_table_add (seen, g_strdup (key)))
+        continue;
+      double m = fix_mass (model, j);
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      if (e->channel == FX_CHANNEL_TRANSLATION)
+        try_fix (out, model, g_strdup_printf (_("Add a %.3g g mass at joint %s"), 1e3 * m, id),
+                 g_strdup_printf ("mass %s %s", id, g_ascii_dtostr (buf, sizeof buf, m)), 1);
+    }
+  /* all at once only if it takes more than one change */
+  if (n_fixed > 1)
+    try_fix (out, model, g_strdup (_("Set All Links to Auto")), g_strdup ("all-auto"), n_fixed);
+  g_ptr_array_sort (out, by_changes);
+  return out;
 }

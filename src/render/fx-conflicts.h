@@ -29,4 +29,34 @@ GPtrArray *fx_conflict_ends (const FxModel *model);
 /* Whether `link` has an end in `ends`. */
 gboolean   fx_conflict_ends_involve (const GPtrArray *ends, guint link);
 
+/* "Link crank, at joint O: <why>." */
+char      *fx_conflict_end_sentence (const FxModel *model, const FxConflictEnd *end);
+
+/* What the model's conflicts are, in plain sentences without JSON paths
+ * or words like "moment-causal", one per conflicting end (or, where the
+ * simple rule does not reach, the solver's explanations without their
+ * paths); empty when the model has a consistent assignment. */
+GPtrArray *fx_conflict_sentences    (const FxModel *model);
+/* The first of those, or else the first line of `message` (an engine
+ * error) without its JSON path: for a toast. */
+char      *fx_conflict_first_sentence (const FxModel *model, const char *message);
+/* `message` with the loader's JSON paths ("(root): ", "links[0]: ") taken
+ * off the start of each line. */
+char      *fx_conflict_strip_paths  (const char *message);
+
+/* A fix for a conflict: a plain label for a button, and its machine form
+ * ("auto <link>", "all-auto", "mass <joint> <kg>") for fx_conflict_fix_apply. */
+typedef struct {
+  char *label;
+  char *machine;
+  guint changes;  /* how many items it changes */
+} FxConflictFix;
+
+/* The fixes the assignment solver confirms make `model` consistent
+ * (FxConflictFix*, owned), fewest changes first; "Set All Links to Auto"
+ * only when more than one link is not Auto. Empty when consistent. */
+GPtrArray *fx_conflict_fixes        (const FxModel *model);
+/* Applies a fix's machine form to `model`; FALSE if it names nothing. */
+gboolean   fx_conflict_fix_apply    (FxModel *model, const char *machine);
+
 G_END_DECLS
