@@ -474,6 +474,19 @@ draw_support (const Scene *sc, const FxJoint *joint, double x, double y)
         }
       hatch_ground (sc, x, y + 12 * ls, 13 * ls);
       break;
+    case FX_SUPPORT_ROLLER:  /* a pin on wheels */
+      cairo_move_to (cr, x, y);
+      cairo_line_to (cr, x - 8 * ls, y + 10 * ls);
+      cairo_line_to (cr, x + 8 * ls, y + 10 * ls);
+      cairo_close_path (cr);
+      fill_and_outline (sc, 0.25);
+      for (int k = -1; k <= 1; k += 2)
+        {
+          cairo_arc (cr, x + k * 5 * ls, y + 13 * ls, 3 * ls, 0, 2 * G_PI);
+          cairo_stroke (cr);
+        }
+      hatch_ground (sc, x, y + 16 * ls, 12 * ls);
+      break;
     case FX_SUPPORT_NONE:
       break;
     }
