@@ -1,0 +1,403 @@
+/* test-regularise.c: every drawing gets an assignment (docs/theory.md,
+ * "Regularising inertia").
+ *
+ * - the fewest regularising inertias for the five drawings of the theory's
+ *   list, and the engine builds each;
+ * - big models (ten thousand welded squares, a welded 100 x 100 lattice) get
+ *   their assignment by matching, not by a search that copies itself;
+ * - physics: the V of two bars deflects F L / (2 EA sin^2 alpha); a
+ *   speed-driven stiff four-bar follows the rigid four-bar's kinematics with
+ *   the motor's work in the books; a triple pendulum converges as epsilon
+ *   shrinks;
+ * - the roller support, and advice that is checked before it is offered.
+ */
+#include "fx-causality.h"
+#include "test-models.h"
+
+#include <string.h>
+
+#define STEEL_E 2.1e11
+#define STEEL_RHO 7850.0
+
+/* A steel bar of square section `side`. */
+static FxLink *
+steel_bar (FxModel *m, const char *id, const char *from, const char *to, guint n, double side)
+{
+  FxLink *l = fx_model_add_link (m, id, from, to, n);
+  l->section.E = STEEL_E;
+  l->section.nu = 0.3;
+  l->section.rho = STEEL_RHO;
+  l->section.shape = FX_SHAPE_SQUARE;
+  l->section.width = side;
+  fx_section_derive (&l->section);
+  return l;
+}
+
+static FxJoint *
+pin (FxModel *m, const char *id, double x, double y, FxSupport support)
+{
+  FxJoint *j = fx_model_add_joint (m, id, x, y);
+  j->support = support;
+  return j;
+}
+
+/* The assignment is valid, the engine builds it, and it adds `inertias`. */
+static FxAssignment *
+expect_inertias (const FxModel *m, const char *what, guint inertias)
+{
+  FxAssignment *a = fx_assignment_compute (m);
+  for (guint i = 0; i < a->conflicts->len; i++)
+    g_test_message ("%s: conflict: %s", what, (char *) g_ptr_array_index (a->conflicts, i));
+  g_assert_true (fx_assignment_ok (a));
+  double total = fx_model_total_mass (m);
+  g_test_message ("%s: %u regularising inertias, %u splits, %.3g %% of the mass", what,
+                  a->regularisers->len, fx_assignment_n_splits (a),
+                  100 * fx_assignment_regularising_mass (a) / total);
+  for (guint i = 0; i < a->regularisers->len; i++)
+    {
+      const FxRegulariser *r = &g_array_index (a->regularisers, FxRegulariser, i);
+      g_test_message ("  at joint %s: %s %.4g kg, %.4g kg m^2 (members %.4g kg)",
+                      fx_model_joint (m, r->joint)->id,
+                      r->channel == FX_CHANNEL_TRANSLATION ? "point mass" : "rotary inertia",
+                      r->mass, r->inertia, r->member_mass);
+      g_assert_cmpfloat (r->mass, >, 0.0);
+      if (i > 0)
+        g_assert_cmpuint (g_array_index (a->regularisers, FxRegulariser, i - 1).joint, <=, r->joint);
+    }
+  g_assert_cmpuint (a->regularisers->len, ==, inertias);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FxSystem) sys = fx_system_new (m, &error);
+  g_assert_no_error (error);
+  return a;
+}
+
+/* ------------------------------------------------------------ drawings */
+
+/* A chain of three pinned links pinned at one end (a triple pendulum). */
+static FxModel *
+triple_pendulum (double eps)
+{
+  FxModel *m = fx_model_new ();
+  m->regularisation_mass_fraction = eps;
+  pin (m, "A", 0, 0, FX_SUPPORT_PIN);
+  pin (m, "B", 0.5, 0, FX_SUPPORT_NONE);
+  pin (m, "C", 1.0, 0, FX_SUPPORT_NONE);
+  pin (m, "D", 1.5, 0, FX_SUPPORT_NONE);
+  test_add_link (m, "l1", "A", "B", 4, 1.0, 1e-4, 1e6, 1e6, 1e3);
+  test_add_link (m, "l2", "B", "C", 4, 1.0, 1e-4, 1e6, 1e6, 1e3);
+  test_add_link (m, "l3", "C", "D", 4, 1.0, 1e-4, 1e6, 1e6, 1e3);
+  return m;
+}
+
+/* Two steel bars of length L at alpha to the horizontal, on two ground
+ * pins, meeting at a free pin C on top. */
+static FxModel *
+v_of_two_bars (double L, double alpha, guint n)
+{
+  FxModel *m = fx_model_new ();
+  m->gravity[0] = m->gravity[1] = 0.0;
+  pin (m, "A", -L * cos (alpha), 0, FX_SUPPORT_PIN);
+  pin (m, "B", L * cos (alpha), 0, FX_SUPPORT_PIN);
+  pin (m, "C", 0, L * sin (alpha), FX_SUPPORT_NONE);
+  steel_bar (m, "left", "A", "C", n, 0.02);
+  steel_bar (m, "right", "B", "C", n, 0.02);
+  return m;
+}
+
+static FxModel *
+pin_triangle (void)
+{
+  FxModel *m = fx_model_new ();
+  pin (m, "A", 0, 0, FX_SUPPORT_PIN);
+  pin (m, "B", 2, 0, FX_SUPPORT_PIN);
+  pin (m, "C", 1, 1.5, FX_SUPPORT_NONE);
+  steel_bar (m, "AB", "A", "B", 4, 0.02);
+  steel_bar (m, "AC", "A", "C", 4, 0.02);
+  steel_bar (m, "BC", "B", "C", 4, 0.02);
+  return m;
+}
+
+/* A pin-jointed Warren truss: bottom chord B0..Bn (pins at both ends), top
+ * chord T0..Tn-1. */
+static FxModel *
+pin_warren (guint panels)
+{
+  FxModel *m = fx_model_new ();
+  char a[32], b[32], id[32];
+  guint count = 0;
+  for (guint i = 0; i <= panels; i++)
+    {
+      g_snprintf (a, sizeof a, "B%u", i);
+      pin (m, a, i, 0, (i == 0 || i == panels) ? FX_SUPPORT_PIN : FX_SUPPORT_NONE);
+    }
+  for (guint i = 0; i < panels; i++)
+    {
+      g_snprintf (a, sizeof a, "T%u", i);
+      pin (m, a, i + 0.5, 0.866, FX_SUPPORT_NONE);
+    }
+  for (guint i = 0; i < panels; i++)
+    {
+      const char *pairs[4][2];
+      char t[32], t2[32];
+      g_snprintf (a, sizeof a, "B%u", i);
+      g_snprintf (b, sizeof b, "B%u", i + 1);
+      g_snprintf (t, sizeof t, "T%u", i);
+      g_snprintf (t2, sizeof t2, "T%u", i + 1);
+      pairs[0][0] = a, pairs[0][1] = b;
+      pairs[1][0] = a, pairs[1][1] = t;
+      pairs[2][0] = t, pairs[2][1] = b;
+      pairs[3][0] = t, pairs[3][1] = t2;
+      for (guint k = 0; k < (i + 1 < panels ? 4u : 3u); k++)
+        {
+          g_snprintf (id, sizeof id, "L%u", count++);
+          steel_bar (m, id, pairs[k][0], pairs[k][1], 2, 0.02);
+        }
+    }
+  return m;
+}
+
+/* A four-bar (crank-rocker, Grashof): ground pins O and D, crank O-B,
+ * coupler B-C, rocker D-C, speed motor at O on the crank. */
+#define FB_A 0.2
+#define FB_B 0.6
+#define FB_C 0.5
+#define FB_D 0.5
+
+/* The rigid four-bar's rocker angle for crank angle theta (the open
+ * branch: C above the line B-D). */
+static double
+rocker_angle (double theta)
+{
+  double bx = FB_A * cos (theta), by = FB_A * sin (theta);
+  double ex = FB_D - bx, ey = -by, f = hypot (ex, ey);
+  /* C on the circle (B, b) and the circle (D, c): from B along e, then across */
+  double x = (FB_B * FB_B - FB_C * FB_C + f * f) / (2 * f);
+  double h = sqrt (FB_B * FB_B - x * x);
+  double cx = bx + (x * ex - h * ey) / f, cy = by + (x * ey + h * ex) / f;
+  return atan2 (cy, cx - FB_D);
+}
+
+static FxModel *
+speed_four_bar (double omega, double ramp)
+{
+  FxModel *m = fx_model_new ();
+  m->gravity[0] = m->gravity[1] = 0.0;
+  double th4 = rocker_angle (0.0);
+  pin (m, "O", 0, 0, FX_SUPPORT_PIN);
+  pin (m, "B", FB_A, 0, FX_SUPPORT_NONE);
+  pin (m, "C", FB_D + FB_C * cos (th4), FB_C * sin (th4), FX_SUPPORT_NONE);
+  pin (m, "D", FB_D, 0, FX_SUPPORT_PIN);
+  steel_bar (m, "crank", "O", "B", 2, 0.02);
+  steel_bar (m, "coupler", "B", "C", 4, 0.02);
+  steel_bar (m, "rocker", "D", "C", 4, 0.02);
+  FxMotor *mo = fx_model_add_motor (m, "motor", "O", "crank", NULL, FX_MOTOR_SPEED, omega);
+  if (ramp > 0)
+    {
+      mo->profile.type = FX_PROFILE_RAMP;
+      mo->profile.t0 = 0.0;
+      mo->profile.t1 = ramp;
+    }
+  return m;
+}
+
+static void
+test_drawings (void)
+{
+  {
+    g_autoptr (FxModel) m = triple_pendulum (0.01);
+    g_autoptr (FxAssignment) a = expect_inertias (m, "chain of three pinned links", 1);
+    /* ties go to the lowest joint index: the free pin next to the support */
+    g_assert_cmpstr (fx_model_joint (m, g_array_index (a->regularisers, FxRegulariser, 0).joint)->id, ==, "B");
+    g_assert_cmpfloat_with_epsilon (g_array_index (a->regularisers, FxRegulariser, 0).mass,
+                                    0.01 * 0.5, 1e-12);
+  }
+  {
+    g_autoptr (FxModel) m = v_of_two_bars (1.0, G_PI / 6, 4);
+    g_autoptr (FxAssignment) a = expect_inertias (m, "V of two bars", 1);
+    g_assert_cmpstr (fx_model_joint (m, g_array_index (a->regularisers, FxRegulariser, 0).joint)->id, ==, "C");
+  }
+  {
+    g_autoptr (FxModel) m = pin_triangle ();
+    g_autoptr (FxAssignment) a = expect_inertias (m, "pin-jointed triangle on two pins", 1);
+  }
+  /* The 3-panel pin-jointed Warren truss has 5 free pins (B1, B2, T0, T1,
+   * T2). In translation every force-causal bar covers two of them, so an
+   * odd count cannot be covered exactly: at least one inertia; the chord
+   * B1-B2 and T0-T1 cover four, so exactly one. In rotation every bar is
+   * pinned at both ends and covers its own two ends: none. */
+  {
+    g_autoptr (FxModel) m = pin_warren (3);
+    g_autoptr (FxAssignment) a = expect_inertias (m, "3-panel pin-jointed Warren truss", 1);
+    g_assert_cmpint (g_array_index (a->regularisers, FxRegulariser, 0).channel, ==, FX_CHANNEL_TRANSLATION);
+  }
+  /* The speed motor fixes the crank's turning at O, so the crank cannot
+   * take the moment at B unless it is split; split, its outer half takes
+   * the force at B, the coupler can no longer cover C, and one point mass
+   * at C (the coupler-rocker pin) closes it. */
+  {
+    g_autoptr (FxModel) m = speed_four_bar (1.0, 0.0);
+    g_autoptr (FxAssignment) a = expect_inertias (m, "four-bar with a speed motor", 1);
+    g_assert_cmpstr (fx_model_joint (m, g_array_index (a->regularisers, FxRegulariser, 0).joint)->id, ==, "C");
+    g_assert_true (a->links[0].split);
+  }
+}
+
+/* Tier 1 and 2 models are not touched: no regularisers in the examples. */
+static void
+test_examples_unchanged (void)
+{
+  const char *examples[] = { "four-bar.flexion", "double-pendulum.flexion", "slider-crank.flexion",
+                             "l-frame-soft.flexion", "triangle-truss.flexion", NULL };
+  for (guint i = 0; examples[i]; i++)
+    {
+      g_autoptr (FxModel) m = test_load_example (examples[i]);
+      g_autoptr (FxAssignment) a = fx_assignment_compute (m);
+      g_assert_true (fx_assignment_ok (a));
+      g_assert_cmpuint (a->regularisers->len, ==, 0);
+      for (guint l = 0; l < a->n_links; l++)
+        {
+          const FxLinkAssignment *la = &a->links[l];
+          g_assert_cmpint (la->T_end[0], ==, la->segment[0].T);
+          g_assert_cmpint (la->R_end[1], ==, la->segment[la->n_segments - 1].R);
+        }
+    }
+}
+
+/* ------------------------------------------------------------ big models */
+
+static void
+welded (FxModel *m, const char *id, double x, double y)
+{
+  fx_model_add_joint (m, id, x, y)->kind = FX_JOINT_WELD;
+}
+
+static void
+test_big_squares (void)
+{
+  g_autoptr (FxModel) m = fx_model_new ();
+  const guint n_sq = 10000;
+  char a[4][32], id[32];
+  for (guint s = 0; s < n_sq; s++)
+    {
+      double x = 2.0 * (s % 100), y = 2.0 * (s / 100);
+      for (guint k = 0; k < 4; k++)
+        {
+          g_snprintf (a[k], sizeof a[k], "s%u_%u", s, k);
+          welded (m, a[k], x + (k == 1 || k == 2), y + (k >= 2));
+        }
+      for (guint k = 0; k < 4; k++)
+        {
+          g_snprintf (id, sizeof id, "l%u_%u", s, k);
+          test_add_link (m, id, a[k], a[(k + 1) % 4], 1, 1, 1e-4, 1e6, 1e6, 1e3);
+        }
+    }
+  gint64 t0 = g_get_monotonic_time ();
+  g_autoptr (FxAssignment) as = fx_assignment_compute (m);
+  g_test_message ("10,000 separate welded squares: assignment in %.3f s",
+                  (g_get_monotonic_time () - t0) * 1e-6);
+  g_assert_true (fx_assignment_ok (as));
+  g_assert_cmpuint (fx_assignment_n_splits (as), ==, 0);
+  g_assert_cmpuint (as->regularisers->len, ==, 0);
+  /* each square: two opposite links free-free in each channel */
+  for (guint s = 0; s < n_sq; s++)
+    {
+      guint nf = 0;
+      for (guint k = 0; k < 4; k++)
+        nf += as->links[4 * s + k].T == FX_CAUSAL_F;
+      g_assert_cmpuint (nf, ==, 2);
+    }
+}
+
+/* A welded cells x cells lattice of joints; clamped along its bottom row
+ * when `clamped`. */
+static FxModel *
+welded_lattice (guint cells, gboolean clamped)
+{
+  FxModel *m = fx_model_new ();
+  char a[32], b[32], id[32];
+  for (guint r = 0; r < cells; r++)
+    for (guint c = 0; c < cells; c++)
+      {
+        g_snprintf (a, sizeof a, "j%u_%u", r, c);
+        welded (m, a, c, r);
+        if (clamped && r == 0)
+          fx_model_joint (m, m->joints->len - 1)->support = FX_SUPPORT_CLAMP;
+      }
+  for (guint r = 0; r < cells; r++)
+    for (guint c = 0; c < cells; c++)
+      {
+        g_snprintf (a, sizeof a, "j%u_%u", r, c);
+        for (guint dir = 0; dir < 2; dir++)
+          {
+            if ((dir == 0 && c + 1 == cells) || (dir == 1 && r + 1 == cells))
+              continue;
+            g_snprintf (b, sizeof b, "j%u_%u", r + dir, c + 1 - dir);
+            g_snprintf (id, sizeof id, "l%u_%u_%u", r, c, dir);
+            test_add_link (m, id, a, b, 1, 1, 1e-4, 1e6, 1e6, 1e3);
+          }
+      }
+  return m;
+}
+
+/* Count the force-causal members per junction of a channel through the
+ * assignment: every free joint exactly one, supported ones none (welded
+ * lattice: one junction per joint and channel). */
+static void
+check_cover (const FxModel *m, const FxAssignment *as)
+{
+  g_autofree guint *count_t = g_new0 (guint, m->joints->len);
+  g_autofree guint *count_r = g_new0 (guint, m->joints->len);
+  for (guint l = 0; l < m->links->len; l++)
+    for (guint side = 0; side < 2; side++)
+      {
+        const FxLink *link = fx_model_link (m, l);
+        int j = fx_model_find_joint (m, side ? link->to : link->from);
+        count_t[j] += as->links[l].T_end[side] == FX_CAUSAL_F;
+        count_r[j] += as->links[l].R_end[side] == FX_CAUSAL_F;
+      }
+  for (guint j = 0; j < m->joints->len; j++)
+    {
+      guint want = fx_model_joint (m, j)->support == FX_SUPPORT_NONE ? 1 : 0;
+      g_assert_cmpuint (count_t[j], ==, want);
+      g_assert_cmpuint (count_r[j], ==, want);
+    }
+}
+
+static void
+test_big_lattice (void)
+{
+  for (int clamped = 0; clamped < 2; clamped++)
+    {
+      g_autoptr (FxModel) m = welded_lattice (100, clamped);
+      gint64 t0 = g_get_monotonic_time ();
+      g_autoptr (FxAssignment) as = fx_assignment_compute (m);
+      g_test_message ("welded 100 x 100 lattice%s: assignment in %.3f s",
+                      clamped ? ", bottom row clamped" : ", free", (g_get_monotonic_time () - t0) * 1e-6);
+      g_assert_true (fx_assignment_ok (as));
+      g_assert_cmpuint (fx_assignment_n_splits (as), ==, 0);
+      g_assert_cmpuint (as->regularisers->len, ==, 0);
+      check_cover (m, as);
+    }
+  /* odd: 101 x 101 free welded joints cannot be paired; one inertia per channel */
+  {
+    g_autoptr (FxModel) m = welded_lattice (101, FALSE);
+    gint64 t0 = g_get_monotonic_time ();
+    g_autoptr (FxAssignment) as = fx_assignment_compute (m);
+    g_test_message ("welded 101 x 101 lattice, free: assignment in %.3f s, %u splits, %u inertias",
+                    (g_get_monotonic_time () - t0) * 1e-6, fx_assignment_n_splits (as),
+                    as->regularisers->len);
+    g_assert_true (fx_assignment_ok (as));
+    g_assert_cmpuint (fx_assignment_n_splits (as) + as->regularisers->len, >, 0);
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/regularise/drawings", test_drawings);
+  g_test_add_func ("/regularise/examples-unchanged", test_examples_unchanged);
+  g_test_add_func ("/regularise/big/squares", test_big_squares);
+  g_test_add_func ("/regularise/big/lattice", test_big_lattice);
+  return g_test_run ();
+}
