@@ -352,7 +352,9 @@ on_joint_kind (AdwComboRow *row, GParamSpec *p, FlexionInspector *self)
 static void
 on_joint_support (AdwComboRow *row, GParamSpec *p, FlexionInspector *self)
 {
-  fx_document_set_support (self->doc, self->joint, (FxSupport) adw_combo_row_get_selected (row));
+  /* the window's action: a roller gets its guide there */
+  const char *name = fx_support_to_string ((FxSupport) adw_combo_row_get_selected (row));
+  gtk_widget_activate_action (GTK_WIDGET (row), "win.support", "s", name);
 }
 
 static void
@@ -376,6 +378,46 @@ on_driven (GtkSwitch *sw, GParamSpec *p, FlexionInspector *self)
   structural_edit (self, m, _("Set Prescribed Motion"));
 }
 
+/* A paragraph that wraps anywhere it must: a long word (German compounds)
+ * must not widen the sidebar past the window. */
+static GtkWidget *
+paragraph (const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_set_margin_bottom (label, 6);
+  return label;
+}
+
+/* What regularising inertia the assignment added here and why, each with
+ * a button that keeps it as the joint's own (one undoable edit). */
+static void
+regulariser_rows (FlexionInspector *self, const FxModel *m, guint ji)
+{
+  g_autoptr (FxAssignment) as = fx_assignment_compute (m);
+  if (!fx_assignment_ok (as))
+    return;
+  for (int c = 0; c < 2; c++)
+    {
+      const FxRegulariser *r = fx_assignment_regulariser_at (as, ji, (FxChannel) c);
+      if (r == NULL)
+        continue;
+      AdwPreferencesGroup *g = add_group (self, c == FX_CHANNEL_TRANSLATION ? _("Regularising Mass")
+                                                                            : _("Regularising Inertia"),
+                                          NULL);
+      g_autofree char *why = fx_regulariser_sentence (r);
+      GtkWidget *label = paragraph (why);
+      gtk_widget_add_css_class (label, "dim-label");
+      adw_preferences_group_add (g, label);
+      button_row (g, c == FX_CHANNEL_TRANSLATION ? _("Keep as Joint Mass") : _("Keep as Joint Inertia"),
+                  "win.keep-regulariser", g_variant_new ("(uu)", ji, (guint) c),
+                  _("Writes it into the model as this joint's own, to save with it"));
+    }
+}
+
 static void
 show_joint (FlexionInspector *self, const FxModel *m, guint ji)
 {
@@ -387,9 +429,17 @@ show_joint (FlexionInspector *self, const FxModel *m, guint ji)
   const char *kinds[] = { _("Pin"), _("Weld"), NULL };
   combo_row (g, _("Kind"), _("Pin: ends turn freely; weld: ends turn together"), kinds,
              j->kind == FX_JOINT_WELD, G_CALLBACK (on_joint_kind), self);
-  const char *supports[] = { _("Free"), _("Pin support"), _("Clamp"), _("Guided"), NULL };
+  /* in FxSupport order */
+  const char *supports[] = { _("Free"), _("Pin support"), _("Clamp"), _("Guided"), _("Roller"), NULL };
   combo_row (g, _("Support"), NULL, supports, j->support, G_CALLBACK (on_joint_support), self);
+  if (j->support == FX_SUPPORT_ROLLER)
+    {
+      double angle = atan2 (j->slider_direction[1], j->slider_direction[0]) * 180 / G_PI;
+      number_row (self, g, _("Roller guide direction"), _("degrees from x"), angle, -360, 360,
+                  F_SLIDER_ANGLE, ji);
+    }
 
+  regulariser_rows (self, m, ji);
   AdwPreferencesGroup *inertia = add_group (self, _("Inertia"), NULL);
   number_row (self, inertia, _("Point mass"), _("kg"), j->mass, 0, 1e9, F_JOINT_MASS, ji);
   number_row (self, inertia, _("Rotary inertia"), _("kg m²"), j->inertia, 0, 1e9, F_JOINT_INERTIA, ji);
@@ -549,20 +599,6 @@ on_section_form (AdwComboRow *row, GParamSpec *p, FlexionInspector *self)
   else
     s->form = FX_SECTION_CANONICAL;
   structural_edit (self, m, _("Set Section Form"));
-}
-
-/* A paragraph that wraps anywhere it must: a long word (German compounds)
- * must not widen the sidebar past the window. */
-static GtkWidget *
-paragraph (const char *text)
-{
-  GtkWidget *label = gtk_label_new (text);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_widget_set_margin_bottom (label, 6);
-  return label;
 }
 
 /* The conflicts in plain sentences, then the fixes the solver confirmed,
@@ -791,6 +827,15 @@ show_causality (FlexionInspector *self, const FxModel *m)
         {
           g_autofree char *splits = g_strdup_printf ("%u", fx_assignment_n_splits (as));
           info_row (g, _("Links split at their midpoint"), splits);
+        }
+      g_autofree char *reg = fx_regularisers_summary (m, as);
+      if (reg)
+        {
+          info_row (g, _("Regularising inertia"), reg);
+          GtkWidget *note = paragraph (_("Small masses (grey dots) added where the pins would "
+                                         "otherwise be inconsistent; select a joint to keep one."));
+          gtk_widget_add_css_class (note, "dim-label");
+          adw_preferences_group_add (g, note);
         }
       return;
     }

@@ -199,8 +199,9 @@ fx_conflict_sentences (const FxModel *model)
     return out;
   /* a junction the simple rule does not describe (motors, sliders,
    * bodies): the solver's own explanation, without its JSON paths */
-  for (guint i = 0; i < as->conflicts->len; i++)
-    g_ptr_array_add (out, fx_conflict_strip_paths (as->conflicts->pdata[i]));
+  const GPtrArray *plain = as->plain_conflicts ? as->plain_conflicts : as->conflicts;
+  for (guint i = 0; i < plain->len; i++)
+    g_ptr_array_add (out, fx_conflict_strip_paths (plain->pdata[i]));
   if (out->len == 0)
     g_ptr_array_add (out, g_strdup (_("No link can take the force at some joint, however the links are set.")));
   return out;
@@ -353,4 +354,72 @@ fx_conflict_fixes (const FxModel *model)
     try_fix (out, model, g_strdup (_("Set All Links to Auto")), g_strdup ("all-auto"), n_fixed);
   g_ptr_array_sort (out, by_changes);
   return out;
+}
+
+/* ---- regularising inertia ---- */
+
+const FxRegulariser *
+fx_assignment_regulariser_at (const FxAssignment *as, guint joint, FxChannel channel)
+{
+  for (guint i = 0; as && as->regularisers && i < as->regularisers->len; i++)
+    {
+      const FxRegulariser *r = &g_array_index (as->regularisers, FxRegulariser, i);
+      if (r->joint == joint && r->channel == channel)
+        return r;
+    }
+  return NULL;
+}
+
+/* "12 g", "1.5 kg" */
+static char *
+mass_text (double kg)
+{
+  return kg < 1 ? g_strdup_printf (_("%.3g g"), 1e3 * kg) : g_strdup_printf (_("%.3g kg"), kg);
+}
+
+char *
+fx_regulariser_sentence (const FxRegulariser *r)
+{
+  g_autofree char *m = mass_text (r->mass);
+  double share = r->member_mass > 0 ? 100 * r->mass / r->member_mass : 0;
+  if (r->channel == FX_CHANNEL_ROTATION)
+    return share > 0
+      ? g_strdup_printf (_("Regularising rotary inertia %.3g kg m² (from %s, %.3g %% of the links "
+                           "meeting here), added so the welded ends are consistent; it is not saved "
+                           "unless you keep it."), r->inertia, m, share)
+      : g_strdup_printf (_("Regularising rotary inertia %.3g kg m², added so the welded ends are "
+                           "consistent; it is not saved unless you keep it."), r->inertia);
+  return share > 0
+    ? g_strdup_printf (_("Regularising mass %s (%.3g %% of the links meeting here), added so the "
+                         "pins are consistent; it is not saved unless you keep it."), m, share)
+    : g_strdup_printf (_("Regularising mass %s, added so the pins are consistent; it is not saved "
+                         "unless you keep it."), m);
+}
+
+gboolean
+fx_regulariser_keep (FxModel *model, const FxRegulariser *r)
+{
+  if (r->joint >= model->joints->len)
+    return FALSE;
+  FxJoint *j = fx_model_joint (model, r->joint);
+  if (r->channel == FX_CHANNEL_ROTATION)
+    j->inertia += r->inertia;
+  else
+    j->mass += r->mass;
+  return TRUE;
+}
+
+char *
+fx_regularisers_summary (const FxModel *model, const FxAssignment *as)
+{
+  guint n = as->regularisers->len;
+  if (n == 0)
+    return NULL;
+  double total = fx_model_total_mass (model);
+  double reg = fx_assignment_regularising_mass (as);
+  g_autofree char *m = mass_text (reg);
+  g_autofree char *count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u added", "%u added", n), n);
+  /* Translators: "2 added, 12 g, 0.5 % of the total mass" */
+  return total > 0 ? g_strdup_printf (_("%s, %s, %.2g %% of the total mass"), count, m, 100 * reg / total)
+                   : g_strdup_printf (_("%s, %s"), count, m);
 }

@@ -59,4 +59,17 @@ GPtrArray *fx_conflict_fixes        (const FxModel *model);
 /* Applies a fix's machine form to `model`; FALSE if it names nothing. */
 gboolean   fx_conflict_fix_apply    (FxModel *model, const char *machine);
 
+/* The regularising inertia the assignment added at a joint for a channel
+ * (docs/theory.md, "Regularising inertia"), or NULL. */
+const FxRegulariser *fx_assignment_regulariser_at (const FxAssignment *as, guint joint,
+                                                   FxChannel channel);
+/* What it is and why, for the tooltip and the joint's inspector:
+ * "Regularising mass 12 g (1 % of the links meeting here), added so the
+ * pins are consistent; ..." */
+char      *fx_regulariser_sentence  (const FxRegulariser *r);
+/* Turns it into the joint's own mass (or rotary inertia) in `model`. */
+gboolean   fx_regulariser_keep      (FxModel *model, const FxRegulariser *r);
+/* "2 added, 12 g, 0.5 % of the total mass"; NULL when there are none. */
+char      *fx_regularisers_summary  (const FxModel *model, const FxAssignment *as);
+
 G_END_DECLS

@@ -120,6 +120,32 @@ draw_conflict_rings (const Scene *sc)
     }
 }
 
+/* A small grey dot beside each joint where the assignment added a
+ * regularising inertia (docs/theory.md): derived, not in the file. */
+static void
+draw_regularisers (const Scene *sc, const FxAssignment *as)
+{
+  cairo_t *cr = sc->cr;
+  double ls = sc->ls;
+  for (guint i = 0; i < as->regularisers->len; i++)
+    {
+      const FxRegulariser *r = &g_array_index (as->regularisers, FxRegulariser, i);
+      if (r->joint >= MIN (sc->frame->n_joints, sc->model->joints->len))
+        continue;
+      double x, y;
+      scene_joint_device (sc, r->joint, &x, &y);
+      /* above and left, clear of the joint's ring and the link glyphs */
+      double off = (8 + 7 * r->channel) * ls;
+      cairo_new_sub_path (cr);
+      cairo_arc (cr, x - off, y - 8 * ls, 3.5 * ls, 0, 2 * G_PI);
+      fx_set_rgb (cr, sc->pal->dim);
+      cairo_fill_preserve (cr);
+      fx_set_rgb (cr, sc->pal->bg);
+      cairo_set_line_width (cr, 1 * ls);
+      cairo_stroke (cr);
+    }
+}
+
 void
 scene_draw_causality (const Scene *sc)
 {
@@ -131,6 +157,8 @@ scene_draw_causality (const Scene *sc)
     as = NULL;
   if (as == NULL && !conflict)
     return;
+  if (as && !conflict)
+    draw_regularisers (sc, as);
   for (guint l = 0; l < MIN (f->n_links, sc->model->links->len); l++)
     {
       if (!scene_link_has_nodes (f, l))
