@@ -204,7 +204,7 @@ deliver (gpointer data)
       else
         {
           /* in plain words: the JSON paths are for the command line */
-          g_autofree char *plain = fx_conflict_strip_paths (job->error->message);
+          g_autofree char *plain = fx_conflict_plain_message (job->model, job->error->message);
           set_summary (self, plain);
         }
       rebuild_list (self);

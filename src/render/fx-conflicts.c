@@ -208,6 +208,16 @@ fx_conflict_sentences (const FxModel *model)
 }
 
 char *
+fx_conflict_plain_message (const FxModel *model, const char *message)
+{
+  g_autoptr (GPtrArray) sentences = fx_conflict_sentences (model);
+  if (sentences->len == 0)
+    return fx_conflict_strip_paths (message ? message : "");
+  g_ptr_array_add (sentences, NULL);
+  return g_strjoinv ("\n", (char **) sentences->pdata);
+}
+
+char *
 fx_conflict_first_sentence (const FxModel *model, const char *message)
 {
   g_autoptr (GPtrArray) sentences = fx_conflict_sentences (model);

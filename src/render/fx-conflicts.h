@@ -40,6 +40,9 @@ GPtrArray *fx_conflict_sentences    (const FxModel *model);
 /* The first of those, or else the first line of `message` (an engine
  * error) without its JSON path: for a toast. */
 char      *fx_conflict_first_sentence (const FxModel *model, const char *message);
+/* An engine error about `model` for the app: its conflicts' sentences if
+ * it has conflicts, else `message` without its JSON paths. */
+char      *fx_conflict_plain_message (const FxModel *model, const char *message);
 /* `message` with the loader's JSON paths ("(root): ", "links[0]: ") taken
  * off the start of each line. */
 char      *fx_conflict_strip_paths  (const char *message);
