@@ -391,6 +391,150 @@ test_big_lattice (void)
   }
 }
 
+/* ------------------------------------------------------------ physics */
+
+typedef struct {
+  double E_scale, worst_balance, worst_books, supplied, dissipated, H0;
+} Books;
+
+static void
+books_step (Books *b, const FxStepReport *rep)
+{
+  b->supplied += rep->supplied;
+  b->dissipated += rep->dissipated;
+  b->worst_balance = MAX (b->worst_balance, fabs (rep->balance));
+  b->worst_books = MAX (b->worst_books, fabs (rep->H - b->H0 - b->supplied + b->dissipated));
+  b->E_scale = MAX (b->E_scale, MAX (fabs (rep->H), MAX (fabs (b->supplied),
+                    MAX (rep->kinetic, MAX (fabs (rep->elastic), fabs (rep->gravity))))));
+}
+
+static void
+step_ok (FxIntegrator *it, double dt, FxStepReport *rep)
+{
+  g_autoptr (GError) error = NULL;
+  gboolean ok = fx_integrator_step (it, dt, rep, &error);
+  g_assert_no_error (error);
+  g_assert_true (ok);
+}
+
+/* V of two bars, apex load ramped slowly with light damping: the apex
+ * goes down by F L / (2 EA sin^2 alpha) (each bar carries F / (2 sin alpha)
+ * and shortens by that over EA/L; the apex moves 1/sin alpha of it). */
+static void
+test_v_deflection (void)
+{
+  const double L = 1.0, alpha = G_PI / 6, F = 2000.0;
+  g_autoptr (FxModel) m = v_of_two_bars (L, alpha, 4);
+  for (guint l = 0; l < 2; l++)
+    fx_model_link (m, l)->damping = 200.0;  /* about 10 % of critical in the first bending mode */
+  FxLoad *ld = fx_model_add_joint_load (m, "C");
+  ld->force[1] = -F;
+  ld->profile.type = FX_PROFILE_RAMP;
+  ld->profile.t0 = 0.0;
+  ld->profile.t1 = 1.0;
+  const FxSection *sec = &fx_model_link (m, 0)->section;
+  double euler = G_PI * G_PI * sec->EI / (L * L), bar_force = F / (2 * sin (alpha));
+  g_assert_cmpfloat (bar_force, <, 0.1 * euler);
+
+  g_autoptr (FxSystem) sys = test_system (m);
+  g_autoptr (FxIntegrator) it = fx_integrator_new (sys, 1e-12, 20);
+  FxStepReport rep;
+  double x0, y0, x, y;
+  fx_system_point (sys, 0, 1.0, &x0, &y0);
+  while (fx_system_time (sys) < 2.0 - 1e-9)
+    step_ok (it, 1e-3, &rep);
+  fx_system_point (sys, 0, 1.0, &x, &y);
+  double expected = F * L / (2 * sec->EA * sin (alpha) * sin (alpha));
+  g_test_message ("V of two bars: apex deflection %.6e m, F L/(2 EA sin^2 alpha) = %.6e m, "
+                  "error %.3g %%; bar force %.0f N, Euler load %.0f N",
+                  y0 - y, expected, 100 * ((y0 - y) / expected - 1), bar_force, euler);
+  g_assert_cmpfloat (fabs ((y0 - y) / expected - 1), <, 5e-3);
+  g_assert_cmpfloat (fabs (x - x0), <, 1e-3 * expected);
+}
+
+/* A stiff steel crank-rocker driven at 1 rad/s (ramped in over 0.5 s) by a
+ * speed motor: the rocker follows the rigid four-bar, and the motor's work
+ * is what H gained plus what the damping took. */
+static void
+test_speed_four_bar (void)
+{
+  g_autoptr (FxModel) m = speed_four_bar (1.0, 0.5);
+  for (guint l = 0; l < 3; l++)
+    fx_model_link (m, l)->damping = 1.0;
+  g_autoptr (FxSystem) sys = test_system (m);
+  g_autoptr (FxIntegrator) it = fx_integrator_new (sys, 1e-12, 20);
+  FxStepReport rep;
+  Books b = { 0 };
+  fx_integrator_report (it, &rep);
+  b.H0 = rep.H;
+  double worst = 0.0, theta_prev = 0.0, turns = 0.0, crank = 0.0;
+  while (crank < 4 * G_PI)
+    {
+      step_ok (it, 0.01, &rep);
+      books_step (&b, &rep);
+      double bx, by, cx, cy;
+      fx_system_point (sys, 0, 1.0, &bx, &by);
+      fx_system_point (sys, 2, 1.0, &cx, &cy);
+      double theta = atan2 (by, bx);
+      if (theta - theta_prev < -G_PI)
+        turns += 2 * G_PI;
+      theta_prev = theta;
+      crank = theta + turns;
+      double rocker = atan2 (cy, cx - FB_D);
+      double d = remainder (rocker - rocker_angle (theta), 2 * G_PI);
+      worst = MAX (worst, fabs (d));
+    }
+  g_test_message ("speed-driven four-bar, two crank turns (t = %.2f s): max |rocker - rigid| = %.3g rad; "
+                  "motor work %.6g J, dissipated %.6g J, H - H0 %.6g J; max |balance| %.3g E_scale, "
+                  "max |H - H0 - supplied + dissipated| %.3g E_scale",
+                  fx_system_time (sys), worst, b.supplied, b.dissipated, rep.H - b.H0,
+                  b.worst_balance / b.E_scale, b.worst_books / b.E_scale);
+  g_assert_cmpfloat (worst, <, 1e-3);
+  g_assert_cmpfloat (b.supplied, >, 0.0);
+  g_assert_cmpfloat (b.worst_balance, <, 1e-10 * b.E_scale);
+  g_assert_cmpfloat (b.worst_books, <, 1e-10 * b.E_scale);
+}
+
+/* The triple pendulum falling from the horizontal, regularised with
+ * epsilon = 1e-2, 1e-3, 1e-4: the tip paths converge. */
+static void
+test_triple_pendulum_converges (void)
+{
+  const double eps[3] = { 1e-2, 1e-3, 1e-4 };
+  const guint n_steps = 500;
+  g_autofree double *tip = g_new (double, 3 * 2 * n_steps);
+  for (guint k = 0; k < 3; k++)
+    {
+      g_autoptr (FxModel) m = triple_pendulum (eps[k]);
+      g_autoptr (FxSystem) sys = test_system (m);
+      g_autoptr (FxIntegrator) it = fx_integrator_new (sys, 1e-12, 20);
+      FxStepReport rep;
+      Books b = { 0 };
+      fx_integrator_report (it, &rep);
+      b.H0 = rep.H;
+      for (guint i = 0; i < n_steps; i++)
+        {
+          step_ok (it, 1e-3, &rep);
+          books_step (&b, &rep);
+          fx_system_point (sys, 2, 1.0, &tip[(k * n_steps + i) * 2], &tip[(k * n_steps + i) * 2 + 1]);
+        }
+      g_test_message ("triple pendulum, epsilon %.0e: tip at (%.6f, %.6f) m after %.2f s, "
+                      "max |balance| %.3g E_scale", eps[k], tip[(k * n_steps + n_steps - 1) * 2],
+                      tip[(k * n_steps + n_steps - 1) * 2 + 1], fx_system_time (sys),
+                      b.worst_balance / b.E_scale);
+      g_assert_cmpfloat (b.worst_balance, <, 1e-10 * b.E_scale);
+    }
+  double d[2] = { 0, 0 };
+  for (guint k = 0; k < 2; k++)
+    for (guint i = 0; i < n_steps; i++)
+      d[k] = MAX (d[k], hypot (tip[(k * n_steps + i) * 2] - tip[((k + 1) * n_steps + i) * 2],
+                               tip[(k * n_steps + i) * 2 + 1] - tip[((k + 1) * n_steps + i) * 2 + 1]));
+  g_test_message ("triple pendulum tip paths: max distance 1e-2 vs 1e-3: %.3g m, 1e-3 vs 1e-4: %.3g m",
+                  d[0], d[1]);
+  g_assert_cmpfloat (d[1], <, d[0]);
+  g_assert_cmpfloat (d[0], <, 0.05);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -399,5 +543,8 @@ main (int argc, char **argv)
   g_test_add_func ("/regularise/examples-unchanged", test_examples_unchanged);
   g_test_add_func ("/regularise/big/squares", test_big_squares);
   g_test_add_func ("/regularise/big/lattice", test_big_lattice);
+  g_test_add_func ("/regularise/physics/v-deflection", test_v_deflection);
+  g_test_add_func ("/regularise/physics/speed-four-bar", test_speed_four_bar);
+  g_test_add_func ("/regularise/physics/triple-pendulum", test_triple_pendulum_converges);
   return g_test_run ();
 }
