@@ -12,6 +12,7 @@
  * - the roller support, and advice that is checked before it is offered.
  */
 #include "fx-causality.h"
+#include "fx-advice.h"
 #include "test-models.h"
 
 #include <string.h>
@@ -391,6 +392,338 @@ test_big_lattice (void)
   }
 }
 
+/* ------------------------------------------------------------ physics */
+
+typedef struct {
+  double E_scale, worst_balance, worst_books, supplied, dissipated, H0;
+} Books;
+
+static void
+books_step (Books *b, const FxStepReport *rep)
+{
+  b->supplied += rep->supplied;
+  b->dissipated += rep->dissipated;
+  b->worst_balance = MAX (b->worst_balance, fabs (rep->balance));
+  b->worst_books = MAX (b->worst_books, fabs (rep->H - b->H0 - b->supplied + b->dissipated));
+  b->E_scale = MAX (b->E_scale, MAX (fabs (rep->H), MAX (fabs (b->supplied),
+                    MAX (rep->kinetic, MAX (fabs (rep->elastic), fabs (rep->gravity))))));
+}
+
+static void
+step_ok (FxIntegrator *it, double dt, FxStepReport *rep)
+{
+  g_autoptr (GError) error = NULL;
+  gboolean ok = fx_integrator_step (it, dt, rep, &error);
+  g_assert_no_error (error);
+  g_assert_true (ok);
+}
+
+/* V of two bars, apex load ramped slowly with light damping: the apex
+ * goes down by F L / (2 EA sin^2 alpha) (each bar carries F / (2 sin alpha)
+ * and shortens by that over EA/L; the apex moves 1/sin alpha of it). */
+static void
+test_v_deflection (void)
+{
+  const double L = 1.0, alpha = G_PI / 6, F = 2000.0;
+  g_autoptr (FxModel) m = v_of_two_bars (L, alpha, 4);
+  for (guint l = 0; l < 2; l++)
+    fx_model_link (m, l)->damping = 200.0;  /* about 10 % of critical in the first bending mode */
+  FxLoad *ld = fx_model_add_joint_load (m, "C");
+  ld->force[1] = -F;
+  ld->profile.type = FX_PROFILE_RAMP;
+  ld->profile.t0 = 0.0;
+  ld->profile.t1 = 1.0;
+  const FxSection *sec = &fx_model_link (m, 0)->section;
+  double euler = G_PI * G_PI * sec->EI / (L * L), bar_force = F / (2 * sin (alpha));
+  g_assert_cmpfloat (bar_force, <, 0.1 * euler);
+
+  g_autoptr (FxSystem) sys = test_system (m);
+  g_autoptr (FxIntegrator) it = fx_integrator_new (sys, 1e-12, 20);
+  FxStepReport rep;
+  double x0, y0, x, y;
+  fx_system_point (sys, 0, 1.0, &x0, &y0);
+  while (fx_system_time (sys) < 2.0 - 1e-9)
+    step_ok (it, 1e-3, &rep);
+  fx_system_point (sys, 0, 1.0, &x, &y);
+  double expected = F * L / (2 * sec->EA * sin (alpha) * sin (alpha));
+  g_test_message ("V of two bars: apex deflection %.6e m, F L/(2 EA sin^2 alpha) = %.6e m, "
+                  "error %.3g %%; bar force %.0f N, Euler load %.0f N",
+                  y0 - y, expected, 100 * ((y0 - y) / expected - 1), bar_force, euler);
+  g_assert_cmpfloat (fabs ((y0 - y) / expected - 1), <, 5e-3);
+  g_assert_cmpfloat (fabs (x - x0), <, 1e-3 * expected);
+}
+
+/* A stiff steel crank-rocker driven at 1 rad/s (ramped in over 0.5 s) by a
+ * speed motor: the rocker follows the rigid four-bar, and the motor's work
+ * is what H gained plus what the damping took. */
+static void
+test_speed_four_bar (void)
+{
+  g_autoptr (FxModel) m = speed_four_bar (1.0, 0.5);
+  for (guint l = 0; l < 3; l++)
+    fx_model_link (m, l)->damping = 1.0;
+  g_autoptr (FxSystem) sys = test_system (m);
+  g_autoptr (FxIntegrator) it = fx_integrator_new (sys, 1e-12, 20);
+  FxStepReport rep;
+  Books b = { 0 };
+  fx_integrator_report (it, &rep);
+  b.H0 = rep.H;
+  double worst = 0.0, theta_prev = 0.0, turns = 0.0, crank = 0.0;
+  while (crank < 4 * G_PI)
+    {
+      step_ok (it, 0.01, &rep);
+      books_step (&b, &rep);
+      double bx, by, cx, cy;
+      fx_system_point (sys, 0, 1.0, &bx, &by);
+      fx_system_point (sys, 2, 1.0, &cx, &cy);
+      double theta = atan2 (by, bx);
+      if (theta - theta_prev < -G_PI)
+        turns += 2 * G_PI;
+      theta_prev = theta;
+      crank = theta + turns;
+      double rocker = atan2 (cy, cx - FB_D);
+      double d = remainder (rocker - rocker_angle (theta), 2 * G_PI);
+      worst = MAX (worst, fabs (d));
+    }
+  g_test_message ("speed-driven four-bar, two crank turns (t = %.2f s): max |rocker - rigid| = %.3g rad; "
+                  "motor work %.6g J, dissipated %.6g J, H - H0 %.6g J; max |balance| %.3g E_scale, "
+                  "max |H - H0 - supplied + dissipated| %.3g E_scale",
+                  fx_system_time (sys), worst, b.supplied, b.dissipated, rep.H - b.H0,
+                  b.worst_balance / b.E_scale, b.worst_books / b.E_scale);
+  g_assert_cmpfloat (worst, <, 1e-3);
+  g_assert_cmpfloat (b.supplied, >, 0.0);
+  g_assert_cmpfloat (b.worst_balance, <, 1e-10 * b.E_scale);
+  g_assert_cmpfloat (b.worst_books, <, 1e-10 * b.E_scale);
+}
+
+/* The triple pendulum falling from the horizontal, regularised with
+ * epsilon = 1e-2, 1e-3, 1e-4: the tip paths converge. */
+static void
+test_triple_pendulum_converges (void)
+{
+  const double eps[3] = { 1e-2, 1e-3, 1e-4 };
+  const guint n_steps = 500;
+  g_autofree double *tip = g_new (double, 3 * 2 * n_steps);
+  for (guint k = 0; k < 3; k++)
+    {
+      g_autoptr (FxModel) m = triple_pendulum (eps[k]);
+      g_autoptr (FxSystem) sys = test_system (m);
+      g_autoptr (FxIntegrator) it = fx_integrator_new (sys, 1e-12, 20);
+      FxStepReport rep;
+      Books b = { 0 };
+      fx_integrator_report (it, &rep);
+      b.H0 = rep.H;
+      for (guint i = 0; i < n_steps; i++)
+        {
+          step_ok (it, 1e-3, &rep);
+          books_step (&b, &rep);
+          fx_system_point (sys, 2, 1.0, &tip[(k * n_steps + i) * 2], &tip[(k * n_steps + i) * 2 + 1]);
+        }
+      g_test_message ("triple pendulum, epsilon %.0e: tip at (%.6f, %.6f) m after %.2f s, "
+                      "max |balance| %.3g E_scale", eps[k], tip[(k * n_steps + n_steps - 1) * 2],
+                      tip[(k * n_steps + n_steps - 1) * 2 + 1], fx_system_time (sys),
+                      b.worst_balance / b.E_scale);
+      g_assert_cmpfloat (b.worst_balance, <, 1e-10 * b.E_scale);
+    }
+  double d[2] = { 0, 0 };
+  for (guint k = 0; k < 2; k++)
+    for (guint i = 0; i < n_steps; i++)
+      d[k] = MAX (d[k], hypot (tip[(k * n_steps + i) * 2] - tip[((k + 1) * n_steps + i) * 2],
+                               tip[(k * n_steps + i) * 2 + 1] - tip[((k + 1) * n_steps + i) * 2 + 1]));
+  g_test_message ("triple pendulum tip paths: max distance 1e-2 vs 1e-3: %.3g m, 1e-3 vs 1e-4: %.3g m",
+                  d[0], d[1]);
+  g_assert_cmpfloat (d[1], <, d[0]);
+  g_assert_cmpfloat (d[0], <, 0.05);
+}
+
+/* ------------------------------------------------------------ file keys */
+
+static void
+test_round_trip (void)
+{
+  g_autoptr (FxModel) m = fx_model_new ();
+  m->regularisation_mass_fraction = 1e-3;
+  pin (m, "P", 0, 0, FX_SUPPORT_PIN);
+  FxJoint *r = pin (m, "R", 2, 0, FX_SUPPORT_ROLLER);
+  r->slider_direction[0] = 0.6;
+  r->slider_direction[1] = 0.8;
+  steel_bar (m, "beam", "P", "R", 4, 0.02);
+  gsize len;
+  g_autofree char *data = fx_model_to_data (m, &len);
+  g_test_message ("%s", data);
+  g_assert_nonnull (strstr (data, "\"roller\""));
+  g_assert_nonnull (strstr (data, "\"mass_fraction\""));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FxModel) back = fx_model_load_data (data, (gssize) len, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (back->regularisation_mass_fraction, ==, 1e-3);
+  const FxJoint *rb = fx_model_joint (back, 1);
+  g_assert_cmpint (rb->support, ==, FX_SUPPORT_ROLLER);
+  g_assert_cmpfloat_with_epsilon (rb->slider_direction[0], 0.6, 1e-15);
+  g_assert_cmpfloat_with_epsilon (rb->slider_direction[1], 0.8, 1e-15);
+  g_autofree char *again = fx_model_to_data (back, NULL);
+  g_assert_cmpstr (again, ==, data);
+
+  /* the roller rolls on its regularising mass (1e-3 of the beam's half) */
+  g_autoptr (FxAssignment) a = expect_inertias (back, "pin + roller", 1);
+  const FxRegulariser *rr = &g_array_index (a->regularisers, FxRegulariser, 0);
+  g_assert_cmpuint (rr->joint, ==, 1);
+  g_assert_cmpfloat_with_epsilon (rr->mass, 1e-3 * rr->member_mass, 1e-15);
+  g_autoptr (FxModel) e = fx_assignment_expand (a, back);
+  g_assert_true (fx_model_joint (e, 1)->slider);
+  g_assert_cmpfloat (fx_model_joint (e, 1)->slider_mass, ==, rr->mass);
+  g_assert_cmpfloat (fx_model_joint (e, 1)->regularising_mass, ==, rr->mass);
+
+  /* refused: a fraction out of (0, 1], a direction without a roller */
+  const char *bad[] = {
+    "{\"format\":\"flexion-model\",\"version\":1,\"regularisation\":{\"mass_fraction\":0}}",
+    "{\"format\":\"flexion-model\",\"version\":1,\"regularisation\":{\"mass_fraction\":2}}",
+    "{\"format\":\"flexion-model\",\"version\":1,\"joints\":[{\"id\":\"a\",\"at\":[0,0],\"direction\":[1,0]}]}",
+    "{\"format\":\"flexion-model\",\"version\":1,\"joints\":[{\"id\":\"a\",\"at\":[0,0],\"support\":\"roller\",\"direction\":[0,0]}]}",
+    NULL };
+  for (guint i = 0; bad[i]; i++)
+    {
+      g_autoptr (GError) err = NULL;
+      g_autoptr (FxModel) no = fx_model_load_data (bad[i], -1, NULL, &err);
+      g_assert_null (no);
+      g_assert_nonnull (err);
+      g_test_message ("refused: %s", err->message);
+    }
+}
+
+/* The regularised engine model: inertias flagged, books exact. */
+static void
+test_expanded_flags (void)
+{
+  g_autoptr (FxModel) m = triple_pendulum (0.01);
+  g_autoptr (FxAssignment) a = fx_assignment_compute (m);
+  g_autoptr (FxModel) e = fx_assignment_expand (a, m);
+  double flagged = 0;
+  for (guint j = 0; j < e->joints->len; j++)
+    {
+      const FxJoint *jt = fx_model_joint (e, j);
+      flagged += jt->regularising_mass;
+      g_assert_cmpfloat (jt->mass, >=, jt->regularising_mass);
+    }
+  g_assert_cmpfloat (flagged, ==, fx_assignment_regularising_mass (a));
+  /* the user's model is untouched */
+  for (guint j = 0; j < m->joints->len; j++)
+    g_assert_cmpfloat (fx_model_joint (m, j)->mass, ==, 0.0);
+}
+
+/* ------------------------------------------------------------ advice */
+
+/* Every offered fix is valid, and there is at least one. */
+static void
+expect_fixes (const FxModel *m, const char *what)
+{
+  g_autoptr (FxAssignment) a = fx_assignment_compute (m);
+  g_assert_false (fx_assignment_ok (a));
+  g_assert_cmpuint (a->plain_conflicts->len, >, 0);
+  for (guint i = 0; i < a->plain_conflicts->len; i++)
+    {
+      const char *plain = g_ptr_array_index (a->plain_conflicts, i);
+      g_test_message ("%s: %s", what, plain);
+      g_assert_null (strstr (plain, "(root)"));
+      g_assert_null (strstr (plain, "links["));
+      g_assert_null (strstr (plain, "joints["));
+      g_assert_null (strstr (plain, "causal"));
+    }
+  g_autoptr (GPtrArray) fixes = fx_advice_fixes (m, 0);
+  g_assert_cmpuint (fixes->len, >, 0);
+  gboolean some_not_auto = FALSE;
+  for (guint l = 0; l < m->links->len; l++)
+    some_not_auto |= fx_model_link (m, l)->formulation != FX_FORMULATION_AUTO;
+  for (guint i = 0; i < fixes->len; i++)
+    {
+      const FxFix *f = g_ptr_array_index (fixes, i);
+      g_test_message ("  fix %u (%u change%s): %s", i + 1, f->changes, f->changes == 1 ? "" : "s", f->label);
+      if (i > 0)
+        g_assert_cmpuint (((FxFix *) g_ptr_array_index (fixes, i - 1))->changes, <=, f->changes);
+      if (f->kind == FX_FIX_SET_ALL_AUTO)
+        g_assert_true (some_not_auto);
+      g_autoptr (FxModel) fixed = fx_fix_apply (m, f);
+      g_autoptr (FxAssignment) fa = fx_assignment_compute (fixed);
+      g_assert_true (fx_assignment_ok (fa));
+      g_autoptr (GError) error = NULL;
+      g_autoptr (FxSystem) sys = fx_system_new (fixed, &error);
+      g_assert_no_error (error);
+    }
+}
+
+static FxModel *
+bare_model (void)
+{
+  FxModel *m = fx_model_new ();
+  return m;
+}
+
+static FxLink *
+bar (FxModel *m, const char *id, const char *from, const char *to, FxFormulation f)
+{
+  FxLink *l = test_add_link (m, id, from, to, 2, 1, 1e-4, 1e6, 1e6, 1e3);
+  l->formulation = f;
+  return l;
+}
+
+/* The conflict models of the suite (test-multibody, test-runner,
+ * test-cli.sh, the app's formulation test), each with checked fixes. */
+static void
+test_advice (void)
+{
+  {
+    g_autoptr (FxModel) m = bare_model ();
+    fx_model_add_joint (m, "A", 0, 0);
+    fx_model_add_joint (m, "B", 1, 0)->kind = FX_JOINT_WELD;
+    fx_model_add_joint (m, "C", 2, 0);
+    bar (m, "l1", "A", "B", FX_FORMULATION_FREE_FREE);
+    bar (m, "l2", "B", "C", FX_FORMULATION_FREE_FREE);
+    expect_fixes (m, "two fixed free-free links at a weld");
+  }
+  {
+    g_autoptr (FxModel) m = bare_model ();
+    fx_model_add_joint (m, "A", 0, 0);
+    fx_model_add_joint (m, "B", 1, 0);
+    fx_model_add_joint (m, "C", 2, 0);
+    bar (m, "l1", "A", "B", FX_FORMULATION_FREE_FREE);
+    bar (m, "l2", "B", "C", FX_FORMULATION_FREE_FREE);
+    expect_fixes (m, "two fixed free-free links at a pin");
+  }
+  {
+    g_autoptr (FxModel) m = bare_model ();
+    fx_model_add_joint (m, "P", 0, 0);
+    fx_model_add_joint (m, "Q", 1, 1);
+    bar (m, "bar", "P", "Q", FX_FORMULATION_PINNED);
+    expect_fixes (m, "pinned link between free ends");
+  }
+  {
+    g_autoptr (FxModel) m = bare_model ();
+    fx_model_add_joint (m, "O", 0, 0)->support = FX_SUPPORT_PIN;
+    fx_model_add_joint (m, "M", 1, 0)->mass = 1.0;
+    bar (m, "bar", "O", "M", FX_FORMULATION_FREE_FREE);
+    expect_fixes (m, "free-free link on a pin support");
+  }
+  {
+    g_autoptr (FxModel) m = test_load_example ("four-bar.flexion");
+    fx_model_link (m, (guint) fx_model_find_link (m, "crank"))->formulation = FX_FORMULATION_FREE_FREE;
+    expect_fixes (m, "four-bar, crank forced free-free");
+  }
+  for (int f = FX_FORMULATION_FREE_FREE; f <= FX_FORMULATION_CLAMPED_CLAMPED; f++)
+    {
+      g_autoptr (FxModel) m = bare_model ();
+      fx_model_add_joint (m, "A", 0, 0)->support = FX_SUPPORT_CLAMP;
+      fx_model_add_joint (m, "B", 1, 0);
+      bar (m, "L", "A", "B", (FxFormulation) f);
+      expect_fixes (m, "cantilever with a forced formulation");
+    }
+  /* a valid model needs no fix */
+  {
+    g_autoptr (FxModel) m = test_load_example ("four-bar.flexion");
+    g_autoptr (GPtrArray) fixes = fx_advice_fixes (m, 0);
+    g_assert_cmpuint (fixes->len, ==, 0);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -399,5 +732,11 @@ main (int argc, char **argv)
   g_test_add_func ("/regularise/examples-unchanged", test_examples_unchanged);
   g_test_add_func ("/regularise/big/squares", test_big_squares);
   g_test_add_func ("/regularise/big/lattice", test_big_lattice);
+  g_test_add_func ("/regularise/round-trip", test_round_trip);
+  g_test_add_func ("/regularise/expanded-flags", test_expanded_flags);
+  g_test_add_func ("/regularise/advice", test_advice);
+  g_test_add_func ("/regularise/physics/v-deflection", test_v_deflection);
+  g_test_add_func ("/regularise/physics/speed-four-bar", test_speed_four_bar);
+  g_test_add_func ("/regularise/physics/triple-pendulum", test_triple_pendulum_converges);
   return g_test_run ();
 }

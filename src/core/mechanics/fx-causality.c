@@ -364,6 +364,13 @@ plain_end_word (FxChannel c, int bit)
   return bit == FX_CAUSAL_F ? _("needs to be turned by a moment here") : _("has its turning set here");
 }
 
+/* "to be pushed by a force here", for "... is set to be ..." */
+static const char *
+plain_f_word (FxChannel c)
+{
+  return c == FX_CHANNEL_TRANSLATION ? _("to be pushed by a force here") : _("to be turned by a moment here");
+}
+
 static void
 add_plain (Problem *p, char *sentence)
 {
@@ -406,11 +413,15 @@ explain_fixed_conflicts (Problem *p, GPtrArray *conflicts)
           causal_word (p->channel, FX_CAUSAL_F), f_links->str, f_links->str,
           causal_word (p->channel, FX_CAUSAL_V)));
       if (j->ground && n_f > 0)
-        add_plain (p, g_strdup_printf (
-          p->channel == FX_CHANNEL_TRANSLATION
-            ? _("Joint %s is held by its support, but link %s is set so that it %s. Set it to Auto.")
-            : _("Joint %s holds the turning of its links, but link %s is set so that it %s. Set it to Auto."),
-          joint->id, f_links->str, plain_end_word (p->channel, FX_CAUSAL_F)));
+        {
+          gboolean support = fx_support_grounds (joint->support, p->channel);
+          const char *why = support
+            ? (p->channel == FX_CHANNEL_TRANSLATION ? _("is held by its support")
+                                                     : _("has its turning held by its support"))
+            : _("has its own inertia (a mass, a slider block, a body or a motor), which takes that part");
+          add_plain (p, g_strdup_printf (_("Joint %s %s, but link %s is set %s. Set it to Auto."),
+                                         joint->id, why, f_links->str, plain_f_word (p->channel)));
+        }
       else if (!j->ground && n_f > 1)
         add_conflict (conflicts, "joints", (int) j->joint, g_strdup_printf (
           _("joint \"%s\" (%s): a free joint takes its force from exactly one link, "
@@ -421,9 +432,9 @@ explain_fixed_conflicts (Problem *p, GPtrArray *conflicts)
           joint->id));
       if (!j->ground && n_f > 1)
         add_plain (p, g_strdup_printf (
-          _("At joint %s, links %s are each set so that it %s, but only one link can be. "
+          _("At joint %s, links %s are all set %s, but only one link can be. "
             "Set the others to Auto."),
-          joint->id, f_links->str, plain_end_word (p->channel, FX_CAUSAL_F)));
+          joint->id, f_links->str, plain_f_word (p->channel)));
       else if (!j->ground && n_fixed == j->members->len && n_f == 0)
         add_conflict (conflicts, "joints", (int) j->joint, g_strdup_printf (
           _("joint \"%s\" (%s): it is free, but every link there is %s, so nothing "
