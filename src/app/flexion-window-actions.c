@@ -233,12 +233,13 @@ win_apply_fix (GSimpleAction *a, GVariant *p, gpointer data)
   for (guint i = 0; i < fixes->len; i++)
     {
       const FxConflictFix *f = fixes->pdata[i];
-      if (!g_str_equal (f->machine, machine))
-        continue;
-      FxModel *m = fx_document_begin_edit (self->doc);
-      fx_conflict_fix_apply (m, machine);
-      fx_document_end_edit (self->doc, f->label, NULL);
-      return;
+      FxModel *fixed = g_str_equal (f->machine, machine)
+                       ? fx_conflict_fix_model (model (self), machine) : NULL;
+      if (fixed)
+        {
+          fx_document_replace (self->doc, fixed, f->label);
+          return;
+        }
     }
 }
 

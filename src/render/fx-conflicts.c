@@ -1,6 +1,7 @@
 /* fx-conflicts.c: conflicting link ends of hand-chosen formulations
  * (fx-conflicts.h). */
 #include "fx-conflicts.h"
+#include "fx-advice.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -238,132 +239,62 @@ fix_free (FxConflictFix *f)
   g_free (f);
 }
 
-/* A regularising-size mass for joint j (docs/theory.md, physics 6.1):
- * 1 % of half the mass of the links meeting there, or 1 g. */
-static double
-fix_mass (const FxModel *model, guint j)
+/* A fix's machine form: what it changes, by ids, so that a button can name
+ * it and the action find it again among the fixes of the model then. */
+static char *
+fix_machine (const FxModel *model, const FxFix *f)
 {
-  const FxJoint *joint = fx_model_joint (model, j);
-  double m = 0;
-  for (guint l = 0; l < model->links->len; l++)
+  const char *link = f->link >= 0 ? fx_model_link (model, f->link)->id : "";
+  const char *joint = f->joint >= 0 ? fx_model_joint (model, f->joint)->id : "";
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  switch (f->kind)
     {
-      const FxLink *link = fx_model_link (model, l);
-      if (g_strcmp0 (link->from, joint->id) == 0 || g_strcmp0 (link->to, joint->id) == 0)
-        m += 0.5 * link->section.rhoA * fx_link_length (model, link);
+    case FX_FIX_SET_ALL_AUTO: return g_strdup ("all-auto");
+    case FX_FIX_SET_FORMULATION:
+      return g_strdup_printf ("formulation %s %s", link, fx_formulation_to_string (f->formulation));
+    case FX_FIX_ADD_JOINT_MASS:
+      return g_strdup_printf ("mass %s %s", joint, g_ascii_dtostr (buf, sizeof buf, f->value));
+    case FX_FIX_ADD_JOINT_INERTIA:
+      return g_strdup_printf ("inertia %s %s", joint, g_ascii_dtostr (buf, sizeof buf, f->value));
+    case FX_FIX_SPLIT_LINK: return g_strdup_printf ("split %s", link);
     }
-  return m > 0 ? 0.01 * m : 1e-3;
-}
-
-gboolean
-fx_conflict_fix_apply (FxModel *model, const char *machine)
-{
-  g_auto (GStrv) w = g_strsplit (machine, " ", -1);
-  guint n = g_strv_length (w);
-  if (n == 1 && g_str_equal (w[0], "all-auto"))
-    {
-      for (guint l = 0; l < model->links->len; l++)
-        fx_model_link (model, l)->formulation = FX_FORMULATION_AUTO;
-      return TRUE;
-    }
-  if (n == 2 && g_str_equal (w[0], "auto"))
-    {
-      int l = fx_model_find_link (model, w[1]);
-      if (l < 0)
-        return FALSE;
-      fx_model_link (model, l)->formulation = FX_FORMULATION_AUTO;
-      return TRUE;
-    }
-  if (n == 3 && (g_str_equal (w[0], "mass") || g_str_equal (w[0], "inertia")))
-    {
-      int j = fx_model_find_joint (model, w[1]);
-      double v = g_ascii_strtod (w[2], NULL);
-      if (j < 0 || !(v > 0) || !isfinite (v))
-        return FALSE;
-      if (g_str_equal (w[0], "mass"))
-        fx_model_joint (model, j)->mass = v;
-      else
-        fx_model_joint (model, j)->inertia = v;
-      return TRUE;
-    }
-  return FALSE;
-}
-
-/* Adds the fix if the solver confirms it makes the model consistent. */
-static void
-try_fix (GPtrArray *out, const FxModel *model, char *label, char *machine, guint changes)
-{
-  g_autoptr (FxModel) trial = fx_model_copy (model);
-  gboolean ok = fx_conflict_fix_apply (trial, machine);
-  if (ok)
-    {
-      g_autoptr (FxAssignment) as = fx_assignment_compute (trial);
-      ok = fx_assignment_ok (as);
-    }
-  if (!ok)
-    {
-      g_free (label);
-      g_free (machine);
-      return;
-    }
-  FxConflictFix *f = g_new0 (FxConflictFix, 1);
-  f->label = label;
-  f->machine = machine;
-  f->changes = changes;
-  g_ptr_array_add (out, f);
-}
-
-static int
-by_changes (gconstpointer a, gconstpointer b)
-{
-  const FxConflictFix *x = *(FxConflictFix *const *) a, *y = *(FxConflictFix *const *) b;
-  return (x->changes > y->changes) - (x->changes < y->changes);
+  return g_strdup ("");
 }
 
 GPtrArray *
 fx_conflict_fixes (const FxModel *model)
 {
   GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) fix_free);
-  g_autoptr (FxAssignment) as = fx_assignment_compute (model);
-  if (fx_assignment_ok (as))
-    return out;
-  g_autoptr (GPtrArray) ends = fx_conflict_ends (model);
+  g_autoptr (GPtrArray) fixes = fx_advice_fixes (model, 0);
   guint n_fixed = 0;
-  /* the links at fault first, then any other hand-set one */
-  for (int pass = 0; pass < 2; pass++)
-    for (guint l = 0; l < model->links->len; l++)
-      {
-        const FxLink *link = fx_model_link (model, l);
-        if (link->formulation == FX_FORMULATION_AUTO
-            || fx_conflict_ends_involve (ends, l) != (pass == 0))
-          continue;
-        n_fixed++;
-        try_fix (out, model, g_strdup_printf (_("Set %s to Auto"), link->id),
-                 g_strdup_printf ("auto %s", link->id), 1);
-      }
-  /* an inertia where a free joint lacks a force-taking end */
-  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  for (guint i = 0; i < ends->len; i++)
+  for (guint l = 0; l < model->links->len; l++)
+    n_fixed += fx_model_link (model, l)->formulation != FX_FORMULATION_AUTO;
+  for (guint i = 0; i < fixes->len; i++)
     {
-      const FxConflictEnd *e = ends->pdata[i];
-      const FxLink *link = fx_model_link (model, e->link);
-      const char *id = e->at_to ? link->to : link->from;
-      int j = fx_model_find_joint (model, id);
-      if (j < 0 || fx_joint_is_covered (model, j, e->channel))
+      const FxFix *f = fixes->pdata[i];
+      /* with one link not Auto, "all to Auto" is that link's own fix */
+      if (f->kind == FX_FIX_SET_ALL_AUTO && n_fixed < 2)
         continue;
-      g_autofree char *key = g_strdup_printf ("%s/%d", id, e->channel);
-      if (!g_hash_table_add (seen, g_strdup (key)))
-        continue;
-      double m = fix_mass (model, j);
-      char buf[G_ASCII_DTOSTR_BUF_SIZE];
-      if (e->channel == FX_CHANNEL_TRANSLATION)
-        try_fix (out, model, g_strdup_printf (_("Add a %.3g g mass at joint %s"), 1e3 * m, id),
-                 g_strdup_printf ("mass %s %s", id, g_ascii_dtostr (buf, sizeof buf, m)), 1);
+      FxConflictFix *c = g_new0 (FxConflictFix, 1);
+      c->label = g_strdup (f->label);
+      c->machine = fix_machine (model, f);
+      c->changes = f->changes;
+      g_ptr_array_add (out, c);
     }
-  /* all at once only if it takes more than one change */
-  if (n_fixed > 1)
-    try_fix (out, model, g_strdup (_("Set All Links to Auto")), g_strdup ("all-auto"), n_fixed);
-  g_ptr_array_sort (out, by_changes);
   return out;
+}
+
+FxModel *
+fx_conflict_fix_model (const FxModel *model, const char *machine)
+{
+  g_autoptr (GPtrArray) fixes = fx_advice_fixes (model, 0);
+  for (guint i = 0; i < fixes->len; i++)
+    {
+      g_autofree char *m = fix_machine (model, fixes->pdata[i]);
+      if (g_str_equal (m, machine))
+        return fx_fix_apply (model, fixes->pdata[i]);
+    }
+  return NULL;
 }
 
 /* ---- regularising inertia ---- */

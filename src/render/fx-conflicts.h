@@ -47,20 +47,23 @@ char      *fx_conflict_plain_message (const FxModel *model, const char *message)
  * off the start of each line. */
 char      *fx_conflict_strip_paths  (const char *message);
 
-/* A fix for a conflict: a plain label for a button, and its machine form
- * ("auto <link>", "all-auto", "mass <joint> <kg>") for fx_conflict_fix_apply. */
+/* A fix for a conflict (fx_advice_fixes, checked by the assignment
+ * solver): a plain label for a button, and its machine form ("all-auto",
+ * "formulation <link> <name>", "mass <joint> <kg>", "inertia <joint>
+ * <kg m2>", "split <link>") for fx_conflict_fix_model. */
 typedef struct {
   char *label;
   char *machine;
   guint changes;  /* how many items it changes */
 } FxConflictFix;
 
-/* The fixes the assignment solver confirms make `model` consistent
- * (FxConflictFix*, owned), fewest changes first; "Set All Links to Auto"
- * only when more than one link is not Auto. Empty when consistent. */
+/* The fixes the app offers (FxConflictFix*, owned), best first, all from
+ * fx_advice_fixes; "Set all links to Auto" only when more than one link is
+ * not Auto (with one, it is that link's own fix). Empty when consistent. */
 GPtrArray *fx_conflict_fixes        (const FxModel *model);
-/* Applies a fix's machine form to `model`; FALSE if it names nothing. */
-gboolean   fx_conflict_fix_apply    (FxModel *model, const char *machine);
+/* A copy of `model` with the fix of that machine form applied, or NULL if
+ * `model` has no such fix. */
+FxModel   *fx_conflict_fix_model    (const FxModel *model, const char *machine);
 
 /* The regularising inertia the assignment added at a joint for a channel
  * (docs/theory.md, "Regularising inertia"), or NULL. */

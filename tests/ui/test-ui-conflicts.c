@@ -33,16 +33,24 @@ new_window (void)
   return win;
 }
 
-/* Renders the window as the screen shows it into G_TEST_BUILDDIR. */
+/* Renders the window as the screen shows it into G_TEST_BUILDDIR, the
+ * drawing fitted to the canvas (pictures to look at, not checks). */
 static void
 screenshot (FlexionWindow *win, const char *name)
 {
-  ui_spin (0.5);
-  int w = gtk_widget_get_width (GTK_WIDGET (win)), h = gtk_widget_get_height (GTK_WIDGET (win));
-  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (win));
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  g_autoptr (GskRenderNode) node = gtk_snapshot_free_to_node (snapshot);
+  flexion_canvas_fit (FLEXION_CANVAS (flexion_window_get_canvas (win)));
+  g_autoptr (GskRenderNode) node = NULL;
+  int w = 0, h = 0;
+  /* the paintable is empty until the window has drawn since the last change */
+  for (int tries = 0; tries < 10 && node == NULL; tries++)
+    {
+      ui_spin (0.5);
+      w = gtk_widget_get_width (GTK_WIDGET (win)), h = gtk_widget_get_height (GTK_WIDGET (win));
+      g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (win));
+      GtkSnapshot *snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, snapshot, w, h);
+      node = gtk_snapshot_free_to_node (snapshot);
+    }
   g_assert_nonnull (node);
   GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (win));
   g_autoptr (GdkTexture) texture = gsk_renderer_render_texture (renderer, node,
@@ -401,7 +409,7 @@ test_forced_conflict (void)
   g_autoptr (GPtrArray) fixes = fx_conflict_fixes (model_of (win));
   for (guint i = 0; i < fixes->len; i++)
     g_assert_cmpstr (((FxConflictFix *) fixes->pdata[i])->machine, !=, "all-auto");
-  g_assert_null (find_button (GTK_WIDGET (win), "Fix: Set All Links to Auto"));
+  g_assert_null (find_button (GTK_WIDGET (win), "Fix: Set all links to Auto"));
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
