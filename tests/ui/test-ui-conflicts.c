@@ -251,6 +251,21 @@ test_roller_beam (void)
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
+static void
+test_simply_supported_example (void)
+{
+  /* the gallery's pin-and-roller beam opens with its roller and plays */
+  FlexionWindow *win = new_window ();
+  g_autofree char *path = g_build_filename (g_getenv ("FLEXION_EXAMPLES"), "simply-supported.flexion", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_assert_true (flexion_window_load_example (win, file));
+  const FxModel *m = model_of (win);
+  g_assert_cmpint (fx_model_joint (m, 1)->support, ==, FX_SUPPORT_ROLLER);
+  play_until (win, 0.3);
+  screenshot (win, "ui-simply-supported.png");
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
 /* ---- regularising inertia in the inspector ---- */
 
 static GtkWidget *
@@ -282,7 +297,8 @@ test_keep_regulariser (void)
   g_assert_cmpint (r.channel, ==, FX_CHANNEL_TRANSLATION);
   /* derived: the file's model has no mass there until the user keeps it */
   g_assert_cmpfloat (fx_model_joint (fx_document_get_model (doc), r.joint)->mass, ==, 0);
-  screenshot (win, "ui-regularising-dot.png");
+  flexion_canvas_select (FLEXION_CANVAS (flexion_window_get_canvas (win)), -1, -1);
+  screenshot (win, "ui-regularising-model.png");
 
   flexion_canvas_select (FLEXION_CANVAS (flexion_window_get_canvas (win)), (int) r.joint, -1);
   ui_spin (0.3);
@@ -443,6 +459,7 @@ main (int argc, char **argv)
   g_test_add_func ("/conflicts/warren-truss", test_warren_truss);
   g_test_add_func ("/conflicts/four-bar-with-mass", test_four_bar_with_mass);
   g_test_add_func ("/conflicts/roller-beam", test_roller_beam);
+  g_test_add_func ("/conflicts/simply-supported-example", test_simply_supported_example);
   g_test_add_func ("/conflicts/keep-regulariser", test_keep_regulariser);
   g_test_add_func ("/conflicts/forced-conflict", test_forced_conflict);
   g_test_add_func ("/conflicts/two-forced-links", test_two_forced_links);
