@@ -251,23 +251,6 @@ test_roller_beam (void)
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
-static void
-test_simply_supported_example (void)
-{
-  /* the gallery's pin-and-roller beam opens with its roller and plays */
-  FlexionWindow *win = new_window ();
-  g_autofree char *path = g_build_filename (g_getenv ("FLEXION_EXAMPLES"), "simply-supported.flexion", NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_assert_true (flexion_window_load_example (win, file));
-  const FxModel *m = model_of (win);
-  g_assert_cmpint (fx_model_joint (m, 1)->support, ==, FX_SUPPORT_ROLLER);
-  play_until (win, 0.3);
-  screenshot (win, "ui-simply-supported.png");
-  gtk_window_destroy (GTK_WINDOW (win));
-}
-
-/* ---- regularising inertia in the inspector ---- */
-
 static GtkWidget *
 find_button (GtkWidget *widget, const char *label)
 {
@@ -281,6 +264,32 @@ find_button (GtkWidget *widget, const char *label)
     }
   return NULL;
 }
+
+static void
+test_simply_supported_example (void)
+{
+  /* the gallery's pin-and-roller beam opens with its roller and plays */
+  FlexionWindow *win = new_window ();
+  g_autofree char *path = g_build_filename (g_getenv ("FLEXION_EXAMPLES"), "simply-supported.flexion", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_assert_true (flexion_window_load_example (win, file));
+  const FxModel *m = model_of (win);
+  g_assert_cmpint (fx_model_joint (m, 1)->support, ==, FX_SUPPORT_ROLLER);
+  play_until (win, 0.3);
+  screenshot (win, "ui-simply-supported.png");
+  /* the roller rolls on a regularising mass until the user keeps it */
+  g_assert_cmpuint (n_regularisers (m), ==, 1);
+  flexion_canvas_select (FLEXION_CANVAS (flexion_window_get_canvas (win)), 1, -1);
+  ui_spin (0.3);
+  GtkWidget *keep = find_button (GTK_WIDGET (win), "Keep as Joint Mass");
+  g_assert_nonnull (keep);
+  g_signal_emit_by_name (keep, "clicked");
+  g_assert_cmpfloat (fx_model_joint (model_of (win), 1)->mass, >, 0);
+  g_assert_cmpuint (n_regularisers (model_of (win)), ==, 0);
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
+/* ---- regularising inertia in the inspector ---- */
 
 static void
 test_keep_regulariser (void)
