@@ -443,6 +443,17 @@ fill_and_outline (const Scene *sc, double alpha)
   cairo_stroke (sc->cr);
 }
 
+/* Two small wheels centred at (x, y): a support that rolls. */
+static void
+draw_wheels (const Scene *sc, double x, double y)
+{
+  for (int k = -1; k <= 1; k += 2)
+    {
+      cairo_arc (sc->cr, x + k * 5 * sc->ls, y, 3 * sc->ls, 0, 2 * G_PI);
+      cairo_stroke (sc->cr);
+    }
+}
+
 static void
 draw_support (const Scene *sc, const FxJoint *joint, double x, double y)
 {
@@ -467,11 +478,7 @@ draw_support (const Scene *sc, const FxJoint *joint, double x, double y)
     case FX_SUPPORT_GUIDED:
       cairo_rectangle (cr, x - 9 * ls, y - 6 * ls, 18 * ls, 12 * ls);
       fill_and_outline (sc, 0.35);
-      for (int k = -1; k <= 1; k += 2)
-        {
-          cairo_arc (cr, x + k * 5 * ls, y + 9 * ls, 3 * ls, 0, 2 * G_PI);
-          cairo_stroke (cr);
-        }
+      draw_wheels (sc, x, y + 9 * ls);
       hatch_ground (sc, x, y + 12 * ls, 13 * ls);
       break;
     case FX_SUPPORT_ROLLER:  /* a pin on wheels */
@@ -480,11 +487,7 @@ draw_support (const Scene *sc, const FxJoint *joint, double x, double y)
       cairo_line_to (cr, x + 8 * ls, y + 10 * ls);
       cairo_close_path (cr);
       fill_and_outline (sc, 0.25);
-      for (int k = -1; k <= 1; k += 2)
-        {
-          cairo_arc (cr, x + k * 5 * ls, y + 13 * ls, 3 * ls, 0, 2 * G_PI);
-          cairo_stroke (cr);
-        }
+      draw_wheels (sc, x, y + 13 * ls);
       hatch_ground (sc, x, y + 16 * ls, 12 * ls);
       break;
     case FX_SUPPORT_NONE:
