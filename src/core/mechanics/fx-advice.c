@@ -191,7 +191,8 @@ candidates (const FxModel *m, GPtrArray *out)
   guint fixed = 0;
   for (guint l = 0; l < m->links->len; l++)
     fixed += fx_model_link (m, l)->formulation != FX_FORMULATION_AUTO;
-  if (fixed > 0)
+  /* with one named link this is "set that link to Auto", offered below */
+  if (fixed > 1)
     {
       FxFix *f = fix_new (FX_FIX_SET_ALL_AUTO, -1, -1, fixed);
       f->label = g_strdup (_("Set all links to Auto"));
