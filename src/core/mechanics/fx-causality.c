@@ -1248,6 +1248,40 @@ all_links_auto (const FxModel *model)
   return TRUE;
 }
 
+/* The links no split can ever help: in some channel both ends sit at
+ * ground junctions (both halves would be velocity-causal, and nothing
+ * covers the midpoint weld) or both at junctions of their own (both halves
+ * would be force-causal at the weld: a link between two pins, in
+ * rotation). Leaving them out keeps the search's order among the others. */
+static gboolean *
+splits_hopeless (const FxModel *model)
+{
+  guint n = model->links->len;
+  gboolean *hopeless = g_new0 (gboolean, MAX (n, 1));
+  for (int c = 0; c < 2; c++)
+    {
+      GArray *junctions = build_junctions (model, (FxChannel) c);
+      guint (*lj)[2] = link_junctions (model, junctions);
+      for (guint l = 0; l < n; l++)
+        {
+          guint ground = 0, alone = 0;
+          for (guint side = 0; side < 2; side++)
+            {
+              if (lj[l][side] == NO_JUNCTION)
+                continue;
+              const Junction *j = &g_array_index (junctions, Junction, lj[l][side]);
+              ground += j->ground;
+              alone += !j->ground && j->members->len == 1;
+            }
+          if (ground == 2 || alone == 2)
+            hopeless[l] = TRUE;
+        }
+      g_free (lj);
+      junctions_free (junctions);
+    }
+  return hopeless;
+}
+
 /* Tier 2: the fewest splits (up to four), links named in the conflicts first. */
 static gboolean
 tier2 (const FxModel *model, const GPtrArray *conflicts, gboolean *split, int *T, int *R)
@@ -1260,11 +1294,12 @@ tier2 (const FxModel *model, const GPtrArray *conflicts, gboolean *split, int *T
    * second or so of work at most) and then reports its conflicts */
   guint n_cand = 0;
   guint budget = (guint) CLAMP (5e5 / (n + model->joints->len + 1.0), 50.0, 20000.0);
+  g_autofree gboolean *hopeless = splits_hopeless (model);
   for (int pass = 0; pass < 2; pass++)
     for (guint l = 0; l < n; l++)
       {
         const FxLink *link = fx_model_link (model, l);
-        if (link->formulation != FX_FORMULATION_AUTO)
+        if (link->formulation != FX_FORMULATION_AUTO || hopeless[l])
           continue;
         gboolean named = FALSE;
         g_autofree char *needle = g_strdup_printf ("link \"%s\"", link->id);
