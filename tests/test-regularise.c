@@ -13,6 +13,7 @@
  */
 #include "fx-causality.h"
 #include "fx-advice.h"
+#include "fx-matching.h"
 #include "test-models.h"
 
 #include <string.h>
@@ -230,6 +231,8 @@ test_drawings (void)
     g_autoptr (FxModel) m = pin_warren (3);
     g_autoptr (FxAssignment) a = expect_inertias (m, "3-panel pin-jointed Warren truss", 1);
     g_assert_cmpint (g_array_index (a->regularisers, FxRegulariser, 0).channel, ==, FX_CHANNEL_TRANSLATION);
+    /* the tie goes to the lowest joint index among the free pins */
+    g_assert_cmpstr (fx_model_joint (m, g_array_index (a->regularisers, FxRegulariser, 0).joint)->id, ==, "B1");
   }
   /* The speed motor fixes the crank's turning at O, so the crank cannot
    * take the moment at B unless it is split; split, its outer half takes
@@ -409,6 +412,18 @@ books_step (Books *b, const FxStepReport *rep)
                     MAX (rep->kinetic, MAX (fabs (rep->elastic), fabs (rep->gravity))))));
 }
 
+/* An integrator at the usual tolerance, with the books opened. */
+static FxIntegrator *
+books_open (FxSystem *sys, Books *b)
+{
+  FxIntegrator *it = fx_integrator_new (sys, 1e-12, 20);
+  FxStepReport rep;
+  memset (b, 0, sizeof *b);
+  fx_integrator_report (it, &rep);
+  b->H0 = rep.H;
+  return it;
+}
+
 static void
 step_ok (FxIntegrator *it, double dt, FxStepReport *rep)
 {
@@ -463,11 +478,9 @@ test_speed_four_bar (void)
   for (guint l = 0; l < 3; l++)
     fx_model_link (m, l)->damping = 1.0;
   g_autoptr (FxSystem) sys = test_system (m);
-  g_autoptr (FxIntegrator) it = fx_integrator_new (sys, 1e-12, 20);
+  Books b;
+  g_autoptr (FxIntegrator) it = books_open (sys, &b);
   FxStepReport rep;
-  Books b = { 0 };
-  fx_integrator_report (it, &rep);
-  b.H0 = rep.H;
   double worst = 0.0, theta_prev = 0.0, turns = 0.0, crank = 0.0;
   while (crank < 4 * G_PI)
     {
@@ -508,11 +521,9 @@ test_triple_pendulum_converges (void)
     {
       g_autoptr (FxModel) m = triple_pendulum (eps[k]);
       g_autoptr (FxSystem) sys = test_system (m);
-      g_autoptr (FxIntegrator) it = fx_integrator_new (sys, 1e-12, 20);
+      Books b;
+      g_autoptr (FxIntegrator) it = books_open (sys, &b);
       FxStepReport rep;
-      Books b = { 0 };
-      fx_integrator_report (it, &rep);
-      b.H0 = rep.H;
       for (guint i = 0; i < n_steps; i++)
         {
           step_ok (it, 1e-3, &rep);
@@ -671,24 +682,17 @@ bar (FxModel *m, const char *id, const char *from, const char *to, FxFormulation
 static void
 test_advice (void)
 {
-  {
-    g_autoptr (FxModel) m = bare_model ();
-    fx_model_add_joint (m, "A", 0, 0);
-    fx_model_add_joint (m, "B", 1, 0)->kind = FX_JOINT_WELD;
-    fx_model_add_joint (m, "C", 2, 0);
-    bar (m, "l1", "A", "B", FX_FORMULATION_FREE_FREE);
-    bar (m, "l2", "B", "C", FX_FORMULATION_FREE_FREE);
-    expect_fixes (m, "two fixed free-free links at a weld");
-  }
-  {
-    g_autoptr (FxModel) m = bare_model ();
-    fx_model_add_joint (m, "A", 0, 0);
-    fx_model_add_joint (m, "B", 1, 0);
-    fx_model_add_joint (m, "C", 2, 0);
-    bar (m, "l1", "A", "B", FX_FORMULATION_FREE_FREE);
-    bar (m, "l2", "B", "C", FX_FORMULATION_FREE_FREE);
-    expect_fixes (m, "two fixed free-free links at a pin");
-  }
+  for (int kind = FX_JOINT_PIN; kind <= FX_JOINT_WELD; kind++)
+    {
+      g_autoptr (FxModel) m = bare_model ();
+      fx_model_add_joint (m, "A", 0, 0);
+      fx_model_add_joint (m, "B", 1, 0)->kind = (FxJointKind) kind;
+      fx_model_add_joint (m, "C", 2, 0);
+      bar (m, "l1", "A", "B", FX_FORMULATION_FREE_FREE);
+      bar (m, "l2", "B", "C", FX_FORMULATION_FREE_FREE);
+      expect_fixes (m, kind == FX_JOINT_WELD ? "two fixed free-free links at a weld"
+                                             : "two fixed free-free links at a pin");
+    }
   {
     g_autoptr (FxModel) m = bare_model ();
     fx_model_add_joint (m, "P", 0, 0);
@@ -724,10 +728,92 @@ test_advice (void)
   }
 }
 
+/* ------------------------------------------------------------ matching */
+
+/* The largest matching of a small graph, by trying every edge set. */
+static guint
+brute_max_matching (guint n, guint n_edges, const guint *eu, const guint *ev, guint e, guint64 used)
+{
+  if (e == n_edges)
+    return 0;
+  guint best = brute_max_matching (n, n_edges, eu, ev, e + 1, used);
+  guint64 bits = (G_GUINT64_CONSTANT (1) << eu[e]) | (G_GUINT64_CONSTANT (1) << ev[e]);
+  if (eu[e] != ev[e] && !(used & bits))
+    best = MAX (best, 1 + brute_max_matching (n, n_edges, eu, ev, e + 1, used | bits));
+  return best;
+}
+
+/* Whether some matching covers every vertex of `need` (a bit set). */
+static gboolean
+brute_covers (guint n_edges, const guint *eu, const guint *ev, guint e, guint64 used, guint64 need)
+{
+  if ((used & need) == need)
+    return TRUE;
+  if (e == n_edges)
+    return FALSE;
+  if (brute_covers (n_edges, eu, ev, e + 1, used, need))
+    return TRUE;
+  guint64 bits = (G_GUINT64_CONSTANT (1) << eu[e]) | (G_GUINT64_CONSTANT (1) << ev[e]);
+  return eu[e] != ev[e] && !(used & bits) && brute_covers (n_edges, eu, ev, e + 1, used | bits, need);
+}
+
+/* Edmonds' algorithm against brute force on random small graphs (odd
+ * cycles included), in random priority orders: a maximum matching, and a
+ * consistent one. */
+static void
+test_matching_random (void)
+{
+  g_autoptr (GRand) rng = g_rand_new_with_seed (21);
+  for (guint trial = 0; trial < 3000; trial++)
+    {
+      guint n = (guint) g_rand_int_range (rng, 1, 11), n_edges = (guint) g_rand_int_range (rng, 0, 15);
+      guint eu[16], ev[16], order[12];
+      int mate[12];
+      for (guint e = 0; e < n_edges; e++)
+        {
+          eu[e] = (guint) g_rand_int_range (rng, 0, (gint32) n);
+          ev[e] = (guint) g_rand_int_range (rng, 0, (gint32) n);
+        }
+      for (guint v = 0; v < n; v++)
+        order[v] = v;
+      for (guint v = n; v > 1; v--)
+        {
+          guint k = (guint) g_rand_int_range (rng, 0, (gint32) v), t = order[v - 1];
+          order[v - 1] = order[k];
+          order[k] = t;
+        }
+      fx_matching_solve (n, n_edges, eu, ev, order, mate);
+      guint matched = 0;
+      for (guint v = 0; v < n; v++)
+        if (mate[v] >= 0)
+          {
+            guint e = (guint) mate[v];
+            g_assert_true (eu[e] == v || ev[e] == v);
+            guint w = eu[e] == v ? ev[e] : eu[e];
+            g_assert_cmpint (mate[w], ==, (int) e);
+            matched++;
+          }
+      g_assert_cmpuint (matched, ==, 2 * brute_max_matching (n, n_edges, eu, ev, 0, 0));
+      if (trial % 10 != 0)
+        continue;
+      /* the covered set is the greedy one in the priority order */
+      guint64 greedy = 0;
+      for (guint i = 0; i < n; i++)
+        {
+          guint64 with = greedy | (G_GUINT64_CONSTANT (1) << order[i]);
+          if (brute_covers (n_edges, eu, ev, 0, 0, with))
+            greedy = with;
+        }
+      for (guint v = 0; v < n; v++)
+        g_assert_cmpint (mate[v] >= 0, ==, (greedy >> v) & 1);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/regularise/matching/random", test_matching_random);
   g_test_add_func ("/regularise/drawings", test_drawings);
   g_test_add_func ("/regularise/examples-unchanged", test_examples_unchanged);
   g_test_add_func ("/regularise/big/squares", test_big_squares);

@@ -20,6 +20,7 @@
 #include "fx-model.h"
 #include "fx-model-io.h"
 #include "fx-causality.h"
+#include "fx-advice.h"
 #include "fx-csv.h"
 #include "fx-memory.h"
 #include "fx-system.h"
@@ -226,6 +227,13 @@ build_solver (const char *path, const FxModel *model, FxSystem **sys, FxIntegrat
   /* the matrix's message is about the model as a whole: "(root)", as the
    * loader says it, so that every line starts with a JSON path */
   print_lines (error->domain == FX_MATRIX_ERROR ? "  (root): " : "  ", error->message);
+  /* the fixes that have been tried and work, best first */
+  if (g_error_matches (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_CAUSALITY))
+    {
+      g_autoptr (GPtrArray) fixes = fx_advice_fixes (model, 5);
+      for (guint i = 0; i < fixes->len; i++)
+        g_printerr ("  (root): a fix that works: %s\n", ((FxFix *) g_ptr_array_index (fixes, i))->label);
+    }
   return FALSE;
 }
 

@@ -38,6 +38,36 @@ formulation_words (FxFormulation f)
     }
 }
 
+/* A motor's or spring's two links: `from` becomes `to`. */
+static void
+rename_pair (char **a, char **b, const char *from, const char *to)
+{
+  char **ids[2] = { a, b };
+  for (guint k = 0; k < 2; k++)
+    if (g_strcmp0 (*ids[k], from) == 0)
+      {
+        g_free (*ids[k]);
+        *ids[k] = g_strdup (to);
+      }
+}
+
+/* A point at fraction s of link `id`, split in two halves (`id` and
+ * `second`): its place on the half it falls on. */
+static void
+move_to_half (char **link, double *s, const char *id, const char *second)
+{
+  if (g_strcmp0 (*link, id) != 0)
+    return;
+  if (*s > 0.5)
+    {
+      g_free (*link);
+      *link = g_strdup (second);
+      *s = 2.0 * *s - 1.0;
+    }
+  else
+    *s = 2.0 * *s;
+}
+
 static void
 split_link (FxModel *m, guint l)
 {
@@ -80,17 +110,7 @@ split_link (FxModel *m, guint l)
   for (guint i = 0; i < m->loads->len; i++)
     {
       FxLoad *ld = fx_model_load (m, i);
-      if (g_strcmp0 (ld->link, id) == 0)
-        {
-          if (ld->s > 0.5)
-            {
-              g_free (ld->link);
-              ld->link = g_strdup (ib);
-              ld->s = 2.0 * ld->s - 1.0;
-            }
-          else
-            ld->s = 2.0 * ld->s;
-        }
+      move_to_half (&ld->link, &ld->s, id, ib);
       if (g_strcmp0 (ld->frame_link, id) == 0 && g_strcmp0 (ld->joint, to) == 0)
         {
           g_free (ld->frame_link);
@@ -100,42 +120,19 @@ split_link (FxModel *m, guint l)
   for (guint i = 0; i < m->probes->len; i++)
     {
       FxProbe *pr = fx_model_probe (m, i);
-      if (g_strcmp0 (pr->link, id) != 0)
-        continue;
-      if (pr->s > 0.5)
-        {
-          g_free (pr->link);
-          pr->link = g_strdup (ib);
-          pr->s = 2.0 * pr->s - 1.0;
-        }
-      else
-        pr->s = 2.0 * pr->s;
+      move_to_half (&pr->link, &pr->s, id, ib);
     }
   for (guint i = 0; i < fx_model_n_motors (m); i++)
     {
       FxMotor *mo = fx_model_motor (m, i);
-      if (g_strcmp0 (mo->joint, to) != 0)
-        continue;
-      char **ids[2] = { &mo->link, &mo->link_b };
-      for (guint k = 0; k < 2; k++)
-        if (g_strcmp0 (*ids[k], id) == 0)
-          {
-            g_free (*ids[k]);
-            *ids[k] = g_strdup (ib);
-          }
+      if (g_strcmp0 (mo->joint, to) == 0)
+        rename_pair (&mo->link, &mo->link_b, id, ib);
     }
   for (guint i = 0; i < fx_model_n_springs (m); i++)
     {
       FxSpring *sp = fx_model_spring (m, i);
-      if (g_strcmp0 (sp->joint, to) != 0)
-        continue;
-      char **ids[2] = { &sp->link, &sp->link_b };
-      for (guint k = 0; k < 2; k++)
-        if (g_strcmp0 (*ids[k], id) == 0)
-          {
-            g_free (*ids[k]);
-            *ids[k] = g_strdup (ib);
-          }
+      if (g_strcmp0 (sp->joint, to) == 0)
+        rename_pair (&sp->link, &sp->link_b, id, ib);
     }
 }
 
@@ -194,7 +191,8 @@ candidates (const FxModel *m, GPtrArray *out)
   guint fixed = 0;
   for (guint l = 0; l < m->links->len; l++)
     fixed += fx_model_link (m, l)->formulation != FX_FORMULATION_AUTO;
-  if (fixed > 0)
+  /* with one named link this is "set that link to Auto", offered below */
+  if (fixed > 1)
     {
       FxFix *f = fix_new (FX_FIX_SET_ALL_AUTO, -1, -1, fixed);
       f->label = g_strdup (_("Set all links to Auto"));

@@ -1210,23 +1210,33 @@ fx_assignment_regularising_mass (const FxAssignment *a)
   return m;
 }
 
-/* Tier 1 decided exactly (when the search gave up): a perfect matching of
- * both channels as drawn. */
+/* Tier 1 decided exactly (when the search gave up, or when some link's
+ * ends are independent, which the search does not know): a perfect
+ * matching of both channels as drawn. */
 static gboolean
-exact_tier1 (const FxModel *model, int *T, int *R)
+exact_tier1 (const FxModel *model, Tier3 *out)
 {
-  ChannelMatch t = match_channel (model, FX_CHANNEL_TRANSLATION, model->joints->len);
-  ChannelMatch r = match_channel (model, FX_CHANNEL_ROTATION, model->joints->len);
-  gboolean ok = !t.conflict && !r.conflict && !t.stuck && !r.stuck
-                && t.exposed->len == 0 && r.exposed->len == 0;
-  if (ok)
+  Tier3 t = { 0 };
+  t.ch[0] = match_channel (model, FX_CHANNEL_TRANSLATION, model->joints->len);
+  t.ch[1] = match_channel (model, FX_CHANNEL_ROTATION, model->joints->len);
+  t.ok = !t.ch[0].conflict && !t.ch[1].conflict && !t.ch[0].stuck && !t.ch[1].stuck
+         && t.ch[0].exposed->len == 0 && t.ch[1].exposed->len == 0;
+  if (!t.ok)
     {
-      memcpy (T, t.bits, sizeof (int) * model->links->len);
-      memcpy (R, r.bits, sizeof (int) * model->links->len);
+      tier3_clear (&t);
+      return FALSE;
     }
-  channel_match_clear (&t);
-  channel_match_clear (&r);
-  return ok;
+  *out = t;
+  return TRUE;
+}
+
+static gboolean
+some_link_ends_independent (const FxModel *model)
+{
+  for (guint l = 0; l < model->links->len; l++)
+    if (fx_link_ends_independent (model, l))
+      return TRUE;
+  return FALSE;
 }
 
 static gboolean
@@ -1236,6 +1246,40 @@ all_links_auto (const FxModel *model)
     if (fx_model_link (model, l)->formulation != FX_FORMULATION_AUTO)
       return FALSE;
   return TRUE;
+}
+
+/* The links no split can ever help: in some channel both ends sit at
+ * ground junctions (both halves would be velocity-causal, and nothing
+ * covers the midpoint weld) or both at junctions of their own (both halves
+ * would be force-causal at the weld: a link between two pins, in
+ * rotation). Leaving them out keeps the search's order among the others. */
+static gboolean *
+splits_hopeless (const FxModel *model)
+{
+  guint n = model->links->len;
+  gboolean *hopeless = g_new0 (gboolean, MAX (n, 1));
+  for (int c = 0; c < 2; c++)
+    {
+      GArray *junctions = build_junctions (model, (FxChannel) c);
+      guint (*lj)[2] = link_junctions (model, junctions);
+      for (guint l = 0; l < n; l++)
+        {
+          guint ground = 0, alone = 0;
+          for (guint side = 0; side < 2; side++)
+            {
+              if (lj[l][side] == NO_JUNCTION)
+                continue;
+              const Junction *j = &g_array_index (junctions, Junction, lj[l][side]);
+              ground += j->ground;
+              alone += !j->ground && j->members->len == 1;
+            }
+          if (ground == 2 || alone == 2)
+            hopeless[l] = TRUE;
+        }
+      g_free (lj);
+      junctions_free (junctions);
+    }
+  return hopeless;
 }
 
 /* Tier 2: the fewest splits (up to four), links named in the conflicts first. */
@@ -1250,11 +1294,12 @@ tier2 (const FxModel *model, const GPtrArray *conflicts, gboolean *split, int *T
    * second or so of work at most) and then reports its conflicts */
   guint n_cand = 0;
   guint budget = (guint) CLAMP (5e5 / (n + model->joints->len + 1.0), 50.0, 20000.0);
+  g_autofree gboolean *hopeless = splits_hopeless (model);
   for (int pass = 0; pass < 2; pass++)
     for (guint l = 0; l < n; l++)
       {
         const FxLink *link = fx_model_link (model, l);
-        if (link->formulation != FX_FORMULATION_AUTO)
+        if (link->formulation != FX_FORMULATION_AUTO || hopeless[l])
           continue;
         gboolean named = FALSE;
         g_autofree char *needle = g_strdup_printf ("link \"%s\"", link->id);
@@ -1325,11 +1370,17 @@ fx_assignment_compute (const FxModel *model)
   a->plain_conflicts = g_ptr_array_new_with_free_func (g_free);
   a->regularisers = g_array_new (FALSE, FALSE, sizeof (FxRegulariser));
 
-  /* tier 1, as drawn: the search (whose choices examples were made with),
-   * and where it gave up, the matching that decides it */
-  ok = solve_model_full (model, T, R, a->conflicts, a->plain_conflicts, &exhausted);
-  if (!ok && exhausted)
-    ok = exact_tier1 (model, T, R);
+  /* tier 1, as drawn: the search (whose choices the examples were made
+   * with), and where it gave up or cannot see independent ends, the
+   * matching that decides it */
+  gboolean wild = some_link_ends_independent (model);
+  ok = !wild && solve_model_full (model, T, R, a->conflicts, a->plain_conflicts, &exhausted);
+  if (!ok && (exhausted || wild) && exact_tier1 (model, &t3))
+    {
+      tier3 = ok = TRUE;
+      memcpy (T, t3.ch[0].bits, sizeof (int) * n);
+      memcpy (R, t3.ch[1].bits, sizeof (int) * n);
+    }
   /* tier 2: splits */
   if (!ok)
     ok = tier2 (model, a->conflicts, split, T, R);
@@ -1350,6 +1401,14 @@ fx_assignment_compute (const FxModel *model)
               add_regulariser (a->regularisers, model, g_array_index (t3.ch[c].exposed, guint, i),
                                c == 0 ? FX_CHANNEL_TRANSLATION : FX_CHANNEL_ROTATION);
         }
+    }
+  if (!ok && a->conflicts->len == 0)
+    {
+      add_conflict (a->conflicts, "links", -1, g_strdup (
+        _("no causality assignment exists for these links as they are set. "
+          "Fix: set the links to Auto.")));
+      g_ptr_array_add (a->plain_conflicts, g_strdup (
+        _("The links cannot be given consistent ends as they are set. Set the links to Auto.")));
     }
 
   if (ok)

@@ -184,6 +184,9 @@ fx_matching_solve (guint n, guint n_edges, const guint *eu, const guint *ev,
       s.base[v] = (int) v;
     }
 
+  g_autofree guint *pos = g_new (guint, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    pos[order ? order[i] : i] = i;
   for (guint i = 0; i < n; i++)
     {
       guint v = order ? order[i] : i;
@@ -202,6 +205,29 @@ fx_matching_solve (guint n, guint n_edges, const guint *eu, const guint *ev,
       int end = find_path (&s, v);
       if (end >= 0)
         augment (&s, end);
+      else
+        {
+          /* No augmenting path, but v may still be covered instead of a
+           * vertex that comes later in the order: any outer vertex x of the
+           * search is joined to v by an even alternating path; flipping it
+           * covers v and exposes x. Take the latest in the order, so that
+           * the covered set is the greedy one (the matchable sets form a
+           * matroid) and ties leave the last vertices exposed. */
+          int x = -1;
+          for (guint t = 0; t < s.n_touched; t++)
+            {
+              guint u = s.touched[t];
+              if (s.used[u] && u != v && s.match[u] >= 0 && pos[u] > pos[v]
+                  && s.parent[s.match[u]] >= 0 && (x < 0 || pos[u] > pos[x]))
+                x = (int) u;
+            }
+          if (x >= 0)
+            {
+              int y = s.match[x];
+              s.match[x] = -1;
+              augment (&s, y);
+            }
+        }
       untouch_all (&s);
     }
 
@@ -211,6 +237,9 @@ fx_matching_solve (guint n, guint n_edges, const guint *eu, const guint *ev,
       mate_edge[v] = -1;
       if (s.match[v] < 0)
         continue;
+      if (s.match[s.match[v]] != (int) v)
+        g_critical ("fx_matching_solve: vertex %u matched to %d, which is matched to %d",
+                    v, s.match[v], s.match[s.match[v]]);
       for (guint k = start[v]; k < start[v + 1]; k++)
         if ((int) nb[k] == s.match[v] && (mate_edge[v] < 0 || nb_edge[k] < (guint) mate_edge[v]))
           mate_edge[v] = (int) nb_edge[k];

@@ -17,9 +17,10 @@ G_BEGIN_DECLS
 /* Match the n_vertices vertices by the n_edges edges (eu[i], ev[i]).
  * `order` (n_vertices entries, a permutation, or NULL for 0, 1, ...) is the
  * priority: vertices are covered greedily in that order, each by an
- * augmenting path when needed, and an augmenting path never uncovers a
- * covered vertex, so the covered set is the best one in that order among
- * all maximum matchings (the matchable sets form a matroid). On return
+ * augmenting path when needed, or else by flipping an even alternating path
+ * that uncovers a vertex later in the order; so the exposed vertices are
+ * the latest in that order that a maximum matching can leave (the
+ * matchable sets form a matroid). On return
  * mate_edge[v] is the matched edge at v, or -1 when v is exposed. Edges are
  * tried in index order, so the answer is deterministic. */
 void fx_matching_solve (guint n_vertices, guint n_edges, const guint *eu, const guint *ev,
