@@ -1,6 +1,7 @@
 /* flexion-canvas-input.c: what the pointer and keys do on the canvas:
  * select, move joints, draw links, pull a running link, pan and zoom. */
 #include "flexion-canvas-private.h"
+#include "fx-conflicts.h"
 
 #include <math.h>
 
@@ -271,6 +272,34 @@ on_key (GtkEventControllerKey *controller, guint keyval, guint keycode,
   return FALSE;
 }
 
+/* Over a joint where the assignment added regularising inertia: what it
+ * is and why (the grey dot's explanation). */
+static gboolean
+on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
+                  FlexionCanvas *self)
+{
+  if (keyboard || self->doc == NULL || self->assignment == NULL)
+    return FALSE;
+  int joint, link;
+  double s;
+  canvas_pick (self, x, y, &joint, &link, &s);
+  if (joint < 0)
+    return FALSE;
+  g_autoptr (GString) text = g_string_new (NULL);
+  for (int c = 0; c < 2; c++)
+    {
+      const FxRegulariser *r = fx_assignment_regulariser_at (self->assignment, joint, (FxChannel) c);
+      if (r == NULL)
+        continue;
+      g_autofree char *why = fx_regulariser_sentence (r);
+      g_string_append_printf (text, "%s%s", text->len ? "\n" : "", why);
+    }
+  if (text->len == 0)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text->str);
+  return TRUE;
+}
+
 /* The gestures and controllers of the canvas: primary drag, middle-button
  * pan, wheel and pinch zoom, hover and keys. */
 void
@@ -308,4 +337,7 @@ canvas_install_input (FlexionCanvas *self)
   GtkEventController *key = gtk_event_controller_key_new ();
   g_signal_connect (key, "key-pressed", G_CALLBACK (on_key), self);
   gtk_widget_add_controller (w, key);
+
+  gtk_widget_set_has_tooltip (w, TRUE);
+  g_signal_connect (w, "query-tooltip", G_CALLBACK (on_query_tooltip), self);
 }

@@ -29,6 +29,7 @@ context_menu_for (FlexionCanvas *self, int joint, int link)
       g_menu_append (sup, _("Pin Support"), "win.support::pin");
       g_menu_append (sup, _("Clamp"), "win.support::clamp");
       g_menu_append (sup, _("Guided (Sliding Clamp)"), "win.support::guided");
+      g_menu_append (sup, _("Roller (Pin on a Guide)"), "win.support::roller");
       GMenu *add = section (menu, NULL);
       g_menu_append (add, _("Add Point Mass"), "win.add-mass");
       g_menu_append (add, _("Add Load"), "win.add-load");

@@ -29,6 +29,9 @@ struct _FlexionCanvas {
 
   FxStepFrame *model_frame;   /* the drawn model as a frame */
   FxAssignment *assignment;   /* of the drawn model         */
+  /* in a conflict: of the drawn model with the links at fault set to
+   * Auto, so the other links keep their glyphs (NULL if none) */
+  FxAssignment *relaxed;
   GPtrArray *conflicts;       /* its conflicting ends, when it has none */
 
   FxView view;

@@ -57,11 +57,21 @@ rebuild_model_frame (FlexionCanvas *self)
 {
   g_clear_pointer (&self->model_frame, fx_step_frame_unref);
   g_clear_pointer (&self->assignment, fx_assignment_free);
+  g_clear_pointer (&self->relaxed, fx_assignment_free);
   self->model_frame = fx_step_frame_new_from_model (canvas_model (self));
   self->assignment = fx_assignment_compute (canvas_model (self));
   g_clear_pointer (&self->conflicts, g_ptr_array_unref);
   if (!fx_assignment_ok (self->assignment))
-    self->conflicts = fx_conflict_ends (canvas_model (self));
+    {
+      self->conflicts = fx_conflict_ends (canvas_model (self));
+      g_autoptr (FxModel) trial = fx_model_copy (canvas_model (self));
+      for (guint l = 0; l < trial->links->len; l++)
+        if (fx_conflict_ends_involve (self->conflicts, l))
+          fx_model_link (trial, l)->formulation = FX_FORMULATION_AUTO;
+      self->relaxed = fx_assignment_compute (trial);
+      if (!fx_assignment_ok (self->relaxed))
+        g_clear_pointer (&self->relaxed, fx_assignment_free);
+    }
 }
 
 static void
@@ -359,7 +369,7 @@ flexion_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   style.selected_link = self->selected_link;
   style.hover_joint = self->hover_joint;
   style.hover_link = self->hover_link;
-  style.assignment = fx_assignment_ok (self->assignment) ? self->assignment : NULL;
+  style.assignment = fx_assignment_ok (self->assignment) ? self->assignment : self->relaxed;
   style.conflicts = self->conflicts;
   style.trails = run && self->sim ? flexion_simulation_get_trails (self->sim) : NULL;
   style.moment_range = run && !self->mode_frame ? flexion_simulation_get_moment_range (self->sim) : 1;
@@ -459,6 +469,7 @@ flexion_canvas_dispose (GObject *object)
   g_clear_pointer (&self->context_menu, gtk_widget_unparent);
   g_clear_pointer (&self->model_frame, fx_step_frame_unref);
   g_clear_pointer (&self->assignment, fx_assignment_free);
+  g_clear_pointer (&self->relaxed, fx_assignment_free);
   g_clear_pointer (&self->mode_frame, fx_step_frame_unref);
   g_clear_pointer (&self->mode_label, g_free);
   g_clear_pointer (&self->conflicts, g_ptr_array_unref);

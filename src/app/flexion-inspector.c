@@ -352,7 +352,9 @@ on_joint_kind (AdwComboRow *row, GParamSpec *p, FlexionInspector *self)
 static void
 on_joint_support (AdwComboRow *row, GParamSpec *p, FlexionInspector *self)
 {
-  fx_document_set_support (self->doc, self->joint, (FxSupport) adw_combo_row_get_selected (row));
+  /* the window's action: a roller gets its guide there */
+  const char *name = fx_support_to_string ((FxSupport) adw_combo_row_get_selected (row));
+  gtk_widget_activate_action (GTK_WIDGET (row), "win.support", "s", name);
 }
 
 static void
@@ -376,6 +378,46 @@ on_driven (GtkSwitch *sw, GParamSpec *p, FlexionInspector *self)
   structural_edit (self, m, _("Set Prescribed Motion"));
 }
 
+/* A paragraph that wraps anywhere it must: a long word (German compounds)
+ * must not widen the sidebar past the window. */
+static GtkWidget *
+paragraph (const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_set_margin_bottom (label, 6);
+  return label;
+}
+
+/* What regularising inertia the assignment added here and why, each with
+ * a button that keeps it as the joint's own (one undoable edit). */
+static void
+regulariser_rows (FlexionInspector *self, const FxModel *m, guint ji)
+{
+  g_autoptr (FxAssignment) as = fx_assignment_compute (m);
+  if (!fx_assignment_ok (as))
+    return;
+  for (int c = 0; c < 2; c++)
+    {
+      const FxRegulariser *r = fx_assignment_regulariser_at (as, ji, (FxChannel) c);
+      if (r == NULL)
+        continue;
+      AdwPreferencesGroup *g = add_group (self, c == FX_CHANNEL_TRANSLATION ? _("Regularising Mass")
+                                                                            : _("Regularising Inertia"),
+                                          NULL);
+      g_autofree char *why = fx_regulariser_sentence (r);
+      GtkWidget *label = paragraph (why);
+      gtk_widget_add_css_class (label, "dim-label");
+      adw_preferences_group_add (g, label);
+      button_row (g, c == FX_CHANNEL_TRANSLATION ? _("Keep as Joint Mass") : _("Keep as Joint Inertia"),
+                  "win.keep-regulariser", g_variant_new ("(uu)", ji, (guint) c),
+                  _("Writes it into the model as this joint's own, to save with it"));
+    }
+}
+
 static void
 show_joint (FlexionInspector *self, const FxModel *m, guint ji)
 {
@@ -387,9 +429,17 @@ show_joint (FlexionInspector *self, const FxModel *m, guint ji)
   const char *kinds[] = { _("Pin"), _("Weld"), NULL };
   combo_row (g, _("Kind"), _("Pin: ends turn freely; weld: ends turn together"), kinds,
              j->kind == FX_JOINT_WELD, G_CALLBACK (on_joint_kind), self);
-  const char *supports[] = { _("Free"), _("Pin support"), _("Clamp"), _("Guided"), NULL };
+  /* in FxSupport order */
+  const char *supports[] = { _("Free"), _("Pin support"), _("Clamp"), _("Guided"), _("Roller"), NULL };
   combo_row (g, _("Support"), NULL, supports, j->support, G_CALLBACK (on_joint_support), self);
+  if (j->support == FX_SUPPORT_ROLLER)
+    {
+      double angle = atan2 (j->slider_direction[1], j->slider_direction[0]) * 180 / G_PI;
+      number_row (self, g, _("Roller guide direction"), _("degrees from x"), angle, -360, 360,
+                  F_SLIDER_ANGLE, ji);
+    }
 
+  regulariser_rows (self, m, ji);
   AdwPreferencesGroup *inertia = add_group (self, _("Inertia"), NULL);
   number_row (self, inertia, _("Point mass"), _("kg"), j->mass, 0, 1e9, F_JOINT_MASS, ji);
   number_row (self, inertia, _("Rotary inertia"), _("kg m²"), j->inertia, 0, 1e9, F_JOINT_INERTIA, ji);
@@ -551,6 +601,30 @@ on_section_form (AdwComboRow *row, GParamSpec *p, FlexionInspector *self)
   structural_edit (self, m, _("Set Section Form"));
 }
 
+/* The conflicts in plain sentences, then the fixes the solver confirmed,
+ * best first; each is one undoable edit (win.apply-fix). */
+static void
+conflict_rows (AdwPreferencesGroup *g, const FxModel *m, gboolean sentences_too)
+{
+  g_autoptr (GPtrArray) sentences = fx_conflict_sentences (m);
+  for (guint i = 0; sentences_too && i < sentences->len; i++)
+    {
+      GtkWidget *label = paragraph (sentences->pdata[i]);
+      gtk_widget_add_css_class (label, "error");
+      adw_preferences_group_add (g, label);
+    }
+  g_autoptr (GPtrArray) fixes = fx_conflict_fixes (m);
+  for (guint i = 0; i < fixes->len; i++)
+    {
+      const FxConflictFix *f = fixes->pdata[i];
+      /* Translators: a button that applies a fix, e.g. "Fix: Set crank to Auto" */
+      g_autofree char *label = g_strdup_printf (_("Fix: %s"), f->label);
+      GtkWidget *b = button_row (g, label, "win.apply-fix", g_variant_new_string (f->machine),
+                                 _("Checked: the model runs after this change"));
+      gtk_label_set_wrap (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (b))), TRUE);
+    }
+}
+
 static const char *
 causality_name (FxCausality c)
 {
@@ -622,8 +696,10 @@ show_link (FlexionInspector *self, const FxModel *m, guint li)
                                         "velocity; Auto lets Flexion choose a consistent set"));
   if (!fx_assignment_ok (as))
     {
-      /* in plain words, at the ends of this link only */
+      /* in plain words, at the ends of this link; if none of them is at
+       * fault, the model's conflicts, so "below" always lists them */
       g_autoptr (GPtrArray) ends = fx_conflict_ends (m);
+      guint shown = 0;
       for (guint i = 0; i < ends->len; i++)
         {
           const FxConflictEnd *e = ends->pdata[i];
@@ -639,7 +715,11 @@ show_link (FlexionInspector *self, const FxModel *m, guint li)
           adw_action_row_set_subtitle (ADW_ACTION_ROW (row), s);
           gtk_widget_add_css_class (row, "error");
           adw_preferences_group_add (g, row);
+          shown++;
         }
+      AdwPreferencesGroup *c = add_group (self, shown ? _("Fixes") : _("Causality Conflicts"), NULL);
+      conflict_rows (c, m, shown == 0);
+      g = add_group (self, NULL, NULL);
     }
   number_row (self, g, _("Elements"), NULL, l->elements, 1, 10000, F_LINK_ELEMENTS, li);
   switch_row (g, _("Rigid"), _("No compliance: stresses become multipliers"), l->rigid,
@@ -729,23 +809,6 @@ show_link (FlexionInspector *self, const FxModel *m, guint li)
 
 /* ---- model and causality ---- */
 
-GArray *
-flexion_causality_fixes (const FxModel *model)
-{
-  GArray *fixes = g_array_new (FALSE, FALSE, sizeof (guint));
-  for (guint l = 0; l < model->links->len; l++)
-    {
-      if (fx_model_link (model, l)->formulation == FX_FORMULATION_AUTO)
-        continue;
-      g_autoptr (FxModel) trial = fx_model_copy (model);
-      fx_model_link (trial, l)->formulation = FX_FORMULATION_AUTO;
-      g_autoptr (FxAssignment) as = fx_assignment_compute (trial);
-      if (fx_assignment_ok (as))
-        g_array_append_val (fixes, l);
-    }
-  return fixes;
-}
-
 static void
 show_causality (FlexionInspector *self, const FxModel *m)
 {
@@ -765,30 +828,20 @@ show_causality (FlexionInspector *self, const FxModel *m)
           g_autofree char *splits = g_strdup_printf ("%u", fx_assignment_n_splits (as));
           info_row (g, _("Links split at their midpoint"), splits);
         }
+      g_autofree char *reg = fx_regularisers_summary (m, as);
+      if (reg)
+        {
+          info_row (g, _("Regularising inertia"), reg);
+          GtkWidget *note = paragraph (_("Small masses (grey dots) added where the pins would "
+                                         "otherwise be inconsistent; select a joint to keep one."));
+          gtk_widget_add_css_class (note, "dim-label");
+          adw_preferences_group_add (g, note);
+        }
       return;
     }
   AdwPreferencesGroup *g = add_group (self, _("Causality Conflicts"),
                                       _("The model cannot run until these are fixed."));
-  for (guint i = 0; i < as->conflicts->len; i++)
-    {
-      GtkWidget *label = gtk_label_new (g_ptr_array_index (as->conflicts, i));
-      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-      gtk_widget_add_css_class (label, "error");
-      gtk_widget_set_margin_bottom (label, 6);
-      adw_preferences_group_add (g, label);
-    }
-  g_autoptr (GArray) fixes = flexion_causality_fixes (m);
-  for (guint i = 0; i < fixes->len; i++)
-    {
-      guint l = g_array_index (fixes, guint, i);
-      g_autofree char *label = g_strdup_printf (_("Fix: Set %s to Auto"), fx_model_link (m, l)->id);
-      button_row (g, label, "win.formulation-of", g_variant_new ("(us)", l, "auto"),
-                  _("Let Flexion choose this link's formulation"));
-    }
-  button_row (g, _("Fix: Set All Links to Auto"), "win.all-auto", NULL,
-              _("Let Flexion choose every link's formulation"));
+  conflict_rows (g, m, TRUE);
 }
 
 static void

@@ -21,9 +21,4 @@ void       flexion_inspector_show         (FlexionInspector *self, int joint, in
  * from the Modes panel; NULL or "" hides it. */
 void       flexion_inspector_set_modes_summary (FlexionInspector *self, const char *summary);
 
-/* Links whose fixed formulation, set back to Auto alone, resolves every
- * causality conflict of `model` (the one-click fixes), as a new array of
- * link indices (guint in a GArray). */
-GArray    *flexion_causality_fixes        (const FxModel *model);
-
 G_END_DECLS

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE  /* syscall (SYS_gettid): a thread's own priority */
 #include "flexion-modes-panel.h"
 #include "fx-export.h"
+#include "fx-conflicts.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -154,6 +155,9 @@ set_summary (FlexionModesPanel *self, const char *text)
   g_free (self->summary);
   self->summary = g_strdup (text);
   gtk_label_set_text (GTK_LABEL (self->summary_label), text);
+  /* a long one is cut to a few lines (so it cannot widen the window past
+   * the inspector); the whole of it in the tooltip */
+  gtk_widget_set_tooltip_text (self->summary_label, text);
 }
 
 static GtkWidget *
@@ -283,7 +287,11 @@ deliver (gpointer data)
           set_summary (self, summary);
         }
       else
-        set_summary (self, job->error->message);
+        {
+          /* in plain words: the JSON paths are for the command line */
+          g_autofree char *plain = fx_conflict_plain_message (job->model, job->error->message);
+          set_summary (self, plain);
+        }
       rebuild_list (self);
       g_signal_emit (self, signals[COMPUTED], 0);
     }

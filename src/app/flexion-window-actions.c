@@ -6,6 +6,7 @@
 #include "flexion-gallery.h"
 #include "flexion-export-dialog.h"
 #include "fx-model-io.h"
+#include "fx-conflicts.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -219,6 +220,44 @@ win_all_auto (GSimpleAction *a, GVariant *p, gpointer data)
   fx_document_end_edit (self->doc, _("Set All Formulations to Auto"), NULL);
 }
 
+/* A fix the inspector offered (fx_conflict_fixes): one undoable edit. */
+static void
+win_apply_fix (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  const char *machine = g_variant_get_string (p, NULL);
+  g_autoptr (GPtrArray) fixes = fx_conflict_fixes (model (self));
+  for (guint i = 0; i < fixes->len; i++)
+    {
+      const FxConflictFix *f = fixes->pdata[i];
+      FxModel *fixed = g_str_equal (f->machine, machine)
+                       ? fx_conflict_fix_model (model (self), machine) : NULL;
+      if (fixed)
+        {
+          fx_document_replace (self->doc, fixed, f->label);
+          return;
+        }
+    }
+}
+
+/* The regularising inertia at a joint becomes the joint's own: one
+ * undoable edit, and from then on it is saved with the model. */
+static void
+win_keep_regulariser (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  guint joint, channel;
+  g_variant_get (p, "(uu)", &joint, &channel);
+  g_autoptr (FxAssignment) as = fx_assignment_compute (model (self));
+  const FxRegulariser *r = fx_assignment_regulariser_at (as, joint, (FxChannel) channel);
+  if (r == NULL)
+    return;
+  FxModel *m = fx_document_begin_edit (self->doc);
+  fx_regulariser_keep (m, r);
+  fx_document_end_edit (self->doc, channel == FX_CHANNEL_ROTATION ? _("Keep Regularising Inertia")
+                                                                  : _("Keep Regularising Mass"), NULL);
+}
+
 static void
 win_joint_kind (GSimpleAction *a, GVariant *p, gpointer data)
 {
@@ -235,7 +274,20 @@ win_support (GSimpleAction *a, GVariant *p, gpointer data)
   FlexionWindow *self = data;
   int j = selected_joint (self);
   FxSupport support;
-  if (j >= 0 && fx_support_from_string (g_variant_get_string (p, NULL), &support))
+  if (j < 0 || !fx_support_from_string (g_variant_get_string (p, NULL), &support))
+    return;
+  const FxJoint *joint = fx_model_joint (model (self), j);
+  if (support == FX_SUPPORT_ROLLER && joint->slider_direction[0] == 0 && joint->slider_direction[1] == 0)
+    {
+      /* a roller runs on a guide: horizontal until the user turns it */
+      FxModel *m = fx_document_begin_edit (self->doc);
+      FxJoint *mj = fx_model_joint (m, j);
+      mj->support = support;
+      mj->slider = FALSE;
+      mj->slider_direction[0] = 1;
+      fx_document_end_edit (self->doc, _("Set Support"), NULL);
+    }
+  else
     fx_document_set_support (self->doc, j, support);
 }
 
@@ -591,6 +643,8 @@ static const GActionEntry win_entries[] = {
   { .name = "formulation-of", .activate = win_formulation_of, .parameter_type = "(us)" },
   { .name = "formulation", .activate = win_formulation, .parameter_type = "s", .state = "'auto'" },
   { .name = "all-auto", .activate = win_all_auto },
+  { .name = "apply-fix", .activate = win_apply_fix, .parameter_type = "s" },
+  { .name = "keep-regulariser", .activate = win_keep_regulariser, .parameter_type = "(uu)" },
   { .name = "joint-kind", .activate = win_joint_kind, .parameter_type = "s", .state = "'pin'" },
   { .name = "support", .activate = win_support, .parameter_type = "s", .state = "'none'" },
   { .name = "add-mass", .activate = win_add_mass },

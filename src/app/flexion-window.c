@@ -170,19 +170,15 @@ void
 _flexion_window_cannot_run (FlexionWindow *self, const GError *error)
 {
   g_autoptr (GPtrArray) ends = fx_conflict_ends (model (self));
-  g_autofree char *msg = NULL;
+  /* the whole first sentence, in plain words (no JSON path) */
+  g_autofree char *first = fx_conflict_first_sentence (model (self), error->message);
+  g_autofree char *msg = g_strdup_printf (_("Cannot run: %s"), first);
   if (ends->len > 0)
-    {
-      const FxConflictEnd *e = ends->pdata[0];
-      flexion_canvas_select (self->canvas, -1, (int) e->link);
-      msg = g_strdup_printf (_("Cannot run: link %s %s"), fx_model_link (model (self), e->link)->id, e->why);
-    }
+    flexion_canvas_select (self->canvas, -1, (int) ((const FxConflictEnd *) ends->pdata[0])->link);
   else
-    {
-      g_auto (GStrv) lines = g_strsplit (error->message, "\n", 2);
-      msg = g_strdup_printf (_("Cannot run: %s"), lines[0]);
-      flexion_canvas_select (self->canvas, -1, -1);  /* the inspector shows the conflicts */
-    }
+    flexion_canvas_select (self->canvas, -1, -1);  /* the inspector shows the conflicts */
+  /* the inspector says the rest: make sure it is in view */
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->inspector_button), TRUE);
   if (self->cannot_run)
     adw_toast_dismiss (self->cannot_run);
   AdwToast *toast = flexion_toast_new (msg, 0);  /* until fixed or dismissed */

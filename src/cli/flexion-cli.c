@@ -20,6 +20,7 @@
 #include "fx-model.h"
 #include "fx-model-io.h"
 #include "fx-causality.h"
+#include "fx-advice.h"
 #include "fx-csv.h"
 #include "fx-memory.h"
 #include "fx-system.h"
@@ -226,6 +227,13 @@ build_solver (const char *path, const FxModel *model, FxSystem **sys, FxIntegrat
   /* the matrix's message is about the model as a whole: "(root)", as the
    * loader says it, so that every line starts with a JSON path */
   print_lines (error->domain == FX_MATRIX_ERROR ? "  (root): " : "  ", error->message);
+  /* the fixes that have been tried and work, best first */
+  if (g_error_matches (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_CAUSALITY))
+    {
+      g_autoptr (GPtrArray) fixes = fx_advice_fixes (model, 5);
+      for (guint i = 0; i < fixes->len; i++)
+        g_printerr ("  (root): a fix that works: %s\n", ((FxFix *) g_ptr_array_index (fixes, i))->label);
+    }
   return FALSE;
 }
 
@@ -385,6 +393,40 @@ totals_add (RunTotals *s, const FxStepReport *rep)
   s->max_H = MAX (s->max_H, MAX (rep->kinetic, MAX (rep->elastic, fabs (rep->gravity))));
 }
 
+/* What each regularising inertia is, one line each (docs/model-format.md,
+ * "Regularising inertia"). */
+static void
+print_regularisers (const FxAssignment *a, const FxModel *model)
+{
+  double pct = 100.0 * model->regularisation_mass_fraction;
+  for (guint i = 0; i < a->regularisers->len; i++)
+    {
+      const FxRegulariser *r = &g_array_index (a->regularisers, FxRegulariser, i);
+      const FxJoint *j = fx_model_joint (model, r->joint);
+      g_autofree char *of = r->member_mass > 0
+        ? g_strdup_printf ("%g %% of the links meeting there", pct)
+        : g_strdup_printf ("%g %% of the mechanism's mass", pct);
+      if (r->channel == FX_CHANNEL_ROTATION)
+        printf ("regularising rotary inertia %.3g kg m^2 at joint %s (a mass of %.3g kg, %s)\n",
+                r->inertia, j->id, r->mass, of);
+      else if (j->support == FX_SUPPORT_ROLLER)
+        printf ("regularising mass %.3g kg at joint %s (the roller's block, %s)\n", r->mass, j->id, of);
+      else
+        printf ("regularising mass %.3g kg at joint %s (%s)\n", r->mass, j->id, of);
+    }
+}
+
+/* One line for run: how many, and their share of the total mass. */
+static void
+print_regularising_share (const FxAssignment *a, const FxModel *model)
+{
+  if (a->regularisers->len == 0)
+    return;
+  double reg = fx_assignment_regularising_mass (a), total = fx_model_total_mass (model) + reg;
+  printf ("regularising inertia: %u (%.3g kg, %.2g %% of the total mass)\n", a->regularisers->len,
+          reg, total > 0 ? 100.0 * reg / total : 0.0);
+}
+
 static int
 cmd_run (int argc, char **argv)
 {
@@ -474,6 +516,7 @@ cmd_run (int argc, char **argv)
   gboolean tty = isatty (2);
   guint n_steps = (guint) ceil (model->t_end / model->dt - 1e-9);
   printf ("solver: %s\n", fx_integrator_describe_solver (integ));
+  print_regularising_share (fx_system_assignment (sys), model);
   fflush (stdout);
   RunTotals totals = { 0, 0, 0.0, fabs (rep.H), 0.0, 1 };
   gint64 start = g_get_monotonic_time ();
@@ -589,6 +632,8 @@ cmd_check (int argc, char **argv)
               la->fixed_by_user ? "by the model" : "automatically");
     }
   printf ("%u link%s split\n", fx_assignment_n_splits (a), fx_assignment_n_splits (a) == 1 ? "" : "s");
+  print_regularisers (a, model);
+  print_regularising_share (a, model);
   printf ("solver: %s\n", fx_integrator_describe_solver (integ));
   return 0;
 }

@@ -40,32 +40,68 @@ causality_pair (const Scene *sc, double x, double y, double ux, double uy,
     }
 }
 
-/* No consistent assignment: the glyphs the user's choices fix, and the
- * conflicting ends ringed in the error colour, so the fault is on the
- * canvas where the choice was made. */
+/* The hand-chosen formulation's glyphs at both ends of link l. */
 static void
-draw_conflicts (const Scene *sc)
+draw_fixed_glyphs (const Scene *sc, guint l)
 {
   const FxStepFrame *f = sc->frame;
-  const FxModel *m = sc->model;
+  const FxLink *link = fx_model_link (sc->model, l);
+  if (link->formulation == FX_FORMULATION_AUTO)
+    return;
+  FxCausality T, R;
+  fx_formulation_causality (link->formulation, &T, &R);
+  for (int k = 0; k < 2; k++)
+    {
+      guint i = k ? f->node_offset[l + 1] - 1 : f->node_offset[l];
+      double x, y, ux, uy;
+      scene_dev (sc, f->x[i], f->y[i], &x, &y);
+      scene_link_end_direction (sc, l, k == 1, &ux, &uy);
+      causality_pair (sc, x, y, ux, uy, T, R);
+    }
+}
+
+/* The assignment's glyphs at both ends of link l, and a diamond where it
+ * is split. */
+static void
+draw_assigned_glyphs (const Scene *sc, const FxLinkAssignment *la, guint l)
+{
+  const FxStepFrame *f = sc->frame;
+  guint a = f->node_offset[l], b = f->node_offset[l + 1] - 1;
+  double x, y, ux, uy;
+  scene_dev (sc, f->x[a], f->y[a], &x, &y);
+  scene_link_end_direction (sc, l, FALSE, &ux, &uy);
+  causality_pair (sc, x, y, ux, uy, la->segment[0].T, la->segment[0].R);
+  const FxSegmentAssignment *last = &la->segment[la->split ? 1 : 0];
+  scene_dev (sc, f->x[b], f->y[b], &x, &y);
+  scene_link_end_direction (sc, l, TRUE, &ux, &uy);
+  causality_pair (sc, x, y, ux, uy, last->T, last->R);
+  if (!la->split)
+    return;
+  double mx, my;
+  scene_link_point (f, l, 0.5, &mx, &my);
+  scene_dev (sc, mx, my, &x, &y);
+  cairo_t *cr = sc->cr;
+  double s = 7 * sc->ls;
+  cairo_move_to (cr, x, y - s);
+  cairo_line_to (cr, x + s, y);
+  cairo_line_to (cr, x, y + s);
+  cairo_line_to (cr, x - s, y);
+  cairo_close_path (cr);
+  fx_set_rgb (cr, sc->pal->card);
+  cairo_fill_preserve (cr);
+  fx_set_rgb (cr, sc->pal->fg);
+  cairo_set_line_width (cr, 1.5 * sc->ls);
+  cairo_stroke (cr);
+}
+
+/* The conflicting ends ringed in the error colour, so the fault is on the
+ * canvas where the choice was made. */
+static void
+draw_conflict_rings (const Scene *sc)
+{
+  const FxStepFrame *f = sc->frame;
   cairo_t *cr = sc->cr;
   double ls = sc->ls;
-  for (guint l = 0; l < MIN (f->n_links, m->links->len); l++)
-    {
-      const FxLink *link = fx_model_link (m, l);
-      if (!scene_link_has_nodes (f, l) || link->formulation == FX_FORMULATION_AUTO)
-        continue;
-      FxCausality T, R;
-      fx_formulation_causality (link->formulation, &T, &R);
-      for (int k = 0; k < 2; k++)
-        {
-          guint i = k ? f->node_offset[l + 1] - 1 : f->node_offset[l];
-          double x, y, ux, uy;
-          scene_dev (sc, f->x[i], f->y[i], &x, &y);
-          scene_link_end_direction (sc, l, k == 1, &ux, &uy);
-          causality_pair (sc, x, y, ux, uy, T, R);
-        }
-    }
   for (guint c = 0; c < sc->style->conflicts->len; c++)
     {
       const FxConflictEnd *e = sc->style->conflicts->pdata[c];
@@ -84,51 +120,56 @@ draw_conflicts (const Scene *sc)
     }
 }
 
+/* A small grey dot beside each joint where the assignment added a
+ * regularising inertia (docs/theory.md): derived, not in the file. */
+static void
+draw_regularisers (const Scene *sc, const FxAssignment *as)
+{
+  cairo_t *cr = sc->cr;
+  double ls = sc->ls;
+  for (guint i = 0; i < as->regularisers->len; i++)
+    {
+      const FxRegulariser *r = &g_array_index (as->regularisers, FxRegulariser, i);
+      if (r->joint >= MIN (sc->frame->n_joints, sc->model->joints->len))
+        continue;
+      double x, y;
+      scene_joint_device (sc, r->joint, &x, &y);
+      /* above and left, clear of the joint's ring and the link glyphs */
+      double off = (8 + 7 * r->channel) * ls;
+      cairo_new_sub_path (cr);
+      cairo_arc (cr, x - off, y - 8 * ls, 3.5 * ls, 0, 2 * G_PI);
+      fx_set_rgb (cr, sc->pal->dim);
+      cairo_fill_preserve (cr);
+      fx_set_rgb (cr, sc->pal->bg);
+      cairo_set_line_width (cr, 1 * ls);
+      cairo_stroke (cr);
+    }
+}
+
 void
 scene_draw_causality (const Scene *sc)
 {
   const FxAssignment *as = sc->style->assignment;
   const FxStepFrame *f = sc->frame;
-  if (as == NULL && sc->style->conflicts && sc->style->conflicts->len > 0)
-    {
-      draw_conflicts (sc);
-      return;
-    }
-  if (as == NULL || as->n_links != f->n_links)
+  const GPtrArray *conflicts = sc->style->conflicts;
+  gboolean conflict = conflicts && conflicts->len > 0;
+  if (as && as->n_links != f->n_links)
+    as = NULL;
+  if (as == NULL && !conflict)
     return;
-  for (guint l = 0; l < f->n_links; l++)
+  if (as && !conflict)
+    draw_regularisers (sc, as);
+  for (guint l = 0; l < MIN (f->n_links, sc->model->links->len); l++)
     {
       if (!scene_link_has_nodes (f, l))
         continue;
-      const FxLinkAssignment *la = &as->links[l];
-      guint a = f->node_offset[l], b = f->node_offset[l + 1] - 1;
-      double x, y, ux, uy;
-      scene_dev (sc, f->x[a], f->y[a], &x, &y);
-      scene_link_end_direction (sc, l, FALSE, &ux, &uy);
-      causality_pair (sc, x, y, ux, uy, la->segment[0].T, la->segment[0].R);
-      const FxSegmentAssignment *last = &la->segment[la->split ? 1 : 0];
-      scene_dev (sc, f->x[b], f->y[b], &x, &y);
-      scene_link_end_direction (sc, l, TRUE, &ux, &uy);
-      causality_pair (sc, x, y, ux, uy, last->T, last->R);
-      if (la->split)
-        {
-          double mx, my;
-          scene_link_point (f, l, 0.5, &mx, &my);
-          scene_dev (sc, mx, my, &x, &y);
-          cairo_t *cr = sc->cr;
-          double s = 7 * sc->ls;
-          cairo_move_to (cr, x, y - s);
-          cairo_line_to (cr, x + s, y);
-          cairo_line_to (cr, x, y + s);
-          cairo_line_to (cr, x - s, y);
-          cairo_close_path (cr);
-          fx_set_rgb (cr, sc->pal->card);
-          cairo_fill_preserve (cr);
-          fx_set_rgb (cr, sc->pal->fg);
-          cairo_set_line_width (cr, 1.5 * sc->ls);
-          cairo_stroke (cr);
-        }
+      if (conflict && (as == NULL || fx_conflict_ends_involve (conflicts, l)))
+        draw_fixed_glyphs (sc, l);
+      else
+        draw_assigned_glyphs (sc, &as->links[l], l);
     }
+  if (conflict)
+    draw_conflict_rings (sc);
 }
 
 void

@@ -41,6 +41,42 @@ fill_and_outline (const Scene *sc, double alpha)
   cairo_stroke (sc->cr);
 }
 
+/* Two small wheels centred at (x, y): a support that rolls. */
+static void
+draw_wheels (const Scene *sc, double x, double y)
+{
+  for (int k = -1; k <= 1; k += 2)
+    {
+      cairo_new_sub_path (sc->cr);
+      cairo_arc (sc->cr, x + k * 5 * sc->ls, y, 3 * sc->ls, 0, 2 * G_PI);
+      cairo_stroke (sc->cr);
+    }
+}
+
+/* A roller support: a pin on two wheels that run on a ground line along
+ * the guide (slider_direction; horizontal if unset). */
+static void
+draw_roller (const Scene *sc, const FxJoint *joint, double x, double y)
+{
+  cairo_t *cr = sc->cr;
+  double ls = sc->ls;
+  double dx = joint->slider_direction[0], dy = -joint->slider_direction[1];
+  if (!isfinite (x) || !isfinite (y))
+    return;
+  cairo_save (cr);
+  cairo_translate (cr, x, y);
+  if (hypot (dx, dy) > 0 && isfinite (dx) && isfinite (dy))
+    cairo_rotate (cr, atan2 (dy, dx));
+  cairo_move_to (cr, 0, 0);
+  cairo_line_to (cr, -8 * ls, 10 * ls);
+  cairo_line_to (cr, 8 * ls, 10 * ls);
+  cairo_close_path (cr);
+  fill_and_outline (sc, 0.25);
+  draw_wheels (sc, 0, 13 * ls);
+  hatch_ground (sc, 0, 16 * ls, 12 * ls);
+  cairo_restore (cr);
+}
+
 static void
 draw_support (const Scene *sc, const FxJoint *joint, double x, double y)
 {
@@ -65,12 +101,11 @@ draw_support (const Scene *sc, const FxJoint *joint, double x, double y)
     case FX_SUPPORT_GUIDED:
       cairo_rectangle (cr, x - 9 * ls, y - 6 * ls, 18 * ls, 12 * ls);
       fill_and_outline (sc, 0.35);
-      for (int k = -1; k <= 1; k += 2)
-        {
-          cairo_arc (cr, x + k * 5 * ls, y + 9 * ls, 3 * ls, 0, 2 * G_PI);
-          cairo_stroke (cr);
-        }
+      draw_wheels (sc, x, y + 9 * ls);
       hatch_ground (sc, x, y + 12 * ls, 13 * ls);
+      break;
+    case FX_SUPPORT_ROLLER:
+      draw_roller (sc, joint, x, y);
       break;
     case FX_SUPPORT_NONE:
       break;

@@ -33,8 +33,10 @@ typedef struct {
   int selected_joint, selected_link;  /* -1: none */
   int hover_joint, hover_link;        /* -1: none */
   const FxAssignment *assignment;     /* NULL: no causality glyphs */
-  /* without a consistent assignment: the hand-chosen formulations'
-   * glyphs, with these ends (FxConflictEnd*, fx-conflicts.h) ringed */
+  /* in a conflict (non-empty): the links at fault show their hand-chosen
+   * formulations' glyphs, with these ends (FxConflictEnd*, fx-conflicts.h)
+   * ringed; the others the glyphs of `assignment` (if not NULL), made
+   * with the links at fault set to Auto */
   const GPtrArray *conflicts;
   const FxTrails *trails;             /* NULL: no trails           */
   gboolean has_pull;                  /* a drag pulls a point       */

@@ -1139,7 +1139,7 @@ test_formulation_feedback (void)
                    FX_FORMULATION_CLAMPED_CLAMPED);
   ui_spin (0.3);
   /* at once, in plain words, on the link involved */
-  g_assert_true (has_row_saying (GTK_WIDGET (win), "needs a force at this end"));
+  g_assert_true (has_row_saying (GTK_WIDGET (win), "needs to be pushed by a force here"));
   g_action_group_activate_action (actions, "play", NULL);
   g_assert_false (flexion_simulation_get_playing (flexion_window_get_simulation (win)));
   g_assert_nonnull (win->cannot_run);

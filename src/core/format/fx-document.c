@@ -570,6 +570,13 @@ replace_model (FxDocument *doc, FxModel *model, const char *label)
 }
 
 void
+fx_document_replace (FxDocument *doc, FxModel *model, const char *label)
+{
+  g_return_if_fail (model != NULL);
+  replace_model (doc, model, label);
+}
+
+void
 fx_document_delete_joint (FxDocument *doc, guint joint)
 {
   g_return_if_fail (joint < doc->model->joints->len);

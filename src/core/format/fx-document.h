@@ -68,6 +68,9 @@ void           fx_document_break_merge    (FxDocument *doc);
 FxModel       *fx_document_begin_edit     (FxDocument *doc);
 void           fx_document_end_edit       (FxDocument *doc, const char *label,
                                            const char *merge_key);
+/* One history step labelled `label` that replaces the model by `model`
+ * (taken): for edits made on a copy (a fix, fx-advice.h). */
+void           fx_document_replace        (FxDocument *doc, FxModel *model, const char *label);
 
 /* ---- edits used by the canvas (each one history step) ---- */
 

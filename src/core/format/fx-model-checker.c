@@ -182,6 +182,10 @@ check_settings (Report *r, const FxModel *m)
   if (m->max_iterations < 1 || m->max_iterations > MAX_ITERATIONS)
     fx_io_report_error (r, "solver", "max_iterations", "must be an integer from 1 to %u, got %u",
                   MAX_ITERATIONS, m->max_iterations);
+  if (check_finite (r, "regularisation", "mass_fraction", m->regularisation_mass_fraction)
+      && !(m->regularisation_mass_fraction > 0.0 && m->regularisation_mass_fraction <= 1.0))
+    fx_io_report_error (r, "regularisation", "mass_fraction", "must be > 0 and <= 1 (a fraction "
+                  "of the links' own mass), got %s", fx_io_num (m->regularisation_mass_fraction));
 }
 
 static void check_profile (Report *r, const char *parent_path, const FxProfile *p);
@@ -250,6 +254,15 @@ check_joint (Check *c, guint i, const char *path)
   check_magnitude (c->r, path, "inertia", joint->inertia);
   check_motion (c, path, joint);
   check_slider (c, path, joint);
+  if (joint->support == FX_SUPPORT_ROLLER)
+    {
+      const double *t = joint->slider_direction;
+      if (!isfinite (t[0]) || !isfinite (t[1]))
+        check_vector (c->r, path, "direction", t);
+      else if (t[0] == 0.0 && t[1] == 0.0)
+        fx_io_report_error (c->r, path, "direction", "must not be [0, 0]: give the direction "
+                            "the roller rolls along");
+    }
 }
 
 static void

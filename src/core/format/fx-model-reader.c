@@ -632,7 +632,7 @@ static void
 read_joint (Report *r, FxModel *model, JsonObject *o, const char *path)
 {
   static const char *const keys[] = {
-    "id", "at", "kind", "support", "mass", "inertia", "motion", "slider", NULL
+    "id", "at", "kind", "support", "direction", "mass", "inertia", "motion", "slider", NULL
   };
   FxJoint *joint = fx_model_add_joint (model, NULL, 0.0, 0.0);
   const char *name;
@@ -647,7 +647,17 @@ read_joint (Report *r, FxModel *model, JsonObject *o, const char *path)
     report_bad_name (r, path, "kind", name, "\"pin\", \"weld\"");
   if ((name = read_name (r, o, path, "support", FALSE))
       && !fx_support_from_string (name, &joint->support))
-    report_bad_name (r, path, "support", name, "\"none\", \"pin\", \"clamp\", \"guided\"");
+    report_bad_name (r, path, "support", name,
+                     "\"none\", \"pin\", \"clamp\", \"guided\", \"roller\"");
+  /* a roller's guide: the direction the joint rolls along */
+  if (json_object_has_member (o, "direction"))
+    {
+      if (joint->support != FX_SUPPORT_ROLLER)
+        fx_io_report_error (r, path, "direction", "only a roller support has a direction "
+                            "(\"support\": \"roller\"); for a sliding block use \"slider\"");
+      else if (read_vector (r, o, path, "direction", TRUE, joint->slider_direction))
+        normalise_direction (joint->slider_direction);
+    }
   read_number (r, o, path, "mass", FALSE, &joint->mass);
   read_number (r, o, path, "inertia", FALSE, &joint->inertia);
   read_motion (r, o, path, joint);
@@ -1233,6 +1243,13 @@ read_settings (Report *r, FxModel *model, JsonObject *root)
       read_uint (r, o, "solver", "max_iterations", FALSE, 1, MAX_ITERATIONS,
                  &model->max_iterations);
     }
+  if ((o = read_object (r, root, NULL, "regularisation", FALSE)))
+    {
+      static const char *const regularisation_keys[] = { "mass_fraction", NULL };
+      check_keys (r, o, "regularisation", regularisation_keys);
+      read_number (r, o, "regularisation", "mass_fraction", FALSE,
+                   &model->regularisation_mass_fraction);
+    }
 }
 
 static void
@@ -1279,7 +1296,7 @@ fx_io_read_model (Report *r, JsonNode *root)
 {
   static const char *const keys[] = {
     "format", "version", "name", "description", "joints", "links", "bodies", "loads", "motors",
-    "springs", "probes", "drags", "gravity", "time", "solver", "seed", NULL
+    "springs", "probes", "drags", "gravity", "time", "solver", "seed", "regularisation", NULL
   };
   JsonObject *o;
   FxModel *model;

@@ -151,6 +151,8 @@ joint_node (gconstpointer item)
     set_name (o, "kind", fx_joint_kind_to_string (joint->kind));
   if (joint->support != FX_SUPPORT_NONE)
     set_name (o, "support", fx_support_to_string (joint->support));
+  if (joint->support == FX_SUPPORT_ROLLER)
+    set_pair (o, "direction", joint->slider_direction[0], joint->slider_direction[1]);
   set_nonzero (o, "mass", joint->mass);
   set_nonzero (o, "inertia", joint->inertia);
   if (joint->driven)
@@ -425,6 +427,13 @@ fx_io_model_node (const FxModel *m)
       json_object_set_double_member (solver, "tolerance", m->tolerance);
       json_object_set_int_member (solver, "max_iterations", m->max_iterations);
       json_object_set_object_member (o, "solver", solver);
+    }
+  if (m->regularisation_mass_fraction != FX_DEFAULT_REGULARISATION)
+    {
+      JsonObject *reg = json_object_new ();
+
+      json_object_set_double_member (reg, "mass_fraction", m->regularisation_mass_fraction);
+      json_object_set_object_member (o, "regularisation", reg);
     }
   set_list (o, "joints", m->joints, joint_node);
   set_list (o, "links", m->links, link_node);

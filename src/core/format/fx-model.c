@@ -138,6 +138,7 @@ fx_model_new (void)
   model->t_end = 1.0;
   model->tolerance = 1e-12;
   model->max_iterations = 20;
+  model->regularisation_mass_fraction = FX_DEFAULT_REGULARISATION;
   return model;
 }
 
@@ -308,6 +309,7 @@ fx_model_copy (const FxModel *model)
   copy->tolerance = model->tolerance;
   copy->max_iterations = model->max_iterations;
   copy->seed = model->seed;
+  copy->regularisation_mass_fraction = model->regularisation_mass_fraction;
   copy_joints (copy->joints, model->joints);
   copy_links (copy->links, model->links);
   copy_loads (copy->loads, model->loads);
@@ -779,7 +781,7 @@ fx_profile_set_table (FxProfile *profile, guint n, const double *t, const double
 static const char *const formulation_names[] = {
   "auto", "free-free", "clamped-clamped", "pinned", "guided",
 };
-static const char *const support_names[] = { "none", "pin", "clamp", "guided" };
+static const char *const support_names[] = { "none", "pin", "clamp", "guided", "roller" };
 static const char *const joint_kind_names[] = { "pin", "weld" };
 static const char *const profile_names[] = {
   "constant", "step-off", "ramp", "hat", "sine", "table",

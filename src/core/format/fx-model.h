@@ -20,6 +20,9 @@ typedef enum {
   FX_SUPPORT_PIN,     /* fixed point, free rotation                      */
   FX_SUPPORT_CLAMP,   /* fixed point, fixed rotation                     */
   FX_SUPPORT_GUIDED,  /* free translation, fixed rotation (sliding clamp) */
+  FX_SUPPORT_ROLLER,  /* a pin on a straight guide along slider_direction: the
+                       * engine makes it a slider block (mass: the joint's
+                       * own, else a regularising mass, docs/theory.md) */
 } FxSupport;
 
 typedef enum {
@@ -90,7 +93,13 @@ typedef struct {
    * normal force. */
   gboolean slider;
   double slider_mass;
-  double slider_direction[2];
+  double slider_direction[2];  /* also a roller support's guide */
+
+  /* Only in an engine's expanded model (fx_assignment_expand): the part of
+   * mass and inertia (or of a roller's slider_mass) that is regularising
+   * inertia the assignment added, not the user's. 0 in a model from a file. */
+  double regularising_mass;
+  double regularising_inertia;
 } FxJoint;
 
 /* How a section was written in the file, so that saving keeps the user's form. */
@@ -245,7 +254,12 @@ typedef struct {
   double tolerance;   /* default 1e-12      */
   guint max_iterations; /* default 20       */
   guint64 seed;       /* default 0: the noise's seed (fx-noise.h) */
+  /* regularisation.mass_fraction: epsilon of the regularising inertia
+   * (docs/theory.md), 0 < epsilon <= 1, default 0.01 */
+  double regularisation_mass_fraction;
 } FxModel;
+
+#define FX_DEFAULT_REGULARISATION 0.01
 
 #define FX_MAX_ELEMENTS_PER_LINK 1000000u
 #define FX_MAX_ELEMENTS_TOTAL    2000000u  /* over all links of a model */

@@ -9,6 +9,7 @@
  * depth-first search with propagation settles.
  */
 #include "fx-causality.h"
+#include "fx-matching.h"
 #include <glib/gi18n-lib.h>
 
 #include <string.h>
@@ -22,6 +23,11 @@ typedef struct {
 
 typedef enum { BIT_UNSET = -1 } BitState;
 
+#define NO_JUNCTION G_MAXUINT
+
+typedef guint JunctionPair[2];  /* per link: its junction at each side */
+typedef int BitPair[2];         /* per link: a bit at each side       */
+
 typedef struct {
   const FxModel *model;
   FxChannel channel;
@@ -29,6 +35,14 @@ typedef struct {
   int *bit;           /* per link: -1 unset, FX_CAUSAL_F or FX_CAUSAL_V */
   gboolean *fixed;    /* per link: set by the user                   */
   guint budget;       /* search nodes left                            */
+  gboolean exhausted; /* the budget ran out: "no" is not a proof      */
+  guint (*lj)[2];     /* per link and side: its junction, or NO_JUNCTION */
+  guint *trail;       /* links set since the search began, in order  */
+  guint trail_len;
+  guint *queue;       /* junctions to look at again                  */
+  guint queue_len;
+  gboolean *queued;
+  GPtrArray *plain;   /* conflicts in plain words (may be NULL)      */
 } Problem;
 
 gboolean
@@ -187,94 +201,130 @@ member (const Junction *j, guint k)
   return g_array_index (j->members, guint, k);
 }
 
-/* Apply the junction rules until nothing changes. FALSE on a contradiction. */
+static void
+enqueue (Problem *p, guint junction)
+{
+  if (junction != NO_JUNCTION && !p->queued[junction])
+    {
+      p->queued[junction] = TRUE;
+      p->queue[p->queue_len++] = junction;
+    }
+}
+
+/* Set a link's bit, remember it for undo, and look again at its junctions. */
+static void
+set_bit (Problem *p, guint l, int b)
+{
+  p->bit[l] = b;
+  p->trail[p->trail_len++] = l;
+  enqueue (p, p->lj[l][0]);
+  enqueue (p, p->lj[l][1]);
+}
+
+static void
+undo_to (Problem *p, guint mark)
+{
+  while (p->trail_len > mark)
+    p->bit[p->trail[--p->trail_len]] = BIT_UNSET;
+}
+
+static void
+clear_queue (Problem *p)
+{
+  while (p->queue_len > 0)
+    p->queued[p->queue[--p->queue_len]] = FALSE;
+}
+
+/* One junction's rule; FALSE on a contradiction. */
+static gboolean
+junction_rule (Problem *p, const Junction *j)
+{
+  guint n = j->members->len, n_f = 0, n_unset = 0, last_unset = 0;
+
+  for (guint k = 0; k < n; k++)
+    {
+      int b = p->bit[member (j, k)];
+      if (b == FX_CAUSAL_F)
+        n_f++;
+      else if (b == BIT_UNSET)
+        {
+          n_unset++;
+          last_unset = member (j, k);
+        }
+    }
+  if (j->ground)
+    {
+      if (n_f > 0)
+        return FALSE;
+      for (guint k = 0; k < n; k++)
+        if (p->bit[member (j, k)] == BIT_UNSET)
+          set_bit (p, member (j, k), FX_CAUSAL_V);
+      return TRUE;
+    }
+  if (n_f > 1 || (n_f == 0 && n_unset == 0))
+    return FALSE;
+  if (n_f == 1 && n_unset > 0)
+    {
+      for (guint k = 0; k < n; k++)
+        if (p->bit[member (j, k)] == BIT_UNSET)
+          set_bit (p, member (j, k), FX_CAUSAL_V);
+    }
+  else if (n_f == 0 && n_unset == 1)
+    set_bit (p, last_unset, FX_CAUSAL_F);
+  return TRUE;
+}
+
+/* Apply the junction rules to the queued junctions (and those a new bit
+ * touches) until nothing changes: the same fixed point as sweeping every
+ * junction, at the cost of what changed. FALSE on a contradiction; the
+ * queue is empty on return. */
 static gboolean
 propagate (Problem *p)
 {
-  gboolean changed = TRUE;
-
-  while (changed)
+  while (p->queue_len > 0)
     {
-      changed = FALSE;
-      for (guint i = 0; i < p->junctions->len; i++)
+      guint i = p->queue[--p->queue_len];
+      p->queued[i] = FALSE;
+      if (!junction_rule (p, &g_array_index (p->junctions, Junction, i)))
         {
-          const Junction *j = &g_array_index (p->junctions, Junction, i);
-          guint n = j->members->len, n_f = 0, n_unset = 0, last_unset = 0;
-
-          for (guint k = 0; k < n; k++)
-            {
-              int b = p->bit[member (j, k)];
-              if (b == FX_CAUSAL_F)
-                n_f++;
-              else if (b == BIT_UNSET)
-                {
-                  n_unset++;
-                  last_unset = member (j, k);
-                }
-            }
-
-          if (j->ground)
-            {
-              if (n_f > 0)
-                return FALSE;
-              for (guint k = 0; k < n; k++)
-                if (p->bit[member (j, k)] == BIT_UNSET)
-                  {
-                    p->bit[member (j, k)] = FX_CAUSAL_V;
-                    changed = TRUE;
-                  }
-              continue;
-            }
-
-          if (n_f > 1 || (n_f == 0 && n_unset == 0))
-            return FALSE;
-          if (n_f == 1 && n_unset > 0)
-            {
-              for (guint k = 0; k < n; k++)
-                if (p->bit[member (j, k)] == BIT_UNSET)
-                  p->bit[member (j, k)] = FX_CAUSAL_V;
-              changed = TRUE;
-            }
-          else if (n_f == 0 && n_unset == 1)
-            {
-              p->bit[last_unset] = FX_CAUSAL_F;
-              changed = TRUE;
-            }
+          clear_queue (p);
+          return FALSE;
         }
     }
   return TRUE;
 }
 
+/* Depth-first search over the links from `start` (all below are set), with
+ * propagation; undo goes through the trail, so a level costs what it
+ * changes, not a copy of every bit. */
 static gboolean
-search (Problem *p)
+search (Problem *p, guint start)
 {
   guint n_links = p->model->links->len;
-  g_autofree int *saved = NULL;
 
   if (!propagate (p))
     return FALSE;
 
-  guint pick = n_links;
-  for (guint l = 0; l < n_links; l++)
-    if (p->bit[l] == BIT_UNSET)
-      {
-        pick = l;
-        break;
-      }
+  guint pick = start;
+  while (pick < n_links && p->bit[pick] != BIT_UNSET)
+    pick++;
   if (pick == n_links)
     return TRUE;
   if (p->budget == 0)
-    return FALSE;
+    {
+      p->exhausted = TRUE;
+      return FALSE;
+    }
   p->budget--;
 
-  saved = g_memdup2 (p->bit, sizeof (int) * n_links);
+  guint mark = p->trail_len;
   /* Prefer F first: a free-free link is the cheapest and most natural. */
   for (int choice = FX_CAUSAL_F; choice <= FX_CAUSAL_V; choice++)
     {
-      p->bit[pick] = choice;
-      if (search (p))
+      set_bit (p, pick, choice);
+      if (search (p, pick + 1))
         return TRUE;
-      memcpy (p->bit, saved, sizeof (int) * n_links);
+      undo_to (p, mark);
     }
   return FALSE;
 }
@@ -303,6 +353,31 @@ add_conflict (GPtrArray *conflicts, const char *list, int index, char *message)
   else
     g_ptr_array_add (conflicts, g_strdup_printf ("%s: %s", list, message));
   g_free (message);
+}
+
+/* What a link end does, in words a student knows (no "moment-causal"). */
+static const char *
+plain_end_word (FxChannel c, int bit)
+{
+  if (c == FX_CHANNEL_TRANSLATION)
+    return bit == FX_CAUSAL_F ? _("needs to be pushed by a force here") : _("has its motion set here");
+  return bit == FX_CAUSAL_F ? _("needs to be turned by a moment here") : _("has its turning set here");
+}
+
+/* "to be pushed by a force here", for "... is set to be ..." */
+static const char *
+plain_f_word (FxChannel c)
+{
+  return c == FX_CHANNEL_TRANSLATION ? _("to be pushed by a force here") : _("to be turned by a moment here");
+}
+
+static void
+add_plain (Problem *p, char *sentence)
+{
+  if (p->plain)
+    g_ptr_array_add (p->plain, sentence);
+  else
+    g_free (sentence);
 }
 
 /* Explain, junction by junction, what the user's fixed choices break. */
@@ -337,6 +412,16 @@ explain_fixed_conflicts (Problem *p, GPtrArray *conflicts)
           joint->id, channel_name (p->channel), channel_name (p->channel),
           causal_word (p->channel, FX_CAUSAL_F), f_links->str, f_links->str,
           causal_word (p->channel, FX_CAUSAL_V)));
+      if (j->ground && n_f > 0)
+        {
+          gboolean support = fx_support_grounds (joint->support, p->channel);
+          const char *why = support
+            ? (p->channel == FX_CHANNEL_TRANSLATION ? _("is held by its support")
+                                                     : _("has its turning held by its support"))
+            : _("has its own inertia (a mass, a slider block, a body or a motor), which takes that part");
+          add_plain (p, g_strdup_printf (_("Joint %s %s, but link %s is set %s. Set it to Auto."),
+                                         joint->id, why, f_links->str, plain_f_word (p->channel)));
+        }
       else if (!j->ground && n_f > 1)
         add_conflict (conflicts, "joints", (int) j->joint, g_strdup_printf (
           _("joint \"%s\" (%s): a free joint takes its force from exactly one link, "
@@ -345,6 +430,11 @@ explain_fixed_conflicts (Problem *p, GPtrArray *conflicts)
           joint->id, channel_name (p->channel), f_links->str,
           causal_word (p->channel, FX_CAUSAL_F), causal_word (p->channel, FX_CAUSAL_V),
           joint->id));
+      if (!j->ground && n_f > 1)
+        add_plain (p, g_strdup_printf (
+          _("At joint %s, links %s are all set %s, but only one link can be. "
+            "Set the others to Auto."),
+          joint->id, f_links->str, plain_f_word (p->channel)));
       else if (!j->ground && n_fixed == j->members->len && n_f == 0)
         add_conflict (conflicts, "joints", (int) j->joint, g_strdup_printf (
           _("joint \"%s\" (%s): it is free, but every link there is %s, so nothing "
@@ -353,6 +443,12 @@ explain_fixed_conflicts (Problem *p, GPtrArray *conflicts)
           joint->id, channel_name (p->channel), causal_word (p->channel, FX_CAUSAL_V),
           joint->id, p->channel == FX_CHANNEL_TRANSLATION ? _("free-free or guided")
                                                           : _("free-free or pinned")));
+      if (!j->ground && j->members->len > 0 && n_fixed == j->members->len && n_f == 0)
+        add_plain (p, g_strdup_printf (
+          _("At joint %s, every link %s, so nothing %s. Set a link there to Auto, "
+            "support the joint or give it a mass."),
+          joint->id, plain_end_word (p->channel, FX_CAUSAL_V),
+          p->channel == FX_CHANNEL_TRANSLATION ? _("takes the joint's force") : _("takes the joint's moment")));
     }
 }
 
@@ -360,7 +456,7 @@ explain_fixed_conflicts (Problem *p, GPtrArray *conflicts)
 static void
 explain_infeasible (Problem *p, GPtrArray *conflicts)
 {
-  guint before = conflicts->len;
+  guint before = conflicts->len, plain_before = p->plain ? p->plain->len : 0;
 
   for (guint l = 0; l < p->model->links->len; l++)
     {
@@ -368,18 +464,15 @@ explain_infeasible (Problem *p, GPtrArray *conflicts)
       int want[2] = { BIT_UNSET, BIT_UNSET };
       const char *joint_id[2] = { link->from, link->to };
 
-      for (guint i = 0; i < p->junctions->len; i++)
+      for (guint side = 0; side < 2; side++)
         {
-          const Junction *j = &g_array_index (p->junctions, Junction, i);
-          for (guint k = 0; k < j->members->len; k++)
-            if (member (j, k) == l)
-              {
-                guint side = g_array_index (j->sides, guint, k);
-                if (j->ground)
-                  want[side] = FX_CAUSAL_V;
-                else if (j->members->len == 1)
-                  want[side] = FX_CAUSAL_F;
-              }
+          if (p->lj[l][side] == NO_JUNCTION)
+            continue;
+          const Junction *j = &g_array_index (p->junctions, Junction, p->lj[l][side]);
+          if (j->ground)
+            want[side] = FX_CAUSAL_V;
+          else if (j->members->len == 1)
+            want[side] = FX_CAUSAL_F;
         }
       if (want[0] != BIT_UNSET && want[1] != BIT_UNSET && want[0] != want[1])
         {
@@ -392,6 +485,12 @@ explain_infeasible (Problem *p, GPtrArray *conflicts)
             link->id, channel_name (p->channel), joint_id[fs],
             causal_word (p->channel, FX_CAUSAL_F), joint_id[1 - fs],
             causal_word (p->channel, FX_CAUSAL_V), link->id, joint_id[fs], joint_id[fs]));
+          add_plain (p, g_strdup_printf (
+            _("Link %s %s at joint %s, but %s at joint %s, and a link drawn in one piece "
+              "cannot do both. Set it to Auto (the engine then splits it), give joint %s a "
+              "mass or support it."),
+            link->id, plain_end_word (p->channel, FX_CAUSAL_F), joint_id[fs],
+            plain_end_word (p->channel, FX_CAUSAL_V), joint_id[1 - fs], joint_id[fs]));
         }
     }
   if (conflicts->len == before)
@@ -400,6 +499,10 @@ explain_infeasible (Problem *p, GPtrArray *conflicts)
       "link and every supported joint none. Fix: split a link at an interior welded "
       "joint, or add an inertia (mass) at a free joint."),
       channel_name (p->channel), causal_word (p->channel, FX_CAUSAL_F)));
+  if (p->plain && p->plain->len == plain_before)
+    add_plain (p, g_strdup (_("The links cannot be given consistent ends as they are set: "
+                              "every free joint needs exactly one link that is pushed by its "
+                              "force, and a supported joint none. Set the links to Auto.")));
 }
 
 const FxMotor *
@@ -440,21 +543,49 @@ fx_joint_is_covered (const FxModel *model, guint joint, FxChannel channel)
       && (channel == FX_CHANNEL_TRANSLATION || j->kind == FX_JOINT_WELD))
     return TRUE;
   if (channel == FX_CHANNEL_TRANSLATION)
-    return j->mass > 0.0 || (j->slider && j->slider_mass > 0.0);
+    return j->mass > 0.0 || (j->slider && j->slider_mass > 0.0) || j->support == FX_SUPPORT_ROLLER;
   /* a rotary inertia shares one rotation: at a weld, or at a lone link end */
   return j->inertia > 0.0;
 }
 
-/* Solve one channel. On success fills bits (per link); on failure appends
- * explanations to `conflicts` (may be NULL) and returns FALSE. */
+/* Each link's junction at each side, or NO_JUNCTION. */
+static guint (*link_junctions (const FxModel *model, GArray *junctions))[2]
+{
+  guint (*lj)[2] = g_new (JunctionPair, MAX (model->links->len, 1));
+  for (guint l = 0; l < model->links->len; l++)
+    lj[l][0] = lj[l][1] = NO_JUNCTION;
+  for (guint i = 0; i < junctions->len; i++)
+    {
+      const Junction *j = &g_array_index (junctions, Junction, i);
+      for (guint k = 0; k < j->members->len; k++)
+        lj[member (j, k)][g_array_index (j->sides, guint, k)] = i;
+    }
+  return lj;
+}
+
+/* Solve one channel by search. On success fills bits (per link); on
+ * failure appends explanations to `conflicts` (may be NULL; the plain
+ * words to `plain`, may be NULL) and returns FALSE; *exhausted says
+ * whether the search gave up before it had proved there is no answer. */
 static gboolean
-solve_channel (const FxModel *model, FxChannel channel, int *bits, GPtrArray *conflicts)
+solve_channel (const FxModel *model, FxChannel channel, int *bits, GPtrArray *conflicts,
+               GPtrArray *plain, gboolean *exhausted)
 {
   guint n = model->links->len;
-  Problem p = { model, channel, build_junctions (model, channel),
-                g_new (int, MAX (n, 1)), g_new0 (gboolean, MAX (n, 1)), 20000 };
+  Problem p = { 0 };
   gboolean ok;
 
+  p.model = model;
+  p.channel = channel;
+  p.junctions = build_junctions (model, channel);
+  p.bit = g_new (int, MAX (n, 1));
+  p.fixed = g_new0 (gboolean, MAX (n, 1));
+  p.budget = 20000;
+  p.lj = link_junctions (model, p.junctions);
+  p.trail = g_new (guint, MAX (n, 1));
+  p.queue = g_new (guint, MAX (p.junctions->len, 1));
+  p.queued = g_new0 (gboolean, MAX (p.junctions->len, 1));
+  p.plain = plain;
   for (guint l = 0; l < n; l++)
     {
       const FxLink *link = fx_model_link (model, l);
@@ -467,15 +598,18 @@ solve_channel (const FxModel *model, FxChannel channel, int *bits, GPtrArray *co
           p.fixed[l] = TRUE;
         }
     }
+  for (guint i = 0; i < p.junctions->len; i++)
+    enqueue (&p, i);
 
-  g_autofree int *user = g_memdup2 (p.bit, sizeof (int) * MAX (n, 1));
-  ok = search (&p);
+  ok = search (&p, 0);
+  if (exhausted)
+    *exhausted = p.exhausted;
   if (ok)
     memcpy (bits, p.bit, sizeof (int) * n);
   else if (conflicts)
     {
       guint before = conflicts->len;
-      memcpy (p.bit, user, sizeof (int) * MAX (n, 1));
+      undo_to (&p, 0);
       explain_fixed_conflicts (&p, conflicts);
       if (conflicts->len == before)
         explain_infeasible (&p, conflicts);
@@ -484,16 +618,30 @@ solve_channel (const FxModel *model, FxChannel channel, int *bits, GPtrArray *co
   junctions_free (p.junctions);
   g_free (p.bit);
   g_free (p.fixed);
+  g_free (p.lj);
+  g_free (p.trail);
+  g_free (p.queue);
+  g_free (p.queued);
   return ok;
 }
 
 /* Both channels of a (possibly expanded) model. */
 static gboolean
+solve_model_full (const FxModel *model, int *T, int *R, GPtrArray *conflicts, GPtrArray *plain,
+                  gboolean *exhausted)
+{
+  gboolean ex_t = FALSE, ex_r = FALSE;
+  gboolean ok_t = solve_channel (model, FX_CHANNEL_TRANSLATION, T, conflicts, plain, &ex_t);
+  gboolean ok_r = solve_channel (model, FX_CHANNEL_ROTATION, R, conflicts, plain, &ex_r);
+  if (exhausted)
+    *exhausted = ex_t || ex_r;
+  return ok_t && ok_r;
+}
+
+static gboolean
 solve_model (const FxModel *model, int *T, int *R, GPtrArray *conflicts)
 {
-  gboolean ok_t = solve_channel (model, FX_CHANNEL_TRANSLATION, T, conflicts);
-  gboolean ok_r = solve_channel (model, FX_CHANNEL_ROTATION, R, conflicts);
-  return ok_t && ok_r;
+  return solve_model_full (model, T, R, conflicts, NULL, NULL);
 }
 
 /* Everything of a link but its identity and mesh. */
@@ -640,6 +788,571 @@ fill_segment (FxSegmentAssignment *seg, int T, int R, guint elements)
   seg->elements = elements;
 }
 
+/* ------------------------------------------------ regularising inertia (tier 3)
+ *
+ * Per channel the question is a matching: free junctions are vertices, a
+ * link that may be force-causal with both ends at distinct free junctions
+ * is an edge (it covers both ends), and a link end that is independent
+ * (fx_link_ends_independent) is an edge to a private vertex of its own.
+ * The junctions a maximum matching leaves exposed get a regularising
+ * inertia; the matching covers them in priority order (see vertex_order),
+ * so the choice is deterministic. */
+
+gboolean
+fx_link_ends_independent (const FxModel *model, guint link)
+{
+  (void) model;
+  (void) link;
+  return FALSE;
+}
+
+typedef struct {
+  int *bits;           /* per link (of the model matched): F or V          */
+  int (*end_bits)[2];  /* per link and side                                */
+  GArray *exposed;     /* guint: joints left exposed, in junction order    */
+  gboolean conflict;   /* the user's fixed links cover a junction twice    */
+  gboolean stuck;      /* an exposed junction cannot take an inertia       */
+  GArray *stuck_links; /* guint: the links whose ends are there            */
+} ChannelMatch;
+
+static void
+channel_match_clear (ChannelMatch *cm)
+{
+  g_free (cm->bits);
+  g_free (cm->end_bits);
+  g_array_unref (cm->exposed);
+  g_array_unref (cm->stuck_links);
+}
+
+/* How many link ends meet at each joint. */
+static guint *
+ends_per_joint (const FxModel *model)
+{
+  g_autoptr (GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
+  guint *count = g_new0 (guint, MAX (model->joints->len, 1));
+  for (guint jt = 0; jt < model->joints->len; jt++)
+    g_hash_table_insert (index, fx_model_joint (model, jt)->id, GUINT_TO_POINTER (jt + 1));
+  for (guint l = 0; l < model->links->len; l++)
+    for (guint side = 0; side < 2; side++)
+      {
+        const FxLink *link = fx_model_link (model, l);
+        guint jt1 = GPOINTER_TO_UINT (g_hash_table_lookup (index, side ? link->to : link->from));
+        if (jt1 > 0)
+          count[jt1 - 1]++;
+      }
+  return count;
+}
+
+/* Whether an inertia may go at this junction if it stays exposed: any
+ * point mass in translation; in rotation a rotary inertia needs one
+ * rotation, so a weld or a lone link end (not one end of several at a pin,
+ * nor a body's attachment). A split's midpoint (joint index >= n_user)
+ * should be covered by its halves. */
+static gboolean
+junction_may_take_inertia (const FxModel *model, const Junction *j, FxChannel channel,
+                           const guint *ends, guint n_user)
+{
+  const FxJoint *joint = fx_model_joint (model, (guint) j->joint);
+  if ((guint) j->joint >= n_user)
+    return FALSE;
+  if (channel == FX_CHANNEL_TRANSLATION)
+    return TRUE;
+  if (fx_model_find_body_of_joint (model, joint->id) >= 0)
+    return FALSE;
+  return joint->kind == FX_JOINT_WELD || (ends[j->joint] <= 1 && j->members->len <= 1);
+}
+
+static ChannelMatch
+match_channel (const FxModel *model, FxChannel channel, guint n_user)
+{
+  guint n = model->links->len;
+  GArray *junctions = build_junctions (model, channel);
+  guint nj = junctions->len;
+  g_autofree guint *ends = ends_per_joint (model);
+  g_autofree int *vertex = g_new (int, MAX (nj, 1));
+  g_autofree gboolean *covered = g_new0 (gboolean, MAX (nj, 1));
+  g_autofree gboolean *required = g_new0 (gboolean, MAX (nj, 1));
+  guint (*lj)[2] = link_junctions (model, junctions);
+  ChannelMatch cm = { g_new (int, MAX (n, 1)), g_new (BitPair, MAX (n, 1)),
+                      g_array_new (FALSE, FALSE, sizeof (guint)), FALSE, FALSE,
+                      g_array_new (FALSE, FALSE, sizeof (guint)) };
+
+  /* the user's links first: F covers both its junctions (they must be free) */
+  for (guint l = 0; l < n; l++)
+    {
+      const FxLink *link = fx_model_link (model, l);
+      cm.bits[l] = FX_CAUSAL_V;
+      if (link->formulation == FX_FORMULATION_AUTO)
+        continue;
+      FxCausality T, R;
+      fx_formulation_causality (link->formulation, &T, &R);
+      cm.bits[l] = channel == FX_CHANNEL_TRANSLATION ? T : R;
+      if (cm.bits[l] != FX_CAUSAL_F)
+        continue;
+      for (guint side = 0; side < 2; side++)
+        {
+          guint j = lj[l][side];
+          if (j == NO_JUNCTION || g_array_index (junctions, Junction, j).ground || covered[j])
+            cm.conflict = TRUE;
+          else
+            covered[j] = TRUE;
+        }
+    }
+
+  /* vertices: free junctions the user's links do not cover */
+  guint nv = 0;
+  for (guint i = 0; i < nj; i++)
+    {
+      const Junction *j = &g_array_index (junctions, Junction, i);
+      vertex[i] = (!j->ground && !covered[i]) ? (int) nv++ : -1;
+      required[i] = !junction_may_take_inertia (model, j, channel, ends, n_user);
+    }
+  guint n_vertices = nv;
+  g_autoptr (GArray) eu = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GArray) ev = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GArray) etag = g_array_new (FALSE, FALSE, sizeof (guint));  /* 2 l + side, or 2 l + 2 for both */
+  for (guint l = 0; l < n; l++)
+    {
+      if (fx_model_link (model, l)->formulation != FX_FORMULATION_AUTO)
+        continue;
+      if (fx_link_ends_independent (model, l))
+        {
+          for (guint side = 0; side < 2; side++)
+            if (lj[l][side] != NO_JUNCTION && vertex[lj[l][side]] >= 0)
+              {
+                guint u = (guint) vertex[lj[l][side]], w = n_vertices++, tag = 4 * l + side;
+                g_array_append_val (eu, u);
+                g_array_append_val (ev, w);
+                g_array_append_val (etag, tag);
+              }
+          continue;
+        }
+      guint j0 = lj[l][0], j1 = lj[l][1];
+      if (j0 == NO_JUNCTION || j1 == NO_JUNCTION || j0 == j1 || vertex[j0] < 0 || vertex[j1] < 0)
+        continue;
+      guint u = (guint) vertex[j0], w = (guint) vertex[j1], tag = 4 * l + 2;
+      g_array_append_val (eu, u);
+      g_array_append_val (ev, w);
+      g_array_append_val (etag, tag);
+    }
+
+  /* Priority: junctions that cannot take an inertia first; then by joint
+   * index from the highest down, so that on ties the inertia goes to the
+   * lowest-numbered joint; private end vertices last. */
+  g_autofree guint *order = g_new (guint, MAX (n_vertices, 1));
+  g_autofree guint *jidx = g_new (guint, MAX (nj, 1));
+  guint k = 0, m = 0;
+  for (guint i = 0; i < nj; i++)
+    if (vertex[i] >= 0 && required[i])
+      order[k++] = (guint) vertex[i];
+  for (guint i = 0; i < nj; i++)
+    if (vertex[i] >= 0 && !required[i])
+      jidx[m++] = i;
+  /* junctions are built joint by joint, so junction order is joint order */
+  for (guint i = m; i > 0; i--)
+    order[k++] = (guint) vertex[jidx[i - 1]];
+  for (guint w = nv; w < n_vertices; w++)
+    order[k++] = w;
+
+  g_autofree int *mate = g_new (int, MAX (n_vertices, 1));
+  fx_matching_solve (n_vertices, eu->len, (const guint *) eu->data, (const guint *) ev->data,
+                     order, mate);
+
+  for (guint l = 0; l < n; l++)
+    cm.end_bits[l][0] = cm.end_bits[l][1] = cm.bits[l];
+  for (guint v = 0; v < nv; v++)
+    if (mate[v] >= 0)
+      {
+        guint tag = g_array_index (etag, guint, (guint) mate[v]), l = tag / 4, which = tag % 4;
+        if (which == 2)
+          {
+            cm.bits[l] = FX_CAUSAL_F;
+            cm.end_bits[l][0] = cm.end_bits[l][1] = FX_CAUSAL_F;
+          }
+        else
+          cm.end_bits[l][which] = FX_CAUSAL_F;
+      }
+  for (guint i = 0; i < nj; i++)
+    {
+      if (vertex[i] < 0 || (guint) vertex[i] >= nv || mate[vertex[i]] >= 0)
+        continue;
+      const Junction *j = &g_array_index (junctions, Junction, i);
+      if (required[i])
+        {
+          cm.stuck = TRUE;
+          for (guint q = 0; q < j->members->len; q++)
+            g_array_append_val (cm.stuck_links, g_array_index (j->members, guint, q));
+        }
+      else
+        {
+          guint joint = (guint) j->joint;
+          g_array_append_val (cm.exposed, joint);
+        }
+    }
+  g_free (lj);
+  junctions_free (junctions);
+  return cm;
+}
+
+/* The model link each link of the expanded model comes from. */
+static guint *
+expanded_origin (const FxModel *model, const gboolean *split)
+{
+  guint n_e = 0;
+  for (guint l = 0; l < model->links->len; l++)
+    n_e += split[l] ? 2 : 1;
+  guint *origin = g_new (guint, MAX (n_e, 1));
+  for (guint l = 0, e = 0; l < model->links->len; l++)
+    {
+      origin[e++] = l;
+      if (split[l])
+        origin[e++] = l;
+    }
+  return origin;
+}
+
+typedef struct {
+  gboolean ok;
+  guint cost;        /* exposed junctions over both channels */
+  ChannelMatch ch[2];
+} Tier3;
+
+static void
+tier3_clear (Tier3 *t)
+{
+  if (t->ch[0].bits)
+    channel_match_clear (&t->ch[0]);
+  if (t->ch[1].bits)
+    channel_match_clear (&t->ch[1]);
+  memset (t, 0, sizeof *t);
+}
+
+/* Both channels' matchings with the links in `split` split. Adds to `split`
+ * the auto links whose ends sit at junctions that cannot take an inertia
+ * (a split lets such a link cover that end alone) and tries again. */
+static Tier3
+tier3_try (const FxModel *model, gboolean *split)
+{
+  Tier3 t = { 0 };
+  for (guint round = 0; round <= model->links->len; round++)
+    {
+      g_autoptr (FxModel) e = expand_model (model, split, NULL);
+      g_autofree guint *origin = expanded_origin (model, split);
+      tier3_clear (&t);
+      t.ch[0] = match_channel (e, FX_CHANNEL_TRANSLATION, model->joints->len);
+      t.ch[1] = match_channel (e, FX_CHANNEL_ROTATION, model->joints->len);
+      t.ok = !t.ch[0].conflict && !t.ch[1].conflict && !t.ch[0].stuck && !t.ch[1].stuck;
+      t.cost = t.ch[0].exposed->len + t.ch[1].exposed->len;
+      if (t.ok || t.ch[0].conflict || t.ch[1].conflict)
+        return t;
+      gboolean progress = FALSE;
+      for (guint c = 0; c < 2; c++)
+        for (guint i = 0; i < t.ch[c].stuck_links->len; i++)
+          {
+            guint l = origin[g_array_index (t.ch[c].stuck_links, guint, i)];
+            if (!split[l] && fx_model_link (model, l)->formulation == FX_FORMULATION_AUTO)
+              split[l] = progress = TRUE;
+          }
+      if (!progress)
+        return t;
+    }
+  return t;
+}
+
+/* Tier 3: splits where a junction cannot take an inertia, then a few more
+ * where they save inertias (fewest inertias), inertias at what is left. */
+static gboolean
+regularise (const FxModel *model, gboolean *split, Tier3 *out)
+{
+  guint n = model->links->len;
+  Tier3 best = tier3_try (model, split);
+  if (!best.ok)
+    {
+      tier3_clear (&best);
+      return FALSE;
+    }
+  /* a split may save an inertia (a cantilever's tip): try the links that
+   * end at an exposed junction, each once, keep what lowers the count */
+  g_autofree gboolean *tried = g_new0 (gboolean, MAX (n, 1));
+  g_autofree gboolean *trial = g_new (gboolean, MAX (n, 1));
+  guint budget = (guint) CLAMP (2e5 / (n + model->joints->len + 1.0), 4.0, 64.0);
+  gboolean improved = TRUE;
+  while (improved && best.cost > 0 && budget > 0)
+    {
+      improved = FALSE;
+      g_autoptr (GHashTable) exposed = g_hash_table_new (NULL, NULL);
+      for (guint c = 0; c < 2; c++)
+        for (guint i = 0; i < best.ch[c].exposed->len; i++)
+          g_hash_table_add (exposed, GUINT_TO_POINTER (g_array_index (best.ch[c].exposed, guint, i) + 1));
+      for (guint l = 0; l < n && budget > 0 && !improved; l++)
+        {
+          const FxLink *link = fx_model_link (model, l);
+          if (split[l] || tried[l] || link->formulation != FX_FORMULATION_AUTO)
+            continue;
+          int jf = fx_model_find_joint (model, link->from), jt = fx_model_find_joint (model, link->to);
+          if (!g_hash_table_contains (exposed, GUINT_TO_POINTER (jf + 1))
+              && !g_hash_table_contains (exposed, GUINT_TO_POINTER (jt + 1)))
+            continue;
+          tried[l] = TRUE;
+          budget--;
+          memcpy (trial, split, sizeof (gboolean) * n);
+          trial[l] = TRUE;
+          Tier3 t = tier3_try (model, trial);
+          if (t.ok && t.cost < best.cost)
+            {
+              tier3_clear (&best);
+              best = t;
+              memcpy (split, trial, sizeof (gboolean) * n);
+              improved = TRUE;
+            }
+          else
+            tier3_clear (&t);
+        }
+    }
+  *out = best;
+  return TRUE;
+}
+
+/* ----------------------------------------------------------- values */
+
+double
+fx_model_total_mass (const FxModel *model)
+{
+  double m = 0.0;
+  for (guint l = 0; l < model->links->len; l++)
+    {
+      const FxLink *link = fx_model_link (model, l);
+      m += link->section.rhoA * fx_link_length (model, link);
+    }
+  for (guint jt = 0; jt < model->joints->len; jt++)
+    {
+      const FxJoint *j = fx_model_joint (model, jt);
+      m += j->mass + (j->slider ? j->slider_mass : 0.0);
+    }
+  for (guint b = 0; b < fx_model_n_bodies (model); b++)
+    m += fx_model_body (model, b)->mass;
+  return m;
+}
+
+/* Sum of 1/2 rhoA L and the shortest element over the links at a joint. */
+static void
+members_at (const FxModel *model, guint joint, double *member_mass, double *h_min)
+{
+  const char *id = fx_model_joint (model, joint)->id;
+  *member_mass = 0.0;
+  *h_min = G_MAXDOUBLE;
+  for (guint l = 0; l < model->links->len; l++)
+    {
+      const FxLink *link = fx_model_link (model, l);
+      guint at = (g_strcmp0 (link->from, id) == 0) + (g_strcmp0 (link->to, id) == 0);
+      if (at == 0)
+        continue;
+      double L = fx_link_length (model, link);
+      *member_mass += at * 0.5 * link->section.rhoA * L;
+      *h_min = MIN (*h_min, L / MAX (link->elements, 1u));
+    }
+  if (*h_min == G_MAXDOUBLE)
+    *h_min = 0.0;
+}
+
+static double
+regularising_mass_from (const FxModel *model, double member_mass)
+{
+  double eps = model->regularisation_mass_fraction;
+  if (!(eps > 0.0 && eps <= 1.0))
+    eps = FX_DEFAULT_REGULARISATION;
+  if (member_mass > 0.0)
+    return eps * member_mass;
+  double total = fx_model_total_mass (model);
+  return total > 0.0 ? eps * total : 1e-3;
+}
+
+double
+fx_regularising_mass_at (const FxModel *model, guint joint, double *member_mass)
+{
+  double mm, h;
+  members_at (model, joint, &mm, &h);
+  if (member_mass)
+    *member_mass = mm;
+  return regularising_mass_from (model, mm);
+}
+
+static void
+add_regulariser (GArray *regs, const FxModel *model, guint joint, FxChannel channel)
+{
+  double mm, h;
+  members_at (model, joint, &mm, &h);
+  FxRegulariser r = { joint, channel, regularising_mass_from (model, mm), 0.0, mm };
+  if (channel == FX_CHANNEL_ROTATION)
+    r.inertia = r.mass * (0.5 * h) * (0.5 * h);
+  g_array_append_val (regs, r);
+}
+
+static gint
+regulariser_cmp (gconstpointer pa, gconstpointer pb)
+{
+  const FxRegulariser *a = pa, *b = pb;
+  if (a->joint != b->joint)
+    return a->joint < b->joint ? -1 : 1;
+  return (int) a->channel - (int) b->channel;
+}
+
+double
+fx_assignment_regularising_mass (const FxAssignment *a)
+{
+  double m = 0.0;
+  for (guint i = 0; i < a->regularisers->len; i++)
+    {
+      const FxRegulariser *r = &g_array_index (a->regularisers, FxRegulariser, i);
+      if (r->channel == FX_CHANNEL_TRANSLATION)
+        m += r->mass;
+    }
+  return m;
+}
+
+/* Tier 1 decided exactly (when the search gave up, or when some link's
+ * ends are independent, which the search does not know): a perfect
+ * matching of both channels as drawn. */
+static gboolean
+exact_tier1 (const FxModel *model, Tier3 *out)
+{
+  Tier3 t = { 0 };
+  t.ch[0] = match_channel (model, FX_CHANNEL_TRANSLATION, model->joints->len);
+  t.ch[1] = match_channel (model, FX_CHANNEL_ROTATION, model->joints->len);
+  t.ok = !t.ch[0].conflict && !t.ch[1].conflict && !t.ch[0].stuck && !t.ch[1].stuck
+         && t.ch[0].exposed->len == 0 && t.ch[1].exposed->len == 0;
+  if (!t.ok)
+    {
+      tier3_clear (&t);
+      return FALSE;
+    }
+  *out = t;
+  return TRUE;
+}
+
+static gboolean
+some_link_ends_independent (const FxModel *model)
+{
+  for (guint l = 0; l < model->links->len; l++)
+    if (fx_link_ends_independent (model, l))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+all_links_auto (const FxModel *model)
+{
+  for (guint l = 0; l < model->links->len; l++)
+    if (fx_model_link (model, l)->formulation != FX_FORMULATION_AUTO)
+      return FALSE;
+  return TRUE;
+}
+
+/* The links no split can ever help: in some channel both ends sit at
+ * ground junctions (both halves would be velocity-causal, and nothing
+ * covers the midpoint weld) or both at junctions of their own (both halves
+ * would be force-causal at the weld: a link between two pins, in
+ * rotation). Leaving them out keeps the search's order among the others. */
+static gboolean *
+splits_hopeless (const FxModel *model)
+{
+  guint n = model->links->len;
+  gboolean *hopeless = g_new0 (gboolean, MAX (n, 1));
+  for (int c = 0; c < 2; c++)
+    {
+      GArray *junctions = build_junctions (model, (FxChannel) c);
+      guint (*lj)[2] = link_junctions (model, junctions);
+      for (guint l = 0; l < n; l++)
+        {
+          guint ground = 0, alone = 0;
+          for (guint side = 0; side < 2; side++)
+            {
+              if (lj[l][side] == NO_JUNCTION)
+                continue;
+              const Junction *j = &g_array_index (junctions, Junction, lj[l][side]);
+              ground += j->ground;
+              alone += !j->ground && j->members->len == 1;
+            }
+          if (ground == 2 || alone == 2)
+            hopeless[l] = TRUE;
+        }
+      g_free (lj);
+      junctions_free (junctions);
+    }
+  return hopeless;
+}
+
+/* Tier 2: the fewest splits (up to four), links named in the conflicts first. */
+static gboolean
+tier2 (const FxModel *model, const GPtrArray *conflicts, gboolean *split, int *T, int *R)
+{
+  guint n = model->links->len;
+  gboolean ok = FALSE;
+  g_autofree guint *cand = g_new (guint, MAX (n, 1));
+  /* the search's budget, in models tried: each try costs about one
+   * pass over the links and joints, so a large model tries fewer (a
+   * second or so of work at most) and then reports its conflicts */
+  guint n_cand = 0;
+  guint budget = (guint) CLAMP (5e5 / (n + model->joints->len + 1.0), 50.0, 20000.0);
+  g_autofree gboolean *hopeless = splits_hopeless (model);
+  for (int pass = 0; pass < 2; pass++)
+    for (guint l = 0; l < n; l++)
+      {
+        const FxLink *link = fx_model_link (model, l);
+        if (link->formulation != FX_FORMULATION_AUTO || hopeless[l])
+          continue;
+        gboolean named = FALSE;
+        g_autofree char *needle = g_strdup_printf ("link \"%s\"", link->id);
+        for (guint c = 0; c < conflicts->len && !named; c++)
+          named = strstr (g_ptr_array_index (conflicts, c), needle) != NULL;
+        if (named == (pass == 0))
+          cand[n_cand++] = l;
+      }
+  for (guint k = 1; k <= MIN (4u, n_cand) && !ok; k++)
+    ok = try_splits (model, cand, n_cand, k, 0, split, T, R, &budget);
+  return ok;
+}
+
+static void
+fill_links (FxAssignment *a, const FxModel *model, const gboolean *split, const int *T,
+            const int *R, const Tier3 *t3)
+{
+  /* T and R are per expanded link: walk them alongside */
+  guint e = 0;
+  for (guint l = 0; l < a->n_links; l++)
+    {
+      const FxLink *link = fx_model_link (model, l);
+      FxLinkAssignment *la = &a->links[l];
+      la->fixed_by_user = link->formulation != FX_FORMULATION_AUTO;
+      la->split = split[l];
+      la->n_segments = split[l] ? 2 : 1;
+      guint last = split[l] ? e + 1 : e;
+      if (split[l])
+        {
+          guint n1 = MAX (1, (link->elements + 1) / 2), n2 = MAX (1, link->elements - n1);
+          fill_segment (&la->segment[0], T[e], R[e], n1);
+          fill_segment (&la->segment[1], T[e + 1], R[e + 1], n2);
+        }
+      else
+        fill_segment (&la->segment[0], T[e], R[e], link->elements);
+      la->T = la->segment[0].T;
+      la->R = la->segment[0].R;
+      la->formulation = la->segment[0].formulation;
+      la->T_end[0] = T[e];
+      la->R_end[0] = R[e];
+      la->T_end[1] = T[last];
+      la->R_end[1] = R[last];
+      if (t3)
+        {
+          la->T_end[0] = t3->ch[0].end_bits[e][0];
+          la->R_end[0] = t3->ch[1].end_bits[e][0];
+          la->T_end[1] = t3->ch[0].end_bits[last][1];
+          la->R_end[1] = t3->ch[1].end_bits[last][1];
+        }
+      e = last + 1;
+    }
+}
+
 FxAssignment *
 fx_assignment_compute (const FxModel *model)
 {
@@ -647,72 +1360,73 @@ fx_assignment_compute (const FxModel *model)
   guint n = model->links->len;
   g_autofree gboolean *split = g_new0 (gboolean, MAX (n, 1));
   g_autofree int *T = g_new0 (int, 2 * MAX (n, 1)), *R = g_new0 (int, 2 * MAX (n, 1));
-  gboolean ok;
+  gboolean ok, exhausted = FALSE;
+  Tier3 t3 = { 0 };
+  gboolean tier3 = FALSE;
 
   a->n_links = n;
   a->links = g_new0 (FxLinkAssignment, MAX (n, 1));
   a->conflicts = g_ptr_array_new_with_free_func (g_free);
+  a->plain_conflicts = g_ptr_array_new_with_free_func (g_free);
+  a->regularisers = g_array_new (FALSE, FALSE, sizeof (FxRegulariser));
 
-  ok = solve_model (model, T, R, a->conflicts);
-  if (!ok)
+  /* tier 1, as drawn: the search (whose choices the examples were made
+   * with), and where it gave up or cannot see independent ends, the
+   * matching that decides it */
+  gboolean wild = some_link_ends_independent (model);
+  ok = !wild && solve_model_full (model, T, R, a->conflicts, a->plain_conflicts, &exhausted);
+  if (!ok && (exhausted || wild) && exact_tier1 (model, &t3))
     {
-      /* fewest splits first; links whose ends disagree are tried first */
-      g_autofree guint *cand = g_new (guint, MAX (n, 1));
-      /* the search's budget, in models tried: each try costs about one
-       * pass over the links and joints, so a large model tries fewer (a
-       * second or so of work at most) and then reports its conflicts */
-      guint n_cand = 0;
-      guint budget = (guint) CLAMP (5e5 / (n + model->joints->len + 1.0), 50.0, 20000.0);
-      for (int pass = 0; pass < 2; pass++)
-        for (guint l = 0; l < n; l++)
-          {
-            const FxLink *link = fx_model_link (model, l);
-            if (link->formulation != FX_FORMULATION_AUTO)
-              continue;
-            gboolean named = FALSE;
-            for (guint c = 0; c < a->conflicts->len; c++)
-              {
-                g_autofree char *needle = g_strdup_printf ("link \"%s\"", link->id);
-                if (strstr (g_ptr_array_index (a->conflicts, c), needle))
-                  named = TRUE;
-              }
-            if (named == (pass == 0))
-              cand[n_cand++] = l;
-          }
-      for (guint k = 1; k <= MIN (4u, n_cand) && !ok; k++)
-        ok = try_splits (model, cand, n_cand, k, 0, split, T, R, &budget);
+      tier3 = ok = TRUE;
+      memcpy (T, t3.ch[0].bits, sizeof (int) * n);
+      memcpy (R, t3.ch[1].bits, sizeof (int) * n);
+    }
+  /* tier 2: splits */
+  if (!ok)
+    ok = tier2 (model, a->conflicts, split, T, R);
+  /* tier 3: regularising inertia, where the user left the choice to the engine */
+  if (!ok && all_links_auto (model))
+    {
+      memset (split, 0, sizeof (gboolean) * MAX (n, 1));
+      tier3 = ok = regularise (model, split, &t3);
       if (ok)
-        g_ptr_array_set_size (a->conflicts, 0);
+        {
+          guint n_e = 0;
+          for (guint l = 0; l < n; l++)
+            n_e += split[l] ? 2 : 1;
+          memcpy (T, t3.ch[0].bits, sizeof (int) * n_e);
+          memcpy (R, t3.ch[1].bits, sizeof (int) * n_e);
+          for (guint c = 0; c < 2; c++)
+            for (guint i = 0; i < t3.ch[c].exposed->len; i++)
+              add_regulariser (a->regularisers, model, g_array_index (t3.ch[c].exposed, guint, i),
+                               c == 0 ? FX_CHANNEL_TRANSLATION : FX_CHANNEL_ROTATION);
+        }
+    }
+  if (!ok && a->conflicts->len == 0)
+    {
+      add_conflict (a->conflicts, "links", -1, g_strdup (
+        _("no causality assignment exists for these links as they are set. "
+          "Fix: set the links to Auto.")));
+      g_ptr_array_add (a->plain_conflicts, g_strdup (
+        _("The links cannot be given consistent ends as they are set. Set the links to Auto.")));
     }
 
   if (ok)
     {
-      /* T and R are per expanded link: walk them alongside */
-      guint e = 0;
-      for (guint l = 0; l < n; l++)
+      g_ptr_array_set_size (a->conflicts, 0);
+      g_ptr_array_set_size (a->plain_conflicts, 0);
+      fill_links (a, model, split, T, R, tier3 ? &t3 : NULL);
+      /* a roller's block is a regularising mass unless the user gave one */
+      for (guint jt = 0; jt < model->joints->len; jt++)
         {
-          const FxLink *link = fx_model_link (model, l);
-          FxLinkAssignment *la = &a->links[l];
-          la->fixed_by_user = link->formulation != FX_FORMULATION_AUTO;
-          la->split = split[l];
-          la->n_segments = split[l] ? 2 : 1;
-          if (split[l])
-            {
-              guint n1 = MAX (1, (link->elements + 1) / 2), n2 = MAX (1, link->elements - n1);
-              fill_segment (&la->segment[0], T[e], R[e], n1);
-              fill_segment (&la->segment[1], T[e + 1], R[e + 1], n2);
-              e += 2;
-            }
-          else
-            {
-              fill_segment (&la->segment[0], T[e], R[e], link->elements);
-              e += 1;
-            }
-          la->T = la->segment[0].T;
-          la->R = la->segment[0].R;
-          la->formulation = la->segment[0].formulation;
+          const FxJoint *j = fx_model_joint (model, jt);
+          if (j->support == FX_SUPPORT_ROLLER && !(j->mass > 0.0))
+            add_regulariser (a->regularisers, model, jt, FX_CHANNEL_TRANSLATION);
         }
+      g_array_sort (a->regularisers, regulariser_cmp);
     }
+  if (tier3)
+    tier3_clear (&t3);
   return a;
 }
 
@@ -731,7 +1445,36 @@ fx_assignment_expand (const FxAssignment *a, const FxModel *model)
   g_autofree gboolean *split = g_new0 (gboolean, MAX (a->n_links, 1));
   for (guint l = 0; l < a->n_links; l++)
     split[l] = a->links[l].split;
-  return expand_model (model, split, a->links);
+  FxModel *e = expand_model (model, split, a->links);
+
+  for (guint i = 0; i < a->regularisers->len; i++)
+    {
+      const FxRegulariser *r = &g_array_index (a->regularisers, FxRegulariser, i);
+      FxJoint *j = fx_model_joint (e, r->joint);
+      if (r->channel == FX_CHANNEL_TRANSLATION)
+        {
+          j->mass += r->mass;
+          j->regularising_mass += r->mass;
+        }
+      else
+        {
+          j->inertia += r->inertia;
+          j->regularising_inertia += r->inertia;
+        }
+    }
+  /* a roller is a pin on a straight guide: a slider block whose mass is
+   * the joint's (its own, or the regularising one just added) */
+  for (guint jt = 0; jt < model->joints->len; jt++)
+    {
+      FxJoint *j = fx_model_joint (e, jt);
+      if (j->support != FX_SUPPORT_ROLLER)
+        continue;
+      j->support = FX_SUPPORT_NONE;
+      j->slider = TRUE;
+      j->slider_mass = j->mass;
+      j->mass = 0.0;
+    }
+  return e;
 }
 
 void
@@ -741,6 +1484,10 @@ fx_assignment_free (FxAssignment *a)
     return;
   g_free (a->links);
   g_ptr_array_unref (a->conflicts);
+  if (a->plain_conflicts)
+    g_ptr_array_unref (a->plain_conflicts);
+  if (a->regularisers)
+    g_array_unref (a->regularisers);
   g_free (a);
 }
 

@@ -31,6 +31,10 @@ typedef struct {
 
 typedef struct {
   FxCausality T, R;           /* of the first (or only) segment            */
+  /* per end (0: `from`, 1: `to`): the causality of the segment that ends
+   * there; equal to T, R for a link that is not split. A link whose ends
+   * are independent (fx_link_ends_independent) may have different ones. */
+  FxCausality T_end[2], R_end[2];
   FxFormulation formulation;  /* of the first (or only) segment; never AUTO */
   gboolean fixed_by_user;     /* the model named the formulation           */
   gboolean split;             /* split at its midpoint at a welded joint    */
@@ -38,11 +42,41 @@ typedef struct {
   FxSegmentAssignment segment[2];
 } FxLinkAssignment;
 
+/* A regularising inertia (docs/theory.md, "Regularising inertia"): where
+ * no assignment exists as drawn or with splits, the junctions a maximum
+ * matching leaves exposed get a small inertia from the members' own mass;
+ * it is derived like a split, never written to the file. */
+typedef struct {
+  guint joint;          /* model joint index */
+  FxChannel channel;    /* TRANSLATION: point mass; ROTATION: rotary inertia (welded) */
+  double mass;          /* kg, translation (and the mass a rotary one was made from) */
+  double inertia;       /* kg m^2, rotation (0 for a point mass) */
+  double member_mass;   /* sum of 1/2 rhoA L of the links meeting there (kg), for "1 % of ..." */
+} FxRegulariser;
+
 typedef struct {
   guint n_links;
   FxLinkAssignment *links;  /* one per model link, same order               */
-  GPtrArray *conflicts;     /* char*: one explanation per conflict, with fixes */
+  GPtrArray *conflicts;     /* char*: one explanation per conflict, with fixes,
+                             * each starting with the JSON path it is about */
+  GPtrArray *plain_conflicts; /* char*: the same in plain words for the app
+                               * (no JSON paths, no causality jargon) */
+  GArray *regularisers;     /* FxRegulariser, never NULL, sorted by joint   */
 } FxAssignment;
+
+/* Whether each end of `link` may take its own causality (a wildcard in the
+ * matching: it can cover its junction on its own). FALSE for every link
+ * model today; floating-frame links (docs/theory.md) will answer TRUE. */
+gboolean      fx_link_ends_independent (const FxModel *model, guint link);
+
+/* The total regularising mass, kg (point masses and the masses rotary ones
+ * were made from count once each). */
+double        fx_assignment_regularising_mass (const FxAssignment *a);
+/* The regularising mass at a joint of `model` for channel (kg), as the
+ * assignment would add it: epsilon sum 1/2 rhoA L of the links there. */
+double        fx_regularising_mass_at (const FxModel *model, guint joint, double *member_mass);
+/* The mechanism's total mass: links, joint masses, slider blocks, bodies (kg). */
+double        fx_model_total_mass (const FxModel *model);
 
 FxAssignment *fx_assignment_compute (const FxModel *model);
 guint         fx_assignment_n_splits (const FxAssignment *assignment);
@@ -52,6 +86,9 @@ guint         fx_assignment_n_splits (const FxAssignment *assignment);
  * "<id>~b" from there to `to`), formulations fixed to the assignment, loads
  * and probes on split links moved to the half they fall on. */
 FxModel      *fx_assignment_expand   (const FxAssignment *assignment, const FxModel *model);
+/* ... and every regulariser added as joint mass or inertia (flagged in the
+ * joint's regularising_mass / regularising_inertia), every roller support a
+ * slider block. fx_assignment_expand does all of it. */
 
 /* Whether a junction needs no force-causal link: a support fixes the channel,
  * or an inertia (lumped mass, slider block, rigid body) takes the force. */
