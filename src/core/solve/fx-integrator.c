@@ -502,42 +502,44 @@ substep (FxIntegrator *it, double h, guint level, gboolean full, Tree *tree,
   return STEP_OK;
 }
 
+/* A substep that succeeded or cannot be helped by splitting (its error, if
+ * any, passed on); FALSE for a failure that a split may cure, after
+ * forgetting what the failed attempt left in the solver. */
+static gboolean
+settled (FxIntegrator *it, StepStatus st, guint level, Tree *tree, GError **local, GError **error)
+{
+  if (st == STEP_OK || st == STEP_TOO_LARGE || st == STEP_BALANCE)
+    {
+      if (*local)
+        g_propagate_error (error, g_steal_pointer (local));
+      if (st == STEP_BALANCE)
+        tree->bad_level = level;
+      return TRUE;
+    }
+  g_clear_error (local);
+  it->have_prev = FALSE;
+  it->factors_valid = FALSE;
+  fx_matrix_refresh_pivots (it->J);
+  return FALSE;
+}
+
 /* A span h at `level`: one substep, or (when Newton fails) the two halves,
- * each split again on its own, down to FX_MAX_SUBSTEP_LEVEL. */
+ * each split again on its own, down to FX_MAX_SUBSTEP_LEVEL. A reused
+ * factorisation being the likely culprit, a span that reuses them is first
+ * tried again with full Newton. */
 static StepStatus
 advance (FxIntegrator *it, double h, guint level, Tree *tree, FxStepReport *rep, GError **error)
 {
   g_autoptr (GError) local = NULL;
   StepStatus st = substep (it, h, level, FALSE, tree, rep, &local);
 
-  if (st == STEP_OK || st == STEP_TOO_LARGE || st == STEP_BALANCE)
-    {
-      if (local)
-        g_propagate_error (error, g_steal_pointer (&local));
-      if (st == STEP_BALANCE)
-        tree->bad_level = level;
-      return st;
-    }
-  it->have_prev = FALSE;
-  it->factors_valid = FALSE;
-  fx_matrix_refresh_pivots (it->J);
+  if (settled (it, st, level, tree, &local, error))
+    return st;
   if (reuse_allowed (it))
     {
-      /* a reused factorisation is the likely culprit: the span again with
-       * full Newton before splitting it */
-      g_clear_error (&local);
       st = substep (it, h, level, TRUE, tree, rep, &local);
-      if (st == STEP_OK || st == STEP_TOO_LARGE || st == STEP_BALANCE)
-        {
-          if (local)
-            g_propagate_error (error, g_steal_pointer (&local));
-          if (st == STEP_BALANCE)
-            tree->bad_level = level;
-          return st;
-        }
-      it->have_prev = FALSE;
-      it->factors_valid = FALSE;
-      fx_matrix_refresh_pivots (it->J);
+      if (settled (it, st, level, tree, &local, error))
+        return st;
     }
   if (level >= FX_MAX_SUBSTEP_LEVEL)
     {
