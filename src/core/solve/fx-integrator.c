@@ -216,7 +216,8 @@ choose_predictor (FxIntegrator *it, const double *xn, const double *x_new)
 
 typedef enum {
   STEP_OK, STEP_NO_CONVERGENCE, STEP_SINGULAR, STEP_NOT_FINITE, STEP_TOO_LARGE,
-  STEP_BALANCE  /* converged, but the energy balance is not at round-off */
+  STEP_BALANCE,     /* converged, but the energy balance is not at round-off */
+  STEP_UNRESOLVED   /* converged, but something turned more than half a turn */
 } StepStatus;
 
 /* The Newton matrix at x for step dt, factorised. A pattern that grew (a new
@@ -432,6 +433,23 @@ substep_scale (const FxEnergy *before, const FxEnergy *after, double supplied, d
   return m;
 }
 
+/* The largest angle (rad) any angular velocity turns through in a substep
+ * of size h from the state to it->x. Beyond half a turn the midpoint rule
+ * aliases the rotation: its energy still balances, but the motion is
+ * meaningless (a 1e25 N m moment on the flying spaghetti), so such a
+ * substep is split like one Newton cannot solve. */
+static double
+largest_turn (FxIntegrator *it, double h)
+{
+  const double *xn = fx_system_state (it->sys);
+  double w = 0.0;
+
+  for (guint i = 0; i < it->n; i++)
+    if (it->block_kind[it->block_of[i]] == 1)
+      w = MAX (w, MAX (fabs (xn[i]), fabs (it->x[i])));
+  return w * h;
+}
+
 /* Where a step's substeps stand: the position in units of dt / 4096 (for
  * the noise's dyadic bridge), the finest level used, the level that failed
  * its balance (the caller restores the step and starts it there). */
@@ -468,6 +486,8 @@ substep (FxIntegrator *it, double h, guint level, gboolean full, Tree *tree,
   if (st != STEP_OK)
     return st;
 
+  if (!(largest_turn (it, h) <= G_PI))
+    return STEP_UNRESOLVED;
   double supplied, dissipated;
   fx_system_flows (sys, it->x, h, &supplied, &dissipated);
   if (!isfinite (supplied) || !isfinite (dissipated))
@@ -585,6 +605,8 @@ status_reason (StepStatus st)
     case STEP_NOT_FINITE:     return _("the state stopped being finite");
     case STEP_TOO_LARGE:      return _("the Newton matrix is too large");
     case STEP_BALANCE:        return _("the energy balance is not at round-off");
+    case STEP_UNRESOLVED:     return _("the mechanism turns more than half a turn in one substep "
+                                       "(are the loads far too large?)");
     case STEP_OK: default:    return "";
     }
 }
