@@ -458,6 +458,7 @@ typedef struct {
   guint deepest;
   guint substeps;
   guint bad_level;
+  double last_residual;  /* of the last substep tried: the message's */
 } Tree;
 
 #define FINEST (1u << FX_MAX_SUBSTEP_LEVEL)
@@ -483,6 +484,7 @@ substep (FxIntegrator *it, double h, guint level, gboolean full, Tree *tree,
   rep->newton_iters += iters;
   rep->factorisations += facts;
   rep->residual = MAX (rep->residual, res);
+  tree->last_residual = res;
   if (st != STEP_OK)
     return st;
 
@@ -767,7 +769,7 @@ fx_integrator_step (FxIntegrator *it, double dt, FxStepReport *rep, GError **err
       if (st == STEP_TOO_LARGE && local != NULL)
         g_propagate_error (error, g_steal_pointer (&local));
       else
-        set_failure (error, t0, dt, st, rep->residual);
+        set_failure (error, t0, dt, st, tree.last_residual);
       return FALSE;
     }
 
@@ -790,7 +792,7 @@ fx_integrator_step (FxIntegrator *it, double dt, FxStepReport *rep, GError **err
   if (!(far <= FX_POSITION_LIMIT))
     {
       g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_DIVERGED,
-                   _("solver stopped at t = %.6g s: the mechanism reached %.3g m from the "
+                   _("solver stopped at t = %.6g s: the mechanism reached %.6g m from the "
                      "origin, beyond the %g m limit (are the loads far too large?)"),
                    rep->t, far, FX_POSITION_LIMIT);
       return FALSE;
