@@ -7,7 +7,7 @@ cli=${1:?usage: test-cli.sh FLEXION_CLI SOURCE_ROOT [VERSION]}
 root=${2:?usage: test-cli.sh FLEXION_CLI SOURCE_ROOT [VERSION]}
 version=${3:-0.1.0}
 spaghetti=$root/data/examples/flying-spaghetti.flexion
-energy_header='t,H,kinetic,elastic,gravity,supplied,dissipated,balance,newton_iters,residual,joint_gap,substeps'
+energy_header='t,H,kinetic,elastic,gravity,supplied,dissipated,balance,newton_iters,factorisations,residual,joint_gap,substeps'
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/flexion-test-cli.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT

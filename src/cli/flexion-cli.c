@@ -54,12 +54,16 @@ static const char *usage_text =
   "  --dt S          time step in seconds (default: the model's time.dt)\n"
   "  --until T       end time in seconds (default: the model's time.end)\n"
   "  --energy FILE   energy CSV: t,H,kinetic,elastic,gravity,supplied,dissipated,\n"
-  "                  balance,newton_iters,residual,joint_gap,substeps (one row at t = 0\n"
-  "                  and per step)\n"
+  "                  balance,newton_iters,factorisations,residual,joint_gap,substeps\n"
+  "                  (one row at t = 0 and per step)\n"
   "  --trace FILE    node CSV: t,link,node,x,y,theta,moment\n"
   "  --probes FILE   probe CSV: t,<id>.x,<id>.y,...\n"
   "  --every K       write the trace every K steps (default 1)\n"
   "  --seed N        noise seed (default: the model's seed); the run is sample 0\n"
+  "  --newton KIND   full, simplified or auto (default): full factorises the Newton\n"
+  "                  matrix at every iteration (use it to compare formulations by\n"
+  "                  iterations per step), simplified reuses factorisations, auto\n"
+  "                  reuses them where the model's predicted costs say it pays\n"
   "\n"
   "Options of export (all outputs of one run; at least one output):\n"
   "  --until T       end time in seconds (default: the model's time.end)\n"
@@ -141,6 +145,21 @@ parse_seconds (const char *command, const char *option, const char *text, double
     }
   *out = v;
   return TRUE;
+}
+
+/* --newton: the Newton variant (NULL: auto). */
+static gboolean
+parse_newton (const char *text, FxNewtonKind *kind)
+{
+  static const char *names[] = { "auto", "full", "simplified" };
+
+  for (guint i = 0; text != NULL && i < G_N_ELEMENTS (names); i++)
+    if (g_strcmp0 (text, names[i]) == 0)
+      *kind = (FxNewtonKind) i;
+  if (text == NULL || g_strcmp0 (text, names[*kind]) == 0)
+    return TRUE;
+  g_printerr ("flexion-cli run: --newton wants full, simplified or auto, not \"%s\"\n", text);
+  return FALSE;
 }
 
 static gboolean
@@ -306,10 +325,10 @@ outputs_finish (Output *outputs, guint n, gboolean keep)
 static void
 write_energy (FxCsvFile *f, const FxStepReport *r)
 {
-  fx_csv_file_printf (f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%u,%.6g,%.6g,%u\n",
+  fx_csv_file_printf (f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%u,%u,%.6g,%.6g,%u\n",
                       r->t, r->H, r->kinetic, r->elastic, r->gravity, r->supplied,
-                      r->dissipated, r->balance, r->newton_iters, r->residual, r->joint_gap,
-                      MAX (r->substeps, 1u));
+                      r->dissipated, r->balance, r->newton_iters, r->factorisations,
+                      r->residual, r->joint_gap, MAX (r->substeps, 1u));
 }
 
 static void
@@ -374,7 +393,7 @@ progress (double t, double t_end, gboolean tty)
 
 typedef struct {
   guint steps;
-  guint64 iters;
+  guint64 iters, factorisations;
   double max_balance, max_H, supplied;
   guint max_substeps;
 } RunTotals;
@@ -384,6 +403,7 @@ totals_add (RunTotals *s, const FxStepReport *rep)
 {
   s->steps++;
   s->iters += rep->newton_iters;
+  s->factorisations += rep->factorisations;
   s->max_substeps = MAX (s->max_substeps, rep->substeps);
   s->max_balance = MAX (s->max_balance, fabs (rep->balance));
   s->supplied += rep->supplied;
@@ -432,6 +452,7 @@ cmd_run (int argc, char **argv)
 {
   g_autofree char *dt_text = NULL, *until_text = NULL, *max_memory = NULL;
   g_autofree char *energy_path = NULL, *trace_path = NULL, *probes_path = NULL;
+  g_autofree char *newton_text = NULL;
   int every = 1;
   gint64 seed = G_MININT64;  /* not given */
   GOptionEntry entries[] = {
@@ -443,11 +464,13 @@ cmd_run (int argc, char **argv)
     { "probes", 0, 0, G_OPTION_ARG_FILENAME, &probes_path, "Probe CSV", "FILE" },
     { "every", 0, 0, G_OPTION_ARG_INT, &every, "Trace every K steps", "K" },
     { "max-memory", 0, 0, G_OPTION_ARG_STRING, &max_memory, "Memory limit", "SIZE" },
+    { "newton", 0, 0, G_OPTION_ARG_STRING, &newton_text, "Newton variant", "KIND" },
     { NULL }
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("MODEL");
   g_autoptr (GError) error = NULL;
   double dt = 0, until = 0;
+  FxNewtonKind newton = FX_NEWTON_AUTO;
 
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_set_help_enabled (ctx, TRUE);
@@ -471,6 +494,8 @@ cmd_run (int argc, char **argv)
       g_printerr ("flexion-cli run: --seed must be from 0 to %u\n", G_MAXUINT32);
       return EXIT_USAGE;
     }
+  if (!parse_newton (newton_text, &newton))
+    return EXIT_USAGE;
   if ((dt_text && !parse_seconds ("run", "--dt", dt_text, &dt))
       || (until_text && !parse_seconds ("run", "--until", until_text, &until))
       || !apply_max_memory ("run", max_memory))
@@ -492,6 +517,7 @@ cmd_run (int argc, char **argv)
   g_autoptr (FxIntegrator) integ = NULL;
   if (!build_solver (argv[1], model, &sys, &integ))
     return EXIT_INVALID;
+  fx_integrator_set_newton (integ, newton);
 
   /* from here on a signal must not kill us with temporaries on disk */
   catch_signals ();
@@ -499,7 +525,7 @@ cmd_run (int argc, char **argv)
   Output out[N_OUTPUTS] = { { energy_path, NULL }, { trace_path, NULL }, { probes_path, NULL } };
   g_autofree char *ph = probes_header (model);
   if (!output_open (&out[ENERGY], "t,H,kinetic,elastic,gravity,supplied,dissipated,balance,"
-                    "newton_iters,residual,joint_gap,substeps")
+                    "newton_iters,factorisations,residual,joint_gap,substeps")
       || !output_open (&out[TRACE], "t,link,node,x,y,theta,moment")
       || !output_open (&out[PROBES], ph))
     {
@@ -518,7 +544,7 @@ cmd_run (int argc, char **argv)
   printf ("solver: %s\n", fx_integrator_describe_solver (integ));
   print_regularising_share (fx_system_assignment (sys), model);
   fflush (stdout);
-  RunTotals totals = { 0, 0, 0.0, fabs (rep.H), 0.0, 1 };
+  RunTotals totals = { 0, 0, 0, 0.0, fabs (rep.H), 0.0, 1 };
   gint64 start = g_get_monotonic_time ();
   int status = 0;
 
@@ -573,9 +599,11 @@ cmd_run (int argc, char **argv)
 
   double wall = (g_get_monotonic_time () - start) / 1e6;
   printf ("%u steps to t = %.6g s in %.3f s wall (%.1fx real time); "
-          "mean Newton iterations %.2f; max |balance| %.3g J (%.2g of the energy scale)",
+          "mean Newton iterations %.2f (factorisations %.2f); max |balance| %.3g J "
+          "(%.2g of the energy scale)",
           totals.steps, fx_system_time (sys), wall, wall > 0 ? fx_system_time (sys) / wall : 0.0,
-          totals.steps ? (double) totals.iters / totals.steps : 0.0, totals.max_balance,
+          totals.steps ? (double) totals.iters / totals.steps : 0.0,
+          totals.steps ? (double) totals.factorisations / totals.steps : 0.0, totals.max_balance,
           totals.max_H > 0 ? totals.max_balance / totals.max_H : 0.0);
   if (totals.max_substeps > 1)
     printf ("; some steps needed up to %u substeps", totals.max_substeps);

@@ -113,6 +113,7 @@ fx_series_add_report (FxSeries *s, const FxStepReport *r, guint step, const doub
     .balance = first ? 0 : r->balance, .newton = first ? 0 : r->newton_iters,
     .residual = first ? 0 : r->residual, .joint_gap = r->joint_gap,
     .substeps = first ? 1 : MAX (r->substeps, 1u),
+    .factorisations = first ? 0 : r->factorisations,
   };
   g_array_append_val (s->points, p);
 }
@@ -150,14 +151,14 @@ fx_series_write_csv (const FxSeries *s, const char *path, GError **error)
   /* the header of `flexion-cli run --energy` (README), so one reader takes
    * both; units are SI throughout (s, J, m) */
   GString *out = g_string_new ("t,H,kinetic,elastic,gravity,supplied,dissipated,balance,"
-                               "newton_iters,residual,joint_gap,substeps\n");
+                               "newton_iters,factorisations,residual,joint_gap,substeps\n");
   for (guint i = 0; i < s->points->len; i++)
     {
       const FxSeriesPoint *p = fx_series_get (s, i);
-      g_string_append_printf (out, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%g,%.6g,%.6g,%g\n",
+      g_string_append_printf (out, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%g,%g,%.6g,%.6g,%g\n",
                               p->t, p->H, p->kinetic, p->elastic, p->gravity, p->supplied,
-                              p->dissipated, p->balance, p->newton, p->residual, p->joint_gap,
-                              p->substeps);
+                              p->dissipated, p->balance, p->newton, p->factorisations,
+                              p->residual, p->joint_gap, p->substeps);
     }
   gboolean ok = g_file_set_contents (path, out->str, out->len, error);
   g_string_free (out, TRUE);

@@ -19,7 +19,8 @@ typedef struct {
   double newton;      /* Newton iterations of this step (0 for frame 0)         */
   double residual;    /* final scaled residual of this step                     */
   double joint_gap;   /* m                                                      */
-  double substeps;    /* equal pieces the step was split into (1 for frame 0)   */
+  double substeps;    /* substeps the step was taken in (1 for frame 0)         */
+  double factorisations;  /* Newton matrices factorised in this step (0 for frame 0) */
 } FxSeriesPoint;
 
 typedef struct _FxSeries FxSeries;

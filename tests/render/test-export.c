@@ -335,7 +335,7 @@ test_csv_matches_run (void)
   g_auto (GStrv) rows = g_strsplit (g_strchomp (text), "\n", -1);
   g_assert_cmpuint (g_strv_length (rows), ==, steps + 2);  /* header, t = 0, each step */
   /* the header of `flexion-cli run --energy`: one reader for both */
-  g_assert_cmpstr (rows[0], ==, "t,H,kinetic,elastic,gravity,supplied,dissipated,balance,newton_iters,residual,joint_gap,substeps");
+  g_assert_cmpstr (rows[0], ==, "t,H,kinetic,elastic,gravity,supplied,dissipated,balance,newton_iters,factorisations,residual,joint_gap,substeps");
   for (guint k = 1; k <= steps; k++)
     {
       FxStepReport r;
@@ -345,6 +345,7 @@ test_csv_matches_run (void)
       g_assert_cmpfloat (g_ascii_strtod (cols[1], NULL), ==, r.H);
       g_assert_cmpfloat (g_ascii_strtod (cols[7], NULL), ==, r.balance);
       g_assert_cmpuint ((guint) g_ascii_strtod (cols[8], NULL), ==, r.newton_iters);
+      g_assert_cmpuint ((guint) g_ascii_strtod (cols[9], NULL), ==, r.factorisations);
     }
 }
 

@@ -26,9 +26,10 @@ struct _FxIntegrator {
   FxMatrix *J;               /* created at the first step                  */
   gboolean factors_valid;    /* J holds a factorisation usable for this dt */
   double factors_dt;
-  gboolean stale_ok;         /* may reuse factorisations (simplified Newton) */
-  double factor_cost;
-  gboolean force_stale;        /* predicted flops of a factorisation / of a residual */
+  FxNewtonKind newton_kind;
+  double factor_cost;        /* predicted flops of a factorisation / of a residual */
+  guint level, clean_steps;  /* substep level to start at; clean steps at it */
+  double dt_level;           /* the dt that level belongs to */
   double *x, *R, *mag, *x_prev, *scale, *delta, *x_base;
   double dt_prev;
   gboolean *flips;  /* per block: predict with x_{n-1} (see choose_predictor) */
@@ -84,16 +85,13 @@ fx_integrator_new (FxSystem *sys, double tolerance, guint max_iterations)
   it->tolerance = tolerance > 0 ? tolerance : 1e-12;
   it->max_iterations = max_iterations > 0 ? max_iterations : 20;
   it->matrix_kind = FX_MATRIX_AUTO;
-  it->stale_ok = TRUE;
-  /* developers' switches, for benchmarks and comparisons */
-  const char *solver = g_getenv ("FLEXION_SOLVER"), *newton_kind = g_getenv ("FLEXION_NEWTON");
+  it->newton_kind = FX_NEWTON_AUTO;
+  /* developers' switch, for benchmarks and comparisons */
+  const char *solver = g_getenv ("FLEXION_SOLVER");
   if (g_strcmp0 (solver, "banded") == 0)
     it->matrix_kind = FX_MATRIX_BANDED;
   else if (g_strcmp0 (solver, "sparse") == 0)
     it->matrix_kind = FX_MATRIX_SPARSE;
-  if (g_strcmp0 (newton_kind, "full") == 0)
-    it->stale_ok = FALSE;
-  it->force_stale = g_strcmp0 (newton_kind, "simplified") == 0;
   size_arrays (it);
   return it;
 }
@@ -217,7 +215,9 @@ choose_predictor (FxIntegrator *it, const double *xn, const double *x_new)
 }
 
 typedef enum {
-  STEP_OK, STEP_NO_CONVERGENCE, STEP_SINGULAR, STEP_NOT_FINITE, STEP_TOO_LARGE
+  STEP_OK, STEP_NO_CONVERGENCE, STEP_SINGULAR, STEP_NOT_FINITE, STEP_TOO_LARGE,
+  STEP_BALANCE,     /* converged, but the energy balance is not at round-off */
+  STEP_UNRESOLVED   /* converged, but something turned more than half a turn */
 } StepStatus;
 
 /* The Newton matrix at x for step dt, factorised. A pattern that grew (a new
@@ -267,11 +267,27 @@ predict (FxIntegrator *it, gboolean extrapolate)
  * by at least this much; full Newton does better than 1e-3 near the root. */
 #define STALE_CONTRACTION 0.1
 
-/* Reuse factorisations unless one costs less than this many residuals.
- * bench-topology, bench-spaghetti and bench-multibody measure reuse faster
- * on every model they try (1.3x to 3x), chains included: at most steps the
- * matrix barely changes, and a residual is cheaper than a factorisation. */
-#define STALE_MIN_COST 0.25
+/* Reuse factorisations only where one costs at least this many residuals
+ * (fx_matrix_cost against the kernel's 60 flops per unknown). A reused
+ * factorisation needs about twice the iterations of full Newton (one or two
+ * more to reach round-off), so it pays only where a factorisation is
+ * dearer than the extra residuals: not on the four-bar (same time, twice
+ * the iterations), yes on long links and large frames (bench/). */
+#define STALE_MIN_COST 3.0
+
+/* After an update with a reused factorisation, Newton goes on until the
+ * update is at round-off: its remaining error (rate / (1 - rate) times the
+ * update) below this, or until the residual stops falling (it is at its
+ * floor). Full Newton's last update is quadratically small already. */
+#define ROUNDOFF_UPDATE 1e-15
+#define FLOOR_CONTRACTION 0.5
+
+static gboolean
+reuse_allowed (FxIntegrator *it)
+{
+  return it->newton_kind == FX_NEWTON_SIMPLIFIED
+         || (it->newton_kind == FX_NEWTON_AUTO && it->factor_cost >= STALE_MIN_COST);
+}
 
 /* One midpoint step of size dt from the system's state; on success the
  * converged x_{n+1} is in it->x.
@@ -279,11 +295,11 @@ predict (FxIntegrator *it, gboolean extrapolate)
  * Simplified Newton: a factorisation is reused across iterations and steps
  * (same dt) while it still divides the residual by ten per iteration;
  * when it does not, the matrix is assembled and factorised at the current
- * iterate. The converged step solves the same equations to the same
- * tolerance either way: only the path to it changes. */
+ * iterate. Either way the step ends at round-off (physics.md §5): a reused
+ * factorisation converges linearly and takes its extra cheap iterations. */
 static StepStatus
 newton (FxIntegrator *it, double dt, gboolean extrapolate, gboolean full,
-        guint *iters, double *residual, GError **error)
+        guint *iters, guint *factorisations, double *residual, GError **error)
 {
   FxSystem *sys = it->sys;
   const double *xn = fx_system_state (sys);
@@ -292,7 +308,7 @@ newton (FxIntegrator *it, double dt, gboolean extrapolate, gboolean full,
   /* with full Newton every evaluation also assembles the matrix. Whether
    * to reuse factorisations is decided from predicted costs, never from
    * timings, so that a run is the same on every machine. */
-  gboolean always_fresh = full || !it->stale_ok || (it->factor_cost < STALE_MIN_COST && !it->force_stale);
+  gboolean always_fresh = full || !reuse_allowed (it);
   gboolean assembled;
 
   predict (it, extrapolate);
@@ -308,7 +324,8 @@ newton (FxIntegrator *it, double dt, gboolean extrapolate, gboolean full,
       *residual = scaled_residual (it);
       if (*residual < it->tolerance
           && (upd < it->tolerance || error_estimate < it->tolerance
-              || *residual < 1e-2 * it->tolerance))
+              || *residual < 1e-2 * it->tolerance)
+          && (always_fresh || *iters == 0 || error_estimate < ROUNDOFF_UPDATE))
         return STEP_OK;
       if (*iters >= it->max_iterations)
         return STEP_NO_CONVERGENCE;
@@ -319,6 +336,7 @@ newton (FxIntegrator *it, double dt, gboolean extrapolate, gboolean full,
           StepStatus st = refresh_factors (it, dt, assembled, error);
           if (st != STEP_OK)
             return st;
+          (*factorisations)++;
         }
       memcpy (it->delta, it->R, sizeof (double) * it->n);
       fx_matrix_solve (it->J, it->delta);  /* the Newton update */
@@ -344,9 +362,17 @@ newton (FxIntegrator *it, double dt, gboolean extrapolate, gboolean full,
             break;
           lambda *= 0.5;
         }
+      /* past the tolerance, a factorisation (kept for polishing) whose
+       * update no longer halves the residual has reached its floor: done */
+      gboolean polishing = !always_fresh && res_new < it->tolerance;
+      if (polishing && res_old < it->tolerance && !(res_new < FLOOR_CONTRACTION * res_old))
+        {
+          *residual = res_new;
+          return all_finite (it->x, it->n) ? STEP_OK : STEP_NOT_FINITE;
+        }
       if (always_fresh)
         it->factors_valid = FALSE;  /* the next iteration factorises again */
-      else if (!fresh && !(res_new < STALE_CONTRACTION * res_old))
+      else if (!fresh && !polishing && !(res_new < STALE_CONTRACTION * res_old))
         {
           it->factors_valid = FALSE;
           if (!(res_new < res_old))
@@ -392,43 +418,182 @@ fx_integrator_report (FxIntegrator *it, FxStepReport *rep)
   fill_energy (it, rep);
 }
 
-/* Advance by dt in `pieces` equal sub-steps; on failure the caller restores. */
+/* The energy scale of one substep: the largest of the energies before and
+ * after it and of the work that crossed its ports. */
+static double
+substep_scale (const FxEnergy *before, const FxEnergy *after, double supplied, double dissipated)
+{
+  const double v[] = { before->kinetic, before->elastic, before->gravity,
+                       before->kinetic + before->elastic + before->gravity,
+                       after->kinetic, after->elastic, after->gravity,
+                       after->kinetic + after->elastic + after->gravity, supplied, dissipated };
+  double m = 0.0;
+  for (guint i = 0; i < G_N_ELEMENTS (v); i++)
+    m = MAX (m, fabs (v[i]));
+  return m;
+}
+
+/* The largest angle (rad) any angular velocity turns through in a substep
+ * of size h from the state to it->x. Beyond half a turn the midpoint rule
+ * aliases the rotation: its energy still balances, but the motion is
+ * meaningless (a 1e25 N m moment on the flying spaghetti), so such a
+ * substep is split like one Newton cannot solve. */
+static double
+largest_turn (FxIntegrator *it, double h)
+{
+  const double *xn = fx_system_state (it->sys);
+  double w = 0.0;
+
+  for (guint i = 0; i < it->n; i++)
+    if (it->block_kind[it->block_of[i]] == 1)
+      w = MAX (w, MAX (fabs (xn[i]), fabs (it->x[i])));
+  return w * h;
+}
+
+/* Where a step's substeps stand: the position in units of dt / 4096 (for
+ * the noise's dyadic bridge), the finest level used, the level that failed
+ * its balance (the caller restores the step and starts it there). */
+typedef struct {
+  guint pos;
+  guint deepest;
+  guint substeps;
+  guint bad_level;
+  double last_residual;  /* of the last substep tried: the message's */
+} Tree;
+
+#define FINEST (1u << FX_MAX_SUBSTEP_LEVEL)
+
+/* One substep of size h at `level`: Newton, the flows, the commit, and its
+ * own energy balance. A Newton failure leaves the state untouched; a balance
+ * off round-off is found after the commit (STEP_BALANCE: the caller
+ * restores). */
 static StepStatus
-advance (FxIntegrator *it, double dt, guint pieces, gboolean full, FxStepReport *rep,
-         GError **error)
+substep (FxIntegrator *it, double h, guint level, gboolean full, Tree *tree,
+         FxStepReport *rep, GError **error)
 {
   FxSystem *sys = it->sys;
-  double h = dt / pieces;
+  guint iters = 0, facts = 0;
+  double res = 0.0;
+  gboolean extrapolate = it->have_prev && it->dt_prev == h;
 
-  for (guint k = 0; k < pieces; k++)
+  /* noise: this piece's input, from the bridge at its level (pieces of
+   * more than FX_NOISE_MAX_PIECES take their enclosing piece's) */
+  guint noise_level = MIN (level, (guint) g_bit_storage (FX_NOISE_MAX_PIECES) - 1);
+  fx_system_noise_piece (sys, tree->pos >> (FX_MAX_SUBSTEP_LEVEL - noise_level), 1u << noise_level);
+  StepStatus st = newton (it, h, extrapolate, full, &iters, &facts, &res, error);
+  rep->newton_iters += iters;
+  rep->factorisations += facts;
+  rep->residual = MAX (rep->residual, res);
+  tree->last_residual = res;
+  if (st != STEP_OK)
+    return st;
+
+  if (!(largest_turn (it, h) <= G_PI))
+    return STEP_UNRESOLVED;
+  double supplied, dissipated;
+  fx_system_flows (sys, it->x, h, &supplied, &dissipated);
+  if (!isfinite (supplied) || !isfinite (dissipated))
+    return STEP_NOT_FINITE;
+  FxEnergy before = fx_system_energy (sys);
+  if (extrapolate)
+    choose_predictor (it, fx_system_state (sys), it->x);
+  else
+    memset (it->flips, 0, sizeof (gboolean) * it->n_blocks);
+  memcpy (it->x_prev, fx_system_state (sys), sizeof (double) * it->n);
+  it->have_prev = TRUE;
+  it->dt_prev = h;
+  fx_system_commit (sys, it->x, h);
+
+  FxEnergy after = fx_system_energy (sys);
+  double H0 = before.kinetic + before.elastic + before.gravity;
+  double H1 = after.kinetic + after.elastic + after.gravity;
+  double balance = H1 - H0 - supplied + dissipated;
+  double scale = substep_scale (&before, &after, supplied, dissipated);
+  if (!isfinite (balance) || !isfinite (scale))
+    return STEP_NOT_FINITE;
+  if (!(fabs (balance) <= FX_BALANCE_ACCEPT * scale))
     {
-      guint iters = 0;
-      double res = 0.0;
-      gboolean extrapolate = it->have_prev && it->dt_prev == h;
-      fx_system_noise_piece (sys, k, pieces);  /* noise: this piece's input */
-      StepStatus st = newton (it, h, extrapolate, full, &iters, &res, error);
+      rep->residual = MAX (rep->residual, fabs (balance) / scale);
+      return STEP_BALANCE;
+    }
+  rep->supplied += supplied;
+  rep->dissipated += dissipated;
+  tree->pos += FINEST >> level;
+  tree->deepest = MAX (tree->deepest, level);
+  tree->substeps++;
+  return STEP_OK;
+}
 
-      rep->newton_iters += iters;
-      rep->residual = MAX (rep->residual, res);
+/* A substep that succeeded or cannot be helped by splitting (its error, if
+ * any, passed on); FALSE for a failure that a split may cure, after
+ * forgetting what the failed attempt left in the solver. */
+static gboolean
+settled (FxIntegrator *it, StepStatus st, guint level, Tree *tree, GError **local, GError **error)
+{
+  if (st == STEP_OK || st == STEP_TOO_LARGE || st == STEP_BALANCE)
+    {
+      if (*local)
+        g_propagate_error (error, g_steal_pointer (local));
+      if (st == STEP_BALANCE)
+        tree->bad_level = level;
+      return TRUE;
+    }
+  g_clear_error (local);
+  it->have_prev = FALSE;
+  it->factors_valid = FALSE;
+  fx_matrix_refresh_pivots (it->J);
+  return FALSE;
+}
+
+/* A span h at `level`: one substep, or (when Newton fails) the two halves,
+ * each split again on its own, down to FX_MAX_SUBSTEP_LEVEL. A reused
+ * factorisation being the likely culprit, a span that reuses them is first
+ * tried again with full Newton. */
+static StepStatus
+advance (FxIntegrator *it, double h, guint level, Tree *tree, FxStepReport *rep, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  StepStatus st = substep (it, h, level, FALSE, tree, rep, &local);
+
+  if (settled (it, st, level, tree, &local, error))
+    return st;
+  if (reuse_allowed (it))
+    {
+      st = substep (it, h, level, TRUE, tree, rep, &local);
+      if (settled (it, st, level, tree, &local, error))
+        return st;
+    }
+  if (level >= FX_MAX_SUBSTEP_LEVEL)
+    {
+      tree->bad_level = level;
+      return st;
+    }
+  for (guint half = 0; half < 2; half++)
+    {
+      st = advance (it, 0.5 * h, level + 1, tree, rep, error);
       if (st != STEP_OK)
         return st;
-
-      double supplied, dissipated;
-      fx_system_flows (sys, it->x, h, &supplied, &dissipated);
-      if (!isfinite (supplied) || !isfinite (dissipated))
-        return STEP_NOT_FINITE;
-      rep->supplied += supplied;
-      rep->dissipated += dissipated;
-      if (extrapolate)
-        choose_predictor (it, fx_system_state (sys), it->x);
-      else
-        memset (it->flips, 0, sizeof (gboolean) * it->n_blocks);
-      memcpy (it->x_prev, fx_system_state (sys), sizeof (double) * it->n);
-      it->have_prev = TRUE;
-      it->dt_prev = h;
-      fx_system_commit (sys, it->x, h);
     }
   return STEP_OK;
+}
+
+/* The largest coordinate of any link node, junction or body: the box test. */
+static double
+largest_coordinate (FxIntegrator *it)
+{
+  double m = 0.0;
+  FxSystem *sys = it->sys;
+
+  for (guint l = 0; l < fx_system_n_links (sys); l++)
+    for (guint i = 0; i <= fx_system_link_elements (sys, l); i++)
+      {
+        double x, y, theta, moment;
+        fx_system_node (sys, l, i, &x, &y, &theta, &moment);
+        m = MAX (m, MAX (fabs (x), fabs (y)));
+        if (!isfinite (x) || !isfinite (y))
+          return INFINITY;
+      }
+  return m;
 }
 
 static const char *
@@ -441,6 +606,9 @@ status_reason (StepStatus st)
                                        "free to move without inertia?)");
     case STEP_NOT_FINITE:     return _("the state stopped being finite");
     case STEP_TOO_LARGE:      return _("the Newton matrix is too large");
+    case STEP_BALANCE:        return _("the energy balance is not at round-off");
+    case STEP_UNRESOLVED:     return _("the mechanism turns more than half a turn in one substep "
+                                       "(are the loads far too large?)");
     case STEP_OK: default:    return "";
     }
 }
@@ -481,13 +649,54 @@ ensure_matrix (FxIntegrator *it, GError **error)
   return TRUE;
 }
 
-/* The largest number of substeps one step may be split into (docs/theory.md §7). */
-#define MAX_PIECES 64
-
 gboolean
 fx_integrator_prepare (FxIntegrator *it, GError **error)
 {
   return ensure_matrix (it, error);
+}
+
+/* The step's substeps from `level` on: 2^level spans, each split as it
+ * needs. On failure the caller restores the step's start. */
+static StepStatus
+advance_step (FxIntegrator *it, double dt, guint level, Tree *tree, FxStepReport *rep,
+              GError **error)
+{
+  guint spans = 1u << level;
+
+  for (guint k = 0; k < spans; k++)
+    {
+      StepStatus st = advance (it, dt / spans, level, tree, rep, error);
+      if (st != STEP_OK)
+        return st;
+    }
+  return STEP_OK;
+}
+
+/* Remember the level (physics.md §5): the next step starts at the finest
+ * level this one needed, and a level is left (coarser by one) only after 4
+ * clean steps at it. */
+static void
+remember_level (FxIntegrator *it, guint deepest)
+{
+  if (deepest > it->level)
+    {
+      it->level = deepest;
+      it->clean_steps = 0;
+    }
+  else if (it->level > 0 && ++it->clean_steps >= 4)
+    {
+      it->level--;
+      it->clean_steps = 0;
+    }
+}
+
+static void
+set_failure (GError **error, double t0, double dt, StepStatus st, double residual)
+{
+  g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_DIVERGED,
+               _("solver failed at t = %.6g s: %s, even in substeps of %.3g s "
+                 "(dt / %u; scaled residual %.3g)"),
+               t0, status_reason (st), dt / FINEST, FINEST, residual);
 }
 
 gboolean
@@ -510,22 +719,33 @@ fx_integrator_step (FxIntegrator *it, double dt, FxStepReport *rep, GError **err
     size_arrays (it);
   if (!fx_integrator_prepare (it, error))
     return FALSE;
+  if (it->dt_level != dt)
+    {
+      it->level = 0;  /* a new dt starts whole */
+      it->clean_steps = 0;
+      it->dt_level = dt;
+    }
 
-  FxSystemSnapshot *snap = fx_system_snapshot (sys);
+  FxSystemSnapshot *snap = NULL;
   double H0 = fx_system_hamiltonian (sys);
-  StepStatus st = STEP_OK;
-  guint pieces = 1;
+  guint level = it->level;
+  guint iters = 0, facts = 0;
+  StepStatus st;
+  Tree tree;
 
   fx_system_noise_begin_step (sys, dt);  /* noise: drawn once, reused by retries */
-
-  /* the whole step, then (a reused factorisation being the likely culprit)
-   * the whole step with full Newton, then 2, 4 ... 64 equal substeps */
-  for (guint attempt = 0; pieces <= MAX_PIECES; attempt++)
+  for (;;)
     {
-      gboolean full = attempt > 0;
       memset (rep, 0, sizeof *rep);
+      memset (&tree, 0, sizeof tree);
       g_clear_error (&local);
-      st = advance (it, dt, pieces, full, rep, &local);
+      /* a Newton failure leaves the state as it was; only a balance off
+       * round-off, found after its commit, needs the step's start again */
+      if (snap == NULL && level < FX_MAX_SUBSTEP_LEVEL)
+        snap = fx_system_snapshot (sys);
+      st = advance_step (it, dt, level, &tree, rep, &local);
+      iters += rep->newton_iters;
+      facts += rep->factorisations;
       if (st == STEP_OK)
         {
           fill_energy (it, rep);
@@ -533,14 +753,14 @@ fx_integrator_step (FxIntegrator *it, double dt, FxStepReport *rep, GError **err
             break;
           st = STEP_NOT_FINITE;
         }
-      fx_system_restore (sys, snap);
+      if (snap)
+        fx_system_restore (sys, snap);
       it->have_prev = FALSE;
       it->factors_valid = FALSE;
       fx_matrix_refresh_pivots (it->J);
-      if (st == STEP_TOO_LARGE)
+      if (st != STEP_BALANCE || tree.bad_level >= FX_MAX_SUBSTEP_LEVEL)
         break;
-      if (attempt > 0)
-        pieces *= 2;
+      level = tree.bad_level + 1;  /* the whole step again, finer from its start */
     }
   fx_system_snapshot_free (snap);
 
@@ -549,14 +769,15 @@ fx_integrator_step (FxIntegrator *it, double dt, FxStepReport *rep, GError **err
       if (st == STEP_TOO_LARGE && local != NULL)
         g_propagate_error (error, g_steal_pointer (&local));
       else
-        g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_DIVERGED,
-                     _("solver failed at t = %.6g s: %s, even in %u substeps of %.3g s "
-                       "(scaled residual %.3g)"),
-                     t0, status_reason (st), MAX_PIECES, dt / MAX_PIECES, rep->residual);
+        set_failure (error, t0, dt, st, tree.last_residual);
       return FALSE;
     }
 
-  rep->substeps = pieces;
+  rep->newton_iters = iters;
+  rep->factorisations = facts;
+  rep->substeps = tree.substeps;
+  rep->level = tree.deepest;
+  remember_level (it, tree.deepest);
   rep->dt = dt;
   rep->supplied += released;
   H0 -= released;  /* H before the release */
@@ -565,6 +786,15 @@ fx_integrator_step (FxIntegrator *it, double dt, FxStepReport *rep, GError **err
     {
       g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_DIVERGED,
                    _("solver failed at t = %.6g s: the energy balance is not finite"), t0);
+      return FALSE;
+    }
+  double far = largest_coordinate (it);
+  if (!(far <= FX_POSITION_LIMIT))
+    {
+      g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_DIVERGED,
+                   _("solver stopped at t = %.6g s: the mechanism reached %.6g m from the "
+                     "origin, beyond the %g m limit (are the loads far too large?)"),
+                   rep->t, far, FX_POSITION_LIMIT);
       return FALSE;
     }
   fx_system_noise_end_step (sys);  /* noise: the next step draws anew */
@@ -580,10 +810,22 @@ fx_integrator_set_matrix_kind (FxIntegrator *it, FxMatrixKind kind)
 }
 
 void
+fx_integrator_set_newton (FxIntegrator *it, FxNewtonKind kind)
+{
+  it->newton_kind = kind;
+  it->factors_valid = FALSE;
+}
+
+void
 fx_integrator_set_simplified_newton (FxIntegrator *it, gboolean enabled)
 {
-  it->stale_ok = enabled;
-  it->factors_valid = FALSE;
+  fx_integrator_set_newton (it, enabled ? FX_NEWTON_AUTO : FX_NEWTON_FULL);
+}
+
+gboolean
+fx_integrator_reuses_factorisations (FxIntegrator *it)
+{
+  return fx_integrator_prepare (it, NULL) && reuse_allowed (it);
 }
 
 const char *

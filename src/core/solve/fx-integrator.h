@@ -13,11 +13,37 @@ typedef struct {
   double supplied;     /* external work done during the step                   */
   double dissipated;   /* energy dissipated during the step                    */
   double balance;      /* H_{n+1} - H_n - supplied + dissipated                */
-  guint newton_iters;  /* linear solves, summed over sub-steps                  */
+  guint newton_iters;  /* Newton updates (linear solves), summed over substeps,
+                        * failed attempts included                             */
   double residual;     /* final scaled residual (largest over sub-steps)        */
   double joint_gap;    /* largest distance between member ends at a junction   */
-  guint substeps;      /* 1, 2, 4 ... 64: equal pieces the step was split into  */
+  guint substeps;      /* substeps the step was taken in (1 normally)            */
+  guint factorisations;  /* Newton matrices factorised, summed like newton_iters */
+  guint level;         /* the finest substep was dt / 2^level (0: none)          */
 } FxStepReport;
+
+/* How Newton treats its matrix: FULL factorises at every iteration;
+ * SIMPLIFIED reuses a factorisation across iterations and steps while it
+ * still contracts; AUTO (the default) reuses only where the model's
+ * predicted costs say it pays. Every variant ends a step at round-off. */
+typedef enum {
+  FX_NEWTON_AUTO,
+  FX_NEWTON_FULL,
+  FX_NEWTON_SIMPLIFIED,
+} FxNewtonKind;
+
+/* The finest substep: dt / 2^FX_MAX_SUBSTEP_LEVEL. */
+#define FX_MAX_SUBSTEP_LEVEL 12
+
+/* A step is accepted only when its energy balance is below this fraction of
+ * its own energy scale (the largest of |H| before and after, the kinetic,
+ * elastic and gravity energies, the supplied and dissipated work): round-off
+ * is 1e-16 to 1e-14 of it; anything above 1e-10 is a wrong step. */
+#define FX_BALANCE_ACCEPT 1e-10
+
+/* Coordinates beyond this box (m) stop a run: no model of the format's
+ * limits gets there except by a failing solution. */
+#define FX_POSITION_LIMIT 1e6
 
 typedef struct _FxIntegrator FxIntegrator;
 
@@ -29,11 +55,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxIntegrator, fx_integrator_free)
 /* The report of the current state (no step: supplied = balance = 0). */
 void          fx_integrator_report (FxIntegrator *integrator, FxStepReport *report);
 
-/* Advance by dt. A step Newton cannot solve (or whose state stops being
- * finite) is recomputed in 2, 4 ... 64 equal substeps (docs/theory.md §7). On
- * failure even at dt/64 the system is left at the last good state and the
- * error names the time, the residual and the smallest substep; no
- * non-finite number is ever reported. */
+/* Advance by dt. A substep Newton cannot solve (or whose state stops being
+ * finite, or whose energy balance is not at round-off) is split in two, on
+ * its own, down to dt / 4096 (docs/theory.md §7); the next step starts at the
+ * finest level the last one needed and coarsens one level after 4 clean
+ * steps. On failure even at dt/4096, or when the state leaves the
+ * +-FX_POSITION_LIMIT box, the error names the time, the residual and the
+ * smallest substep; no non-finite number is ever reported. */
 gboolean      fx_integrator_step   (FxIntegrator *integrator, double dt,
                                     FxStepReport *report, GError **error);
 
@@ -48,7 +76,12 @@ gboolean      fx_integrator_prepare (FxIntegrator *integrator, GError **error);
 void          fx_integrator_set_matrix_kind (FxIntegrator *integrator, FxMatrixKind kind);
 const char   *fx_integrator_describe_solver (FxIntegrator *integrator);
 
-/* Reuse a factorisation while it still converges fast (on by default). */
+/* The Newton variant (FX_NEWTON_AUTO by default), and whether the model's
+ * steps reuse factorisations under it (decided at the first step, from
+ * predicted costs, so that a run is the same on every machine). */
+void          fx_integrator_set_newton (FxIntegrator *integrator, FxNewtonKind kind);
+gboolean      fx_integrator_reuses_factorisations (FxIntegrator *integrator);
+/* TRUE: FX_NEWTON_AUTO, FALSE: FX_NEWTON_FULL. */
 void          fx_integrator_set_simplified_newton (FxIntegrator *integrator, gboolean enabled);
 
 G_END_DECLS
