@@ -7,6 +7,7 @@
  * field that is zero by symmetry does not chase round-off).
  */
 #include "fx-integrator.h"
+#include "fx-measure.h"
 #include "fx-memory.h"
 #include <glib/gi18n-lib.h>
 #include "fx-system-private.h"
@@ -524,6 +525,7 @@ fx_integrator_step (FxIntegrator *it, double dt, FxStepReport *rep, GError **err
     {
       gboolean full = attempt > 0;
       memset (rep, 0, sizeof *rep);
+      fx_system_reactions_reset (sys);  /* the reactions are this step's mean */
       g_clear_error (&local);
       st = advance (it, dt, pieces, full, rep, &local);
       if (st == STEP_OK)
