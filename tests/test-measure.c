@@ -146,8 +146,8 @@ test_pendulum_at_rest (void)
 
   g_autoptr (FxSystem) sys = test_system (m);
   g_autoptr (FxIntegrator) it = fx_integrator_new (sys, 1e-12, 20);
-  const double weight = (rhoA * L + tip) * G;
-  double r[2 * FX_REACTION_N_VALUES], worst = 0.0;
+  const double weight = (rhoA * L + tip) * G, below = (rhoA * L / 2 + tip) * G;
+  double r[2 * FX_REACTION_N_VALUES], worst = 0.0, worst_n = 0.0, probe[FX_PROBE_N_VALUES];
   FxStepReport rep;
 
   /* before any step: the state's stresses, none yet */
@@ -159,10 +159,14 @@ test_pendulum_at_rest (void)
       fx_system_reactions (sys, r);
       worst = MAX (worst, fabs (r[FX_REACTION_FY] - weight) / weight);
       worst = MAX (worst, fabs (r[FX_REACTION_FX]) / weight);
+      /* the rod's middle holds the weight below it, and so does a probe there */
+      fx_system_probe_values (sys, 0, 0.5, probe);
+      worst_n = MAX (worst_n, fabs (probe[FX_PROBE_N] - below) / below);
     }
-  g_test_message ("pin reaction against the weight %.6g N: worst relative error %.3g",
-                  weight, worst);
+  g_test_message ("pin reaction against the weight %.6g N: worst relative error %.3g; "
+                  "tension at the middle: %.3g", weight, worst, worst_n);
   g_assert_cmpfloat (worst, <, 1e-9);
+  g_assert_cmpfloat (worst_n, <, 1e-9);
 }
 
 /* A slider block on a horizontal guide with a rigid pendulum hanging from

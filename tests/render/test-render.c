@@ -1,6 +1,7 @@
 /* test-render.c: the cairo drawing of scenes and plots (flexion-render). */
 #include "fx-scene.h"
 #include "fx-plot.h"
+#include "fx-ensemble-plot.h"
 #include "fx-runner.h"
 #include "fx-model-io.h"
 #include "../test-models.h"
@@ -240,6 +241,41 @@ test_plots (void)
   g_assert_cmpuint (g_strv_length (lines), ==, n + 1);
 }
 
+/* The ensemble's probe plot fits how far the probes move, not where they
+ * are: the gusty mast's top sways a few centimetres at 12 m and its middle
+ * less at 6 m, so the axes span centimetres, not the 6 m between them. */
+static void
+test_ensemble_probe_axes (void)
+{
+  g_autoptr (FxModel) m = test_load_example ("gusty-cantilever.flexion");
+  g_autoptr (GError) error = NULL;
+  FxEnsembleOptions o;
+
+  m->t_end = 1.5;
+  fx_ensemble_options_init (&o, m);
+  o.n_samples = 3;
+  o.keep = 3;
+  o.threads = 1;
+  g_autoptr (FxEnsemble) e = fx_ensemble_run (m, &o, &error);
+  g_assert_no_error (error);
+
+  double x[2], y[2], sway = 0.0;
+  fx_ensemble_plot_probe_axes (e, 960, 540, x, y);
+  guint cx = FX_ENSEMBLE_PROBE_COLUMN (0, FX_PROBE_X);
+  for (guint i = 0; i < fx_ensemble_n_times (e); i++)
+    for (guint k = 0; k < fx_ensemble_n_paths (e); k++)
+      sway = MAX (sway, fabs (fx_ensemble_path_value (e, k, i, cx) - fx_ensemble_mean (e, 0, cx)));
+  g_test_message ("top sways %.3g m; axes x %.3g .. %.3g m, y %.3g .. %.3g m", sway, x[0], x[1],
+                  y[0], y[1]);
+  g_assert_cmpfloat (sway, >, 1e-3);
+  /* the sway fills the plot's width, give or take the padding */
+  g_assert_cmpfloat (x[0], <=, -0.0);
+  g_assert_cmpfloat (x[1], >=, sway);
+  g_assert_cmpfloat (x[1] - x[0], <, 2.5 * sway);
+  /* equal scales: metres per pixel alike on both axes (frame 890 x 474 px) */
+  g_assert_cmpfloat (fabs ((x[1] - x[0]) / (y[1] - y[0]) - 890.0 / 474.0), <, 0.01);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -249,5 +285,6 @@ main (int argc, char **argv)
   g_test_add_func ("/render/scene-image", test_scene_image);
   g_test_add_func ("/render/vector-outputs", test_vector_outputs);
   g_test_add_func ("/render/plots", test_plots);
+  g_test_add_func ("/render/ensemble-probe-axes", test_ensemble_probe_axes);
   return g_test_run ();
 }

@@ -22,6 +22,18 @@ const char *const fx_reaction_suffix[FX_REACTION_N_VALUES] = { ".fx", ".fy", ".m
 
 /* ------------------------------------------------------------- probes */
 
+/* A rigid link's stress is a multiplier: its state values swing about the
+ * value that balances the step (0, twice it, 0 ... for a body at rest), so
+ * once a step was taken a probe reads the step's mean midpoint value. */
+static gboolean
+is_multiplier (const FxSystem *sys, const FxLinkSys *l, int f)
+{
+  gboolean stress = f == F_NX || f == F_NY || f == F_M;
+
+  return stress && field_mass (l, f) == 0.0 && sys->reaction_span > 0.0
+         && sys->n_step_sum == sys->n;
+}
+
 void
 fx_system_probe_values (const FxSystem *sys, guint link, double s_fraction,
                         double values[FX_PROBE_N_VALUES])
@@ -41,7 +53,10 @@ fx_system_probe_values (const FxSystem *sys, guint link, double s_fraction,
         {
           Shape sh;
           field_shape (l, f, at[k].element, at[k].xi, &sh);
-          q[f] += at[k].weight * shape_eval (&sh, sys->x);
+          if (is_multiplier (sys, l, f))
+            q[f] += at[k].weight * shape_eval (&sh, sys->step_sum) / sys->reaction_span;
+          else
+            q[f] += at[k].weight * shape_eval (&sh, sys->x);
         }
       theta += at[k].weight * theta_n_at (l, at[k].element, at[k].xi);
     }
@@ -260,14 +275,25 @@ fx_system_reactions_reset (FxSystem *sys)
     sys->reaction_sum = g_new0 (double, MAX (n_reaction_values (sys), 1));
   else
     memset (sys->reaction_sum, 0, sizeof (double) * n_reaction_values (sys));
+  /* a grab adds unknowns between steps */
+  if (sys->n_step_sum != sys->n)
+    {
+      g_free (sys->step_sum);
+      sys->step_sum = g_new0 (double, MAX (sys->n, 1));
+      sys->n_step_sum = sys->n;
+    }
+  else if (sys->n > 0)
+    memset (sys->step_sum, 0, sizeof (double) * sys->n);
   sys->reaction_span = 0.0;
 }
 
 void
 fx_reactions_accumulate (FxSystem *sys, const double *x_mid, double dt)
 {
-  if (sys->reaction_sum == NULL)
+  if (sys->reaction_sum == NULL || sys->n_step_sum != sys->n)
     fx_system_reactions_reset (sys);
   reactions_add (sys, x_mid, dt, dt, sys->reaction_sum);
+  for (guint i = 0; i < sys->n; i++)
+    sys->step_sum[i] += dt * x_mid[i];
   sys->reaction_span += dt;
 }

@@ -37,10 +37,13 @@ typedef enum {
 /* ".x", ".y", ".vx", ".vy", ".angle", ".N", ".V", ".M" */
 extern const char *const fx_probe_suffix[FX_PROBE_N_VALUES];
 
-/* The values at fraction s of model link `link`. The resultants are those
- * the part of the link beyond s (larger s) exerts on the part before it,
- * in the section's frame; a field that is piecewise constant (DG0) is read
- * as its element's mean, at an element boundary as the mean of the two. */
+/* The values at fraction s of model link `link`, in the state at t. The
+ * resultants are those the part of the link beyond s (larger s) exerts on
+ * the part before it, in the section's frame; a field that is piecewise
+ * constant (DG0) is read as its element's mean, at an element boundary as
+ * the mean of the two. A rigid link's resultants are multipliers, which
+ * only the step's midpoint gives meaning: there they are the mean over
+ * the last step, as reactions are. */
 void     fx_system_probe_values (const FxSystem *system, guint link, double s_fraction,
                                  double values[FX_PROBE_N_VALUES]);
 

@@ -178,9 +178,13 @@ struct _FxSystem {
   guint noise_piece, noise_pieces;
 
   /* Support reactions (fx-measure.c): their impulse over the steps since
-   * the last reset, 3 per model joint, and the time it spans. */
+   * the last reset, 3 per model joint, and the time it spans; and the same
+   * sum of dt x_mid for every unknown (n_step_sum of them), whence a rigid
+   * link's stresses, multipliers that only the midpoint gives meaning. */
   double *reaction_sum;
   double reaction_span;
+  double *step_sum;
+  guint n_step_sum;
 };
 
 /* Noise hooks for the integrator: a step of size dt begins (a retry of the

@@ -694,6 +694,7 @@ fx_system_free (FxSystem *sys)
   g_free (sys->x);
   g_free (sys->x_mid);
   g_free (sys->reaction_sum);
+  g_free (sys->step_sum);
   g_free (sys);
 }
 
