@@ -17,14 +17,6 @@ typedef struct {
 static double fx_ (const Frame *f, double v) { return f->x + (v - f->x0) / (f->x1 - f->x0) * f->w; }
 static double fy_ (const Frame *f, double v) { return f->y + f->h - (v - f->y0) / (f->y1 - f->y0) * f->h; }
 
-static double
-nice_step (double span, int target)
-{
-  double raw = span / MAX (target, 1), decade = pow (10, floor (log10 (raw))), q = raw / decade;
-
-  return (q <= 1 ? 1 : q <= 2 ? 2 : q <= 5 ? 5 : 10) * decade;
-}
-
 static void
 pad_range (double *lo, double *hi)
 {
@@ -44,7 +36,7 @@ draw_frame (cairo_t *cr, const Frame *f, const char *title, const char *x_label,
 
   fx_text_font (cr, 10.5 * k, FALSE);
   cairo_set_line_width (cr, 1);
-  double sx = nice_step (f->x1 - f->x0, 6), sy = nice_step (f->y1 - f->y0, 5);
+  double sx = fx_nice_step (f->x1 - f->x0, 6), sy = fx_nice_step (f->y1 - f->y0, 5);
   for (double v = ceil (f->y0 / sy) * sy; v <= f->y1; v += sy)
     {
       fx_set_rgba (cr, pal->fg, 0.08);

@@ -132,6 +132,25 @@ fx_format_value (char *buf, gsize size, double v)
   typographic_minus (buf, size);
 }
 
+double
+fx_nice_step (double span, int target)
+{
+  double raw = span / MAX (target, 1), decade = pow (10, floor (log10 (raw))), q = raw / decade;
+
+  return (q <= 1 ? 1 : q <= 2 ? 2 : q <= 5 ? 5 : 10) * decade;
+}
+
+guint
+fx_tick_count (double v0, double v1, double step)
+{
+  if (!(step > 0) || !isfinite (v0) || !isfinite (v1) || !isfinite (step))
+    return 0;
+  double k0 = ceil (v0 / step), k1 = floor (v1 / step + 1e-9);
+  if (!(k1 >= k0))
+    return 0;
+  return (guint) MIN (k1 - k0 + 1, 200.0);
+}
+
 void
 fx_rounded_rect (cairo_t *cr, double x, double y, double w, double h, double r)
 {

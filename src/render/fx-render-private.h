@@ -63,6 +63,12 @@ void   fx_format_tick      (char *buf, gsize size, double v, double zero_eps);
 /* A value read-out: 4 significant digits, typographic minus. */
 void   fx_format_value     (char *buf, gsize size, double v);
 
+/* "Nice" tick spacing on the 1-2-5 ladder for about `target` intervals of
+ * `span`, and how many ticks k step fall in [v0, v1] (at most 200; 0 for a
+ * step or bound that is not finite, where a loop v += step would not end). */
+double fx_nice_step        (double span, int target);
+guint  fx_tick_count       (double v0, double v1, double step);
+
 /* A rounded rectangle path. */
 void   fx_rounded_rect     (cairo_t *cr, double x, double y, double w, double h, double r);
 
