@@ -210,34 +210,14 @@ draw_axes (cairo_t *cr, const FxMeasurePlot *p, const FxSeries *s, const Area *a
            const FxPlotStyle *st, const FxPalette *pal)
 {
   double k = font_k (st);
-  char buf[64];
+  const double box[4] = { a->x, a->y, a->w, a->h };
 
   fx_text_font (cr, 10.5 * k, FALSE);
   cairo_set_line_width (cr, 1);
-  double ys = fx_nice_step (a->y1 - a->y0, (int) MAX (2, a->h / (28 * k)));
-  for (guint i = 0, n = fx_tick_count (a->y0, a->y1, ys); i < n; i++)
-    {
-      double v = (ceil (a->y0 / ys) + i) * ys, y = floor (ay (a, v)) + 0.5;
-      fx_set_rgba (cr, pal->fg, fabs (v) < 1e-9 * ys ? 0.25 : 0.08);
-      cairo_move_to (cr, a->x, y);
-      cairo_line_to (cr, a->x + a->w, y);
-      cairo_stroke (cr);
-      fx_format_tick (buf, sizeof buf, v, 1e-9 * ys);
-      fx_set_rgb (cr, pal->dim);
-      fx_text_draw (cr, a->x - 6 * k, y, buf, FX_ALIGN_END, FX_ALIGN_CENTER);
-    }
-  double xs = fx_nice_step (a->x1 - a->x0, (int) MAX (2, a->w / (70 * k)));
-  for (guint i = 0, n = fx_tick_count (a->x0, a->x1, xs); i < n; i++)
-    {
-      double v = (ceil (a->x0 / xs) + i) * xs, x = floor (ax (a, v)) + 0.5;
-      fx_set_rgba (cr, pal->fg, 0.08);
-      cairo_move_to (cr, x, a->y);
-      cairo_line_to (cr, x, a->y + a->h);
-      cairo_stroke (cr);
-      fx_format_tick (buf, sizeof buf, v, 1e-9 * xs);
-      fx_set_rgb (cr, pal->dim);
-      fx_text_draw (cr, x, a->y + a->h + 4 * k, buf, FX_ALIGN_CENTER, FX_ALIGN_START);
-    }
+  fx_draw_ticks (cr, box, a->y0, a->y1, fx_nice_step (a->y1 - a->y0, (int) MAX (2, a->h / (28 * k))),
+                 TRUE, k, pal);
+  fx_draw_ticks (cr, box, a->x0, a->x1, fx_nice_step (a->x1 - a->x0, (int) MAX (2, a->w / (70 * k))),
+                 FALSE, k, pal);
   g_autofree char *x_name = fx_quantity_name (s, &p->x);
   g_autofree char *x_label = g_strdup_printf ("%s (%s)", x_name, fx_quantity_unit (&p->x));
   fx_set_rgb (cr, pal->dim);
@@ -317,13 +297,7 @@ draw_legend (cairo_t *cr, const FxMeasurePlot *p, const FxSeries *s, const Area 
         {
           double rgb[3], y = by + 4 * k + (c + 0.5) * row;
           fx_series_color (c, st->dark, rgb);
-          fx_set_rgb (cr, rgb);
-          cairo_set_line_width (cr, 2.5 * k);
-          cairo_move_to (cr, bx + 6 * k, y);
-          cairo_line_to (cr, bx + 20 * k, y);
-          cairo_stroke (cr);
-          fx_set_rgb (cr, pal->fg);
-          fx_text_draw (cr, bx + 24 * k, y, names[c], FX_ALIGN_START, FX_ALIGN_CENTER);
+          fx_draw_legend_entry (cr, bx + 6 * k, y, rgb, names[c], k, pal);
         }
     }
   for (guint c = 0; c < p->n_curves; c++)
@@ -364,23 +338,8 @@ draw_hover (cairo_t *cr, const FxMeasurePlot *p, const FxSeries *s, guint i0, gu
       cairo_arc (cr, x, ay (a, val), 3.5 * k, 0, 2 * G_PI);
       cairo_fill (cr);
     }
-  fx_text_font (cr, 10 * k, FALSE);
-  double wmax = 0, row = 14 * k;
-  for (guint l = 0; l < lines->len; l++)
-    wmax = MAX (wmax, fx_text_width (cr, g_ptr_array_index (lines, l)));
-  double bw = wmax + 12 * k, bh = lines->len * row + 8 * k, bx = x + 8 * k;
-  if (bx + bw > a->x + a->w)
-    bx = x - 8 * k - bw;
-  double by = a->y + a->h - bh - 6 * k;
-  fx_rounded_rect (cr, bx, by, bw, bh, 5 * k);
-  fx_set_rgba (cr, pal->card, 0.95);
-  cairo_fill_preserve (cr);
-  fx_set_rgba (cr, pal->fg, 0.2);
-  cairo_stroke (cr);
-  fx_set_rgb (cr, pal->fg);
-  for (guint l = 0; l < lines->len; l++)
-    fx_text_draw (cr, bx + 6 * k, by + 4 * k + (l + 0.5) * row, g_ptr_array_index (lines, l),
-                  FX_ALIGN_START, FX_ALIGN_CENTER);
+  const double box[4] = { a->x, a->y, a->w, a->h };
+  fx_draw_readout (cr, x, box, (const char *const *) lines->pdata, lines->len, k, pal);
   g_ptr_array_unref (lines);
 }
 
@@ -396,14 +355,7 @@ fx_measure_plot_draw (cairo_t *cr, const FxMeasurePlot *p, const FxSeries *s,
   fx_plot_area (FX_PLOT_ENERGY, st, w, h, area);
   Area a = { area[0], area[1], area[2], area[3], 0, 1, 0, 1 };
 
-  cairo_save (cr);
-  cairo_rectangle (cr, 0, 0, w, h);
-  cairo_clip (cr);
-  if (!st->transparent)
-    {
-      fx_set_rgb (cr, pal->bg);
-      cairo_paint (cr);
-    }
+  fx_plot_begin (cr, w, h, st->transparent, pal);
   ranges (p, s, i0, i1, st, &a);
   draw_axes (cr, p, s, &a, st, pal);
   cairo_save (cr);
