@@ -104,7 +104,41 @@ if (( $? == 0 )); then ok "energy balance |balance| < 1e-10 max|H| on every row 
 
 expect_header "$tmp/trace.csv" "t,link,node,x,y,theta,moment" "trace CSV header"
 expect_rows "$tmp/trace.csv" $(( (150 / 10 + 1) * 11 )) "trace CSV with --every 10 has 16 times x 11 nodes"
-expect_header "$tmp/probes.csv" "t,tip.x,tip.y" "probes CSV header"
+expect_header "$tmp/probes.csv" "t,tip.x,tip.y,tip.vx,tip.vy,tip.angle,tip.N,tip.V,tip.M" "probes CSV header"
+
+# --- probe values and support reactions ---------------------------------------------
+# A rigid pendulum hanging at rest from a pin, a clamped stub and a guided one:
+# the pin carries the weight (2 kg m^-1 x 1 m + 0.5 kg) g at every step.
+cat >"$tmp/hanging.flexion" <<'JSON'
+{ "format": "flexion-model", "version": 1, "time": { "dt": 0.01, "end": 0.05 },
+  "joints": [ { "id": "O", "at": [0, 0], "support": "pin" }, { "id": "T", "at": [0, -1], "mass": 0.5 },
+              { "id": "C", "at": [2, 0], "support": "clamp" }, { "id": "D", "at": [3, 0] },
+              { "id": "G", "at": [5, 0], "support": "guided" }, { "id": "H", "at": [5, -1], "support": "pin" } ],
+  "links": [ { "id": "rod", "from": "O", "to": "T", "elements": 4, "rigid": true,
+      "section": { "rhoA": 2, "rhoI": 1e-3, "EA": 1e9, "GA": 1e9, "EI": 1e6 } },
+    { "id": "stub", "from": "C", "to": "D", "elements": 2,
+      "section": { "rhoA": 1, "rhoI": 1e-4, "EA": 1e6, "GA": 1e6, "EI": 10 } },
+    { "id": "post", "from": "G", "to": "H", "elements": 2,
+      "section": { "rhoA": 1, "rhoI": 1e-4, "EA": 1e6, "GA": 1e6, "EI": 10 } } ],
+  "probes": [ { "id": "mid", "link": "rod", "s": 0.5 } ] }
+JSON
+run_cli hanging run "$tmp/hanging.flexion" --probes "$tmp/h-probes.csv" --reactions "$tmp/h-reactions.csv"
+expect_status hanging 0 "run --reactions exits 0"
+expect_header "$tmp/h-reactions.csv" "t,O.fx,O.fy,C.fx,C.fy,C.m,G.m,H.fx,H.fy" \
+  "reactions CSV header: force columns at pins and clamps, a moment where rotation is held"
+expect_rows "$tmp/h-reactions.csv" 6 "reactions CSV has a row at t = 0 and per step"
+msg=$(awk -F, 'NR > 2 {
+    w = (2 * 1 + 0.5) * 9.81
+    if ($3 - w > 1e-9 * w || w - $3 > 1e-9 * w || $2 > 1e-9 || -$2 > 1e-9) { print "row " NR ": " $0; bad = 1 }
+  } END { exit bad }' "$tmp/h-reactions.csv")
+if (( $? == 0 )); then ok "the pin carries the hanging weight on every step"; else nok "the pin carries the hanging weight on every step" "$msg"; fi
+# the rod's middle hangs still, in tension: the weight below it, (2 x 0.5 + 0.5) g
+msg=$(awk -F, 'END {
+    if ($4 > 1e-12 || -$4 > 1e-12 || $5 > 1e-12 || -$5 > 1e-12) print "velocity " $4 ", " $5
+    if ($6 + 1.5707963267948966 > 1e-12 || -1.5707963267948966 - $6 > 1e-12) print "angle " $6
+    if ($7 < 1.4 * 9.81 || $7 > 1.6 * 9.81) print "N " $7
+  }' "$tmp/h-probes.csv")
+if [[ -z $msg ]]; then ok "the probe reads rest, the rod pointing down, the tension below it"; else nok "the probe reads rest, the rod pointing down, the tension below it" "$msg"; fi
 
 run_cli short run "$spaghetti" --dt 0.05 --until 1 --energy "$tmp/short.csv"
 expect_status short 0 "run --dt 0.05 --until 1 exits 0"
@@ -368,7 +402,8 @@ for path in sys.argv[1:]:
     elif "stats" in path:
         assert probe + ".x.mean" in rows[0] and probe + ".y.q95" in rows[0], rows[0]
     elif "paths" in path:
-        assert rows[0] == ["sample", "t", probe + ".x", probe + ".y"], rows[0]
+        assert rows[0] == ["sample", "t"] + [probe + v for v in
+                          (".x", ".y", ".vx", ".vy", ".angle", ".N", ".V", ".M")], rows[0]
     else:
         assert rows[0][1:3] in ([probe + ".x", probe + ".y"], [probe + ".x_m", probe + ".y_m"]), rows[0]
     print(f"{path.rsplit('/', 1)[1]}: {len(rows)} rows of {width}", end="; ")

@@ -65,7 +65,10 @@ test_threads (void)
   g_assert_cmpuint (fx_ensemble_n_ok (one), ==, 10);
   /* the header: t, then mean, std, q05, q95 of each column */
   g_assert_true (g_str_has_prefix (a, "t,H.mean,H.std,H.q05,H.q95,kinetic.mean,"));
-  g_assert_nonnull (strstr (a, ",tip.y.mean,tip.y.std,tip.y.q05,tip.y.q95\n"));
+  g_assert_nonnull (strstr (a, ",tip.y.mean,tip.y.std,tip.y.q05,tip.y.q95,tip.vx.mean,"));
+  /* every probe value of fx-measure.h, the moment last */
+  g_assert_nonnull (strstr (a, ",tip.angle.mean,tip.angle.std,tip.angle.q05,tip.angle.q95,tip.N.mean,"));
+  g_assert_nonnull (strstr (a, ",tip.M.mean,tip.M.std,tip.M.q05,tip.M.q95\n"));
   /* every sample path balances energy */
   g_test_message ("worst |balance| / E_scale over 10 samples: %.2g",
                   fx_ensemble_worst_balance (one));

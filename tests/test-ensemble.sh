@@ -37,7 +37,9 @@ else
 fi
 header=$(head -n 1 "$tmp/t1.csv")
 want="t,H.mean,H.std,H.q05,H.q95,kinetic.mean,kinetic.std,kinetic.q05,kinetic.q95"
-if [[ $header == "$want"* && $header == *",tip.y.mean,tip.y.std,tip.y.q05,tip.y.q95" ]]; then
+if [[ $header == "$want"* && $header == *",tip.y.mean,tip.y.std,tip.y.q05,tip.y.q95,tip.vx.mean,"*
+      && $header == *",tip.N.mean,tip.N.std,tip.N.q05,tip.N.q95,tip.V.mean,"*
+      && $header == *",tip.M.mean,tip.M.std,tip.M.q05,tip.M.q95" ]]; then
   ok "statistics header"
 else
   nok "statistics header" "got: $header"
@@ -45,7 +47,7 @@ fi
 rows=$(( $(wc -l <"$tmp/t1.csv") - 1 ))
 if (( rows == 151 )); then ok "a row at t = 0 and per step"; else nok "a row at t = 0 and per step" "$rows rows"; fi
 prows=$(( $(wc -l <"$tmp/paths.csv") - 1 ))
-if [[ $(head -n 1 "$tmp/paths.csv") == "sample,t,tip.x,tip.y" ]] && (( prows == 302 )); then
+if [[ $(head -n 1 "$tmp/paths.csv") == "sample,t,tip.x,tip.y,tip.vx,tip.vy,tip.angle,tip.N,tip.V,tip.M" ]] && (( prows == 302 )); then
   ok "--paths keeps the probe paths of 2 samples"
 else
   nok "--paths keeps the probe paths of 2 samples" "$prows rows"

@@ -6,6 +6,7 @@
  */
 #include "test-models.h"
 #include "fx-system-private.h"
+#include "fx-measure.h"
 
 #define L_LINK 2.0
 #define N_EL 20
@@ -18,6 +19,8 @@ typedef struct {
   double max_dw;     /* max relative change of omega at the link centre                     */
   double max_drift;  /* max |H - H0| / H0                                                   */
   double peak;       /* steady peak tension, analytic                                       */
+  double probe[2][FX_PROBE_N_VALUES];  /* at the end, at s = 1/2 and s = 1/4              */
+  double t;          /* the end                                                             */
 } SpinResult;
 
 /* The exact steady state of the stretched, spinning link: with u = s - L/2 and
@@ -39,7 +42,7 @@ spin (gboolean steady_start)
   FxLinkSys *ls = &sys->links[0];
   double *x = fx_system_state (sys);
   double k = sqrt (RHOA * OMEGA * OMEGA / EA), h = L_LINK / N_EL;
-  SpinResult res = { 0, 0, 0, steady_n (0, k) };
+  SpinResult res = { 0, 0, 0, steady_n (0, k), { { 0 } }, 0 };
 
   g_assert_cmpint (ls->T, ==, FX_CAUSAL_F);
   if (steady_start)
@@ -76,6 +79,9 @@ spin (gboolean steady_start)
       res.max_dw = MAX (res.max_dw, fabs (w - w0) / w0);
       res.max_drift = MAX (res.max_drift, fabs (rep.H - H0) / H0);
     }
+  fx_system_probe_values (sys, 0, 0.5, res.probe[0]);
+  fx_system_probe_values (sys, 0, 0.25, res.probe[1]);
+  res.t = fx_system_time (sys);
   g_test_message ("%s start: max |n - n_steady| / n_peak = %.3g, max |dw|/w = %.3g, "
                   "max energy drift %.3g (peak tension %.4g N)",
                   steady_start ? "steady" : "unstressed", res.max_dn, res.max_dw,
@@ -92,6 +98,35 @@ test_steady (void)
   g_assert_cmpfloat (r.max_dn, <, 1e-4);
   g_assert_cmpfloat (r.max_dw, <, 1e-8);
   g_assert_cmpfloat (r.max_drift, <, 1e-10);
+}
+
+/* What probes read on the steady spinning link after two turns: the
+ * tension rhoA w^2 ((L/2)^2 - u^2)/2 (u from the centre), no shear or
+ * moment, the velocity w x r, and the section angle that went round twice. */
+static void
+test_probe (void)
+{
+  SpinResult r = spin (TRUE);
+  const double quarter = L_LINK / 4, phi = OMEGA * r.t;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      const double *p = r.probe[i], u = i == 0 ? 0.0 : -quarter;
+      double tension = RHOA * OMEGA * OMEGA * (L_LINK * L_LINK / 4 - u * u) / 2;
+      g_test_message ("s = %s: N = %.6g N (analytic %.6g), V = %.3g N, M = %.3g N m, "
+                      "v = (%.6g, %.6g) m/s, angle %.9g rad", i == 0 ? "1/2" : "1/4",
+                      p[FX_PROBE_N], tension, p[FX_PROBE_V], p[FX_PROBE_M], p[FX_PROBE_VX],
+                      p[FX_PROBE_VY], p[FX_PROBE_ANGLE]);
+      /* DG0 element means at a node: within (h/3)^2-ish of the point value */
+      g_assert_cmpfloat (fabs (p[FX_PROBE_N] - tension) / r.peak, <, 0.01);
+      g_assert_cmpfloat (fabs (p[FX_PROBE_V]) + fabs (p[FX_PROBE_M]), <, 1e-6 * r.peak);
+      g_assert_cmpfloat (fabs (p[FX_PROBE_ANGLE] - phi), <, 1e-6);
+      /* the point at u from the centre of the link at angle phi */
+      g_assert_cmpfloat (fabs (p[FX_PROBE_X] - u * cos (phi)), <, 1e-3 * L_LINK);
+      g_assert_cmpfloat (fabs (p[FX_PROBE_Y] - u * sin (phi)), <, 1e-3 * L_LINK);
+      g_assert_cmpfloat (fabs (p[FX_PROBE_VX] + OMEGA * u * sin (phi)), <, 1e-3 * OMEGA * L_LINK);
+      g_assert_cmpfloat (fabs (p[FX_PROBE_VY] - OMEGA * u * cos (phi)), <, 1e-3 * OMEGA * L_LINK);
+    }
 }
 
 static void
@@ -111,5 +146,6 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/spinning/steady", test_steady);
   g_test_add_func ("/spinning/unstressed", test_unstressed);
+  g_test_add_func ("/spinning/probe", test_probe);
   return g_test_run ();
 }

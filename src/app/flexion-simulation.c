@@ -269,6 +269,7 @@ ensure_runner (FlexionSimulation *sim, GError **error)
   for (guint p = 0; p < sim->model->probes->len; p++)
     ids[p] = fx_model_probe (sim->model, p)->id;
   fx_series_set_probes (sim->series, sim->model->probes->len, ids);
+  fx_series_set_supports (sim->series, sim->model);
   sim->display_time = 0;
   g_object_notify_by_pspec (G_OBJECT (sim), properties[PROP_RUNNING]);
   return TRUE;

@@ -1,7 +1,8 @@
 /* flexion-cli: the headless runner over the Flexion core.
  *
  *   flexion-cli run MODEL [--dt S] [--until T] [--energy F.csv] [--trace F.csv]
- *                         [--probes F.csv] [--every K] [--seed N] [--max-memory SIZE]
+ *                         [--probes F.csv] [--reactions F.csv] [--every K] [--seed N]
+ *                         [--max-memory SIZE]
  *   flexion-cli ensemble MODEL --samples N ... (flexion-cli-ensemble.c)
  *   flexion-cli ensemble-merge PARTIAL... --stats OUT.csv
  *   flexion-cli check MODEL [--max-memory SIZE]
@@ -25,6 +26,7 @@
 #include "fx-memory.h"
 #include "fx-system.h"
 #include "fx-integrator.h"
+#include "fx-measure.h"
 #include "flexion-cli-private.h"
 #include "flexion-cli-ensemble.h"
 #include "flexion-cli-modes.h"
@@ -57,7 +59,12 @@ static const char *usage_text =
   "                  balance,newton_iters,factorisations,residual,joint_gap,substeps\n"
   "                  (one row at t = 0 and per step)\n"
   "  --trace FILE    node CSV: t,link,node,x,y,theta,moment\n"
-  "  --probes FILE   probe CSV: t,<id>.x,<id>.y,...\n"
+  "  --probes FILE   probe CSV: t, then per probe <id>.x,<id>.y (m), <id>.vx,<id>.vy\n"
+  "                  (m/s), <id>.angle (rad, section angle, not wrapped), <id>.N (axial,\n"
+  "                  tension > 0), <id>.V (shear), <id>.M (bending, N m): the state at t\n"
+  "  --reactions FILE  support CSV: t, then per supported joint <id>.fx,<id>.fy (N,\n"
+  "                  the force the support exerts on the mechanism) and <id>.m (N m)\n"
+  "                  where it holds rotation: the mean over the step ending at t\n"
   "  --every K       write the trace every K steps (default 1)\n"
   "  --seed N        noise seed (default: the model's seed); the run is sample 0\n"
   "  --newton KIND   full, simplified or auto (default): full factorises the Newton\n"
@@ -356,9 +363,10 @@ write_probes (FxCsvFile *f, const FxSystem *sys, const FxModel *model)
   for (guint p = 0; p < model->probes->len; p++)
     {
       const FxProbe *probe = fx_model_probe (model, p);
-      double x, y;
-      fx_system_point (sys, (guint) fx_model_find_link (model, probe->link), probe->s, &x, &y);
-      fx_csv_file_printf (f, ",%.17g,%.17g", x, y);
+      double v[FX_PROBE_N_VALUES];
+      fx_system_probe_values (sys, (guint) fx_model_find_link (model, probe->link), probe->s, v);
+      for (guint k = 0; k < FX_PROBE_N_VALUES; k++)
+        fx_csv_file_printf (f, ",%.17g", v[k]);
     }
   fx_csv_file_write (f, "\n", 1);
 }
@@ -368,12 +376,45 @@ probes_header (const FxModel *model)
 {
   GString *h = g_string_new ("t");
   for (guint p = 0; p < model->probes->len; p++)
+    for (guint k = 0; k < FX_PROBE_N_VALUES; k++)
+      {
+        g_string_append_c (h, ',');
+        fx_csv_append_field2 (h, fx_model_probe (model, p)->id, fx_probe_suffix[k]);
+      }
+  return g_string_free (h, FALSE);
+}
+
+/* A reaction row: the columns of every channel a joint holds, as in the header. */
+static void
+write_reactions (FxCsvFile *f, const FxSystem *sys, const FxModel *model)
+{
+  g_autofree double *r = g_new (double, FX_REACTION_N_VALUES * MAX (model->joints->len, 1));
+
+  fx_system_reactions (sys, r);
+  fx_csv_file_printf (f, "%.17g", fx_system_time (sys));
+  for (guint j = 0; j < model->joints->len; j++)
     {
-      const char *id = fx_model_probe (model, p)->id;
-      g_string_append_c (h, ',');
-      fx_csv_append_field2 (h, id, ".x");
-      g_string_append_c (h, ',');
-      fx_csv_append_field2 (h, id, ".y");
+      FxHolds holds = fx_system_joint_holds (sys, j);
+      for (guint k = 0; k < FX_REACTION_N_VALUES; k++)
+        if (fx_holds_value (holds, k))
+          fx_csv_file_printf (f, ",%.17g", r[FX_REACTION_N_VALUES * j + k]);
+    }
+  fx_csv_file_write (f, "\n", 1);
+}
+
+static char *
+reactions_header (const FxSystem *sys, const FxModel *model)
+{
+  GString *h = g_string_new ("t");
+  for (guint j = 0; j < model->joints->len; j++)
+    {
+      FxHolds holds = fx_system_joint_holds (sys, j);
+      for (guint k = 0; k < FX_REACTION_N_VALUES; k++)
+        if (fx_holds_value (holds, k))
+          {
+            g_string_append_c (h, ',');
+            fx_csv_append_field2 (h, fx_model_joint (model, j)->id, fx_reaction_suffix[k]);
+          }
     }
   return g_string_free (h, FALSE);
 }
@@ -452,7 +493,7 @@ cmd_run (int argc, char **argv)
 {
   g_autofree char *dt_text = NULL, *until_text = NULL, *max_memory = NULL;
   g_autofree char *energy_path = NULL, *trace_path = NULL, *probes_path = NULL;
-  g_autofree char *newton_text = NULL;
+  g_autofree char *newton_text = NULL, *reactions_path = NULL;
   int every = 1;
   gint64 seed = G_MININT64;  /* not given */
   GOptionEntry entries[] = {
@@ -462,6 +503,7 @@ cmd_run (int argc, char **argv)
     { "energy", 0, 0, G_OPTION_ARG_FILENAME, &energy_path, "Energy CSV", "FILE" },
     { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path, "Node trace CSV", "FILE" },
     { "probes", 0, 0, G_OPTION_ARG_FILENAME, &probes_path, "Probe CSV", "FILE" },
+    { "reactions", 0, 0, G_OPTION_ARG_FILENAME, &reactions_path, "Support reaction CSV", "FILE" },
     { "every", 0, 0, G_OPTION_ARG_INT, &every, "Trace every K steps", "K" },
     { "max-memory", 0, 0, G_OPTION_ARG_STRING, &max_memory, "Memory limit", "SIZE" },
     { "newton", 0, 0, G_OPTION_ARG_STRING, &newton_text, "Newton variant", "KIND" },
@@ -521,13 +563,15 @@ cmd_run (int argc, char **argv)
 
   /* from here on a signal must not kill us with temporaries on disk */
   catch_signals ();
-  enum { ENERGY, TRACE, PROBES, N_OUTPUTS };
-  Output out[N_OUTPUTS] = { { energy_path, NULL }, { trace_path, NULL }, { probes_path, NULL } };
-  g_autofree char *ph = probes_header (model);
+  enum { ENERGY, TRACE, PROBES, REACTIONS, N_OUTPUTS };
+  Output out[N_OUTPUTS] = { { energy_path, NULL }, { trace_path, NULL }, { probes_path, NULL },
+                            { reactions_path, NULL } };
+  g_autofree char *ph = probes_header (model), *rh = reactions_header (sys, model);
   if (!output_open (&out[ENERGY], "t,H,kinetic,elastic,gravity,supplied,dissipated,balance,"
                     "newton_iters,factorisations,residual,joint_gap,substeps")
       || !output_open (&out[TRACE], "t,link,node,x,y,theta,moment")
-      || !output_open (&out[PROBES], ph))
+      || !output_open (&out[PROBES], ph)
+      || !output_open (&out[REACTIONS], rh))
     {
       outputs_finish (out, N_OUTPUTS, FALSE);
       return EXIT_EXPORT;
@@ -538,6 +582,7 @@ cmd_run (int argc, char **argv)
   if (out[ENERGY].file) write_energy (out[ENERGY].file, &rep);
   if (out[TRACE].file) write_trace (out[TRACE].file, sys, model);
   if (out[PROBES].file) write_probes (out[PROBES].file, sys, model);
+  if (out[REACTIONS].file) write_reactions (out[REACTIONS].file, sys, model);
 
   gboolean tty = isatty (2);
   guint n_steps = (guint) ceil (model->t_end / model->dt - 1e-9);
@@ -573,6 +618,7 @@ cmd_run (int argc, char **argv)
       if (out[ENERGY].file) write_energy (out[ENERGY].file, &rep);
       if (out[TRACE].file && step % (guint) every == 0) write_trace (out[TRACE].file, sys, model);
       if (out[PROBES].file) write_probes (out[PROBES].file, sys, model);
+      if (out[REACTIONS].file) write_reactions (out[REACTIONS].file, sys, model);
       for (guint i = 0; i < N_OUTPUTS; i++)
         if (output_failed (&out[i]))
           {

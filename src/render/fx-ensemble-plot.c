@@ -17,14 +17,6 @@ typedef struct {
 static double fx_ (const Frame *f, double v) { return f->x + (v - f->x0) / (f->x1 - f->x0) * f->w; }
 static double fy_ (const Frame *f, double v) { return f->y + f->h - (v - f->y0) / (f->y1 - f->y0) * f->h; }
 
-static double
-nice_step (double span, int target)
-{
-  double raw = span / MAX (target, 1), decade = pow (10, floor (log10 (raw))), q = raw / decade;
-
-  return (q <= 1 ? 1 : q <= 2 ? 2 : q <= 5 ? 5 : 10) * decade;
-}
-
 static void
 pad_range (double *lo, double *hi)
 {
@@ -44,7 +36,7 @@ draw_frame (cairo_t *cr, const Frame *f, const char *title, const char *x_label,
 
   fx_text_font (cr, 10.5 * k, FALSE);
   cairo_set_line_width (cr, 1);
-  double sx = nice_step (f->x1 - f->x0, 6), sy = nice_step (f->y1 - f->y0, 5);
+  double sx = fx_nice_step (f->x1 - f->x0, 6), sy = fx_nice_step (f->y1 - f->y0, 5);
   for (double v = ceil (f->y0 / sy) * sy; v <= f->y1; v += sy)
     {
       fx_set_rgba (cr, pal->fg, 0.08);
@@ -229,73 +221,142 @@ time_index (const FxEnsemble *e, double t)
   return i;
 }
 
+/* A probe's displacement from where it started (every sample starts there). */
+typedef struct {
+  const FxEnsemble *e;
+  guint cx, cy;
+  double x0, y0;
+} ProbeCols;
+
+static ProbeCols
+probe_cols (const FxEnsemble *e, guint p)
+{
+  ProbeCols c = { e, FX_ENSEMBLE_PROBE_COLUMN (p, FX_PROBE_X), FX_ENSEMBLE_PROBE_COLUMN (p, FX_PROBE_Y),
+                  0, 0 };
+  c.x0 = fx_ensemble_mean (e, 0, c.cx);
+  c.y0 = fx_ensemble_mean (e, 0, c.cy);
+  return c;
+}
+
+/* sample k's displacement at time i (k < 0: the mean's) */
+static void
+probe_at (const ProbeCols *c, int k, guint i, double d[2])
+{
+  if (k < 0)
+    {
+      d[0] = fx_ensemble_mean (c->e, i, c->cx) - c->x0;
+      d[1] = fx_ensemble_mean (c->e, i, c->cy) - c->y0;
+      return;
+    }
+  d[0] = fx_ensemble_path_value (c->e, (guint) k, i, c->cx) - c->x0;
+  d[1] = fx_ensemble_path_value (c->e, (guint) k, i, c->cy) - c->y0;
+}
+
+/* The y axis' name, along it. */
+static void
+y_label (cairo_t *cr, const Frame *f, const char *label, const FxPlotStyle *st, const FxPalette *pal)
+{
+  double k = st->font_scale > 0 ? st->font_scale : 1;
+
+  cairo_save (cr);
+  cairo_translate (cr, 4 * k, f->y);
+  cairo_rotate (cr, -G_PI / 2);
+  fx_text_font (cr, 10.5 * k, FALSE);
+  fx_set_rgb (cr, pal->dim);
+  fx_text_draw (cr, 0, 0, label, FX_ALIGN_END, FX_ALIGN_START);
+  cairo_restore (cr);
+}
+
+/* The probe plot's data area and axes: the displacements of every probe,
+ * sample and mean, padded, with equal scales (the narrower range widened). */
+static void
+probe_frame (const FxEnsemble *e, const FxPlotStyle *st, double w, double h, Frame *f)
+{
+  guint n = fx_ensemble_n_times (e), n_probes = FX_ENSEMBLE_N_PROBES (fx_ensemble_n_columns (e));
+  double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY, d[2];
+
+  for (guint p = 0; p < n_probes; p++)
+    {
+      ProbeCols c = probe_cols (e, p);
+      for (guint i = 0; i < n; i++)
+        for (int k = -1; k < (int) fx_ensemble_n_paths (e); k++)
+          {
+            probe_at (&c, k, i, d);
+            xlo = MIN (xlo, d[0]), xhi = MAX (xhi, d[0]), ylo = MIN (ylo, d[1]), yhi = MAX (yhi, d[1]);
+          }
+    }
+  pad_range (&xlo, &xhi);
+  pad_range (&ylo, &yhi);
+  frame_area (st, w, h, f);
+  double sx = (xhi - xlo) / f->w, sy = (yhi - ylo) / f->h, s = MAX (sx, sy);
+  double cx0 = 0.5 * (xlo + xhi), cy0 = 0.5 * (ylo + yhi);
+  f->x0 = cx0 - 0.5 * s * f->w, f->x1 = cx0 + 0.5 * s * f->w;
+  f->y0 = cy0 - 0.5 * s * f->h, f->y1 = cy0 + 0.5 * s * f->h;
+}
+
+void
+fx_ensemble_plot_probe_axes (const FxEnsemble *e, double w, double h, double x[2], double y[2])
+{
+  FxPlotStyle style;
+  Frame f;
+
+  fx_plot_style_init (&style);
+  probe_frame (e, &style, w, h, &f);
+  x[0] = f.x0, x[1] = f.x1, y[0] = f.y0, y[1] = f.y1;
+}
+
+/* Paths of each probe's displacement from its start, so that probes far
+ * apart (a mast's top and middle) share a scale fitted to how far they
+ * move, not to where they are. Equal scales keep the paths' shapes. */
 static void
 draw_probes (cairo_t *cr, const FxEnsemble *e, double t_now, const FxPlotStyle *st,
              const FxPalette *pal, double w, double h)
 {
-  guint n = fx_ensemble_n_times (e), n_probes = (fx_ensemble_n_columns (e) - FX_ENSEMBLE_N_ENERGY) / 2;
-  double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+  guint n = fx_ensemble_n_times (e), n_probes = FX_ENSEMBLE_N_PROBES (fx_ensemble_n_columns (e));
+  guint n_paths = fx_ensemble_n_paths (e);
+  double d[2];
   Frame f;
 
-  for (guint p = 0; p < n_probes; p++)
-    {
-      guint cx = FX_ENSEMBLE_N_ENERGY + 2 * p, cy = cx + 1;
-      for (guint i = 0; i < n; i++)
-        {
-          xlo = MIN (xlo, fx_ensemble_mean (e, i, cx)), xhi = MAX (xhi, fx_ensemble_mean (e, i, cx));
-          ylo = MIN (ylo, fx_ensemble_mean (e, i, cy)), yhi = MAX (yhi, fx_ensemble_mean (e, i, cy));
-          for (guint k = 0; k < fx_ensemble_n_paths (e); k++)
-            {
-              double x = fx_ensemble_path_value (e, k, i, cx), y = fx_ensemble_path_value (e, k, i, cy);
-              xlo = MIN (xlo, x), xhi = MAX (xhi, x), ylo = MIN (ylo, y), yhi = MAX (yhi, y);
-            }
-        }
-    }
-  pad_range (&xlo, &xhi);
-  pad_range (&ylo, &yhi);
-  frame_area (st, w, h, &f);
-  /* equal scales: widen the narrower range */
-  double sx = (xhi - xlo) / f.w, sy = (yhi - ylo) / f.h, s = MAX (sx, sy);
-  double cx0 = 0.5 * (xlo + xhi), cy0 = 0.5 * (ylo + yhi);
-  f.x0 = cx0 - 0.5 * s * f.w, f.x1 = cx0 + 0.5 * s * f.w;
-  f.y0 = cy0 - 0.5 * s * f.h, f.y1 = cy0 + 0.5 * s * f.h;
-  draw_frame (cr, &f, _("Probe paths: samples and mean"), "x / m", st, pal);
+  probe_frame (e, st, w, h, &f);
+  draw_frame (cr, &f, _("Probe paths from their start: samples and mean"), _("\u0394x / m"), st, pal);
+  y_label (cr, &f, _("\u0394y / m"), st, pal);
 
   cairo_save (cr);
   cairo_rectangle (cr, f.x, f.y, f.w, f.h);
   cairo_clip (cr);
   guint now = t_now >= 0 ? time_index (e, t_now) : n - 1;
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);  /* no miter spikes where a path turns back */
   for (guint p = 0; p < n_probes; p++)
     {
-      guint cx = FX_ENSEMBLE_N_ENERGY + 2 * p, cy = cx + 1;
+      ProbeCols c = probe_cols (e, p);
       double rgb[3];
 
       fx_series_color (p, st->dark, rgb);
-      cairo_set_line_width (cr, 0.8);
-      for (guint k = 0; k < fx_ensemble_n_paths (e); k++)
+      for (int k = 0; k <= (int) n_paths; k++)
         {
+          int sample = k < (int) n_paths ? k : -1;  /* the mean last, on top */
+          cairo_set_line_width (cr, sample < 0 ? 2.2 : 0.8);
           for (guint i = 0; i <= now; i++)
-            cairo_line_to (cr, fx_ (&f, fx_ensemble_path_value (e, k, i, cx)),
-                           fy_ (&f, fx_ensemble_path_value (e, k, i, cy)));
-          fx_set_rgba (cr, rgb, 0.3);
+            {
+              probe_at (&c, sample, i, d);
+              cairo_line_to (cr, fx_ (&f, d[0]), fy_ (&f, d[1]));
+            }
+          fx_set_rgba (cr, rgb, sample < 0 ? 1.0 : 0.3);
           cairo_stroke (cr);
-          cairo_arc (cr, fx_ (&f, fx_ensemble_path_value (e, k, now, cx)),
-                     fy_ (&f, fx_ensemble_path_value (e, k, now, cy)), 2.0, 0, 2 * G_PI);
+          if (sample < 0)
+            continue;
+          probe_at (&c, sample, now, d);
+          cairo_arc (cr, fx_ (&f, d[0]), fy_ (&f, d[1]), 2.0, 0, 2 * G_PI);
           fx_set_rgba (cr, rgb, 0.6);
           cairo_fill (cr);
         }
-      cairo_set_line_width (cr, 2.2);
-      for (guint i = 0; i <= now; i++)
-        cairo_line_to (cr, fx_ (&f, fx_ensemble_mean (e, i, cx)), fy_ (&f, fx_ensemble_mean (e, i, cy)));
-      fx_set_rgb (cr, rgb);
-      cairo_stroke (cr);
     }
   cairo_restore (cr);
   for (guint p = 0; p < n_probes; p++)
     {
+      const char *x_name = fx_ensemble_column_name (e, FX_ENSEMBLE_PROBE_COLUMN (p, FX_PROBE_X));
+      g_autofree char *name = g_strndup (x_name, strlen (x_name) - strlen (fx_probe_suffix[FX_PROBE_X]));
       double rgb[3];
-      g_autofree char *name = g_strndup (fx_ensemble_column_name (e, FX_ENSEMBLE_N_ENERGY + 2 * p),
-                                         strlen (fx_ensemble_column_name (e, FX_ENSEMBLE_N_ENERGY + 2 * p)) - 2);
 
       fx_series_color (p, st->dark, rgb);
       legend (cr, &f, p, name, rgb, st);
@@ -359,7 +420,7 @@ fx_ensemble_draw_trails (cairo_t *cr, const FxEnsemble *e, const FxView *view, d
 {
   if (e == NULL || fx_ensemble_n_ok (e) == 0)
     return;
-  guint n_probes = (fx_ensemble_n_columns (e) - FX_ENSEMBLE_N_ENERGY) / 2;
+  guint n_probes = FX_ENSEMBLE_N_PROBES (fx_ensemble_n_columns (e));
   guint now = time_index (e, t);
   double x, y;
 
@@ -367,7 +428,7 @@ fx_ensemble_draw_trails (cairo_t *cr, const FxEnsemble *e, const FxView *view, d
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
   for (guint p = 0; p < n_probes; p++)
     {
-      guint cx = FX_ENSEMBLE_N_ENERGY + 2 * p, cy = cx + 1;
+      guint cx = FX_ENSEMBLE_PROBE_COLUMN (p, FX_PROBE_X), cy = FX_ENSEMBLE_PROBE_COLUMN (p, FX_PROBE_Y);
       double rgb[3];
 
       fx_series_color (p, dark, rgb);

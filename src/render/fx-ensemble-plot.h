@@ -11,13 +11,17 @@ G_BEGIN_DECLS
 
 typedef enum {
   FX_ENSEMBLE_PLOT_ENERGY,  /* H, kinetic, elastic, supplied: mean, band; H of each kept sample */
-  FX_ENSEMBLE_PLOT_PROBES,  /* probe paths y vs x of the kept samples and their mean            */
+  FX_ENSEMBLE_PLOT_PROBES,  /* probe paths y vs x of the kept samples and their mean, as
+                             * displacements from the start, on equal scales fitted to them */
 } FxEnsemblePlotKind;
 
 /* t_now >= 0 marks the current time (a cursor, and each probe's position
  * then); style->t_window is ignored (the whole span is shown). */
 void fx_ensemble_plot_draw (cairo_t *cr, FxEnsemblePlotKind kind, const FxEnsemble *e,
                             double t_now, const FxPlotStyle *style, double w, double h);
+
+/* The axes' ranges (m) of the probe plot at w x h pixels, for tests. */
+void fx_ensemble_plot_probe_axes (const FxEnsemble *e, double w, double h, double x[2], double y[2]);
 
 /* Over the mechanism drawn with `view`: each kept sample's probe trails up
  * to time t, faint, with a dot where the probe is at t, and the mean trail. */

@@ -66,33 +66,6 @@ fx_plot_style_init (FxPlotStyle *s)
   s->show_title = TRUE;
 }
 
-/* "Nice" tick spacing on the 1-2-5 ladder for about `target` intervals. */
-/* Ticks k step for k from ceil (v0 / step) to v1 / step, at most MAX_TICKS:
- * a loop `v += step` never ends once step is below v's rounding (a range
- * of 1 around 1e20), nor when a bound is not finite. */
-#define MAX_TICKS 200
-
-static guint
-tick_count (double v0, double v1, double step)
-{
-  if (!(step > 0) || !isfinite (v0) || !isfinite (v1) || !isfinite (step))
-    return 0;
-  double k0 = ceil (v0 / step), k1 = floor (v1 / step + 1e-9);
-  if (!(k1 >= k0))
-    return 0;
-  return (guint) MIN (k1 - k0 + 1, (double) MAX_TICKS);
-}
-
-static double
-nice_step (double span, int target)
-{
-  double raw = span / MAX (target, 1);
-  double decade = pow (10, floor (log10 (raw)));
-  double f = raw / decade;
-  double nice = f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10;
-  return nice * decade;
-}
-
 typedef struct {
   double x, y, w, h;       /* data area */
   double t0, t1, v0, v1;   /* ranges (log10 values when log_y) */
@@ -204,6 +177,7 @@ draw_axes (cairo_t *cr, const PlotSpec *spec, const Axes *a, const FxPlotStyle *
            const FxPalette *pal)
 {
   double k = fs (st);
+  const double box[4] = { a->x, a->y, a->w, a->h };
   char buf[64];
   fx_text_font (cr, 10.5 * k, FALSE);
   cairo_set_line_width (cr, 1);
@@ -231,37 +205,15 @@ draw_axes (cairo_t *cr, const PlotSpec *spec, const Axes *a, const FxPlotStyle *
     }
   else
     {
-      double step = nice_step (a->v1 - a->v0, (int) MAX (2, a->h / (28 * k)));
+      double step = fx_nice_step (a->v1 - a->v0, (int) MAX (2, a->h / (28 * k)));
       if (spec->steps)
         step = MAX (1, round (step));
-      for (guint tick = 0, n_ticks = tick_count (a->v0, a->v1, step); tick < n_ticks; tick++)
-        {
-          double v = (ceil (a->v0 / step) + tick) * step;
-          double y = floor (ax_y (a, v)) + 0.5;
-          fx_set_rgba (cr, pal->fg, fabs (v) < 1e-9 * step ? 0.25 : 0.08);
-          cairo_move_to (cr, a->x, y);
-          cairo_line_to (cr, a->x + a->w, y);
-          cairo_stroke (cr);
-          fx_format_tick (buf, sizeof buf, v, 1e-9 * step);
-          fx_set_rgb (cr, pal->dim);
-          fx_text_draw (cr, a->x - 6 * k, y, buf, FX_ALIGN_END, FX_ALIGN_CENTER);
-        }
+      fx_draw_ticks (cr, box, a->v0, a->v1, step, TRUE, k, pal);
     }
 
   /* x ticks */
-  double tstep = nice_step (a->t1 - a->t0, (int) MAX (2, a->w / (70 * k)));
-  for (guint tick = 0, n_ticks = tick_count (a->t0, a->t1, tstep); tick < n_ticks; tick++)
-    {
-      double t = (ceil (a->t0 / tstep) + tick) * tstep;
-      double x = floor (ax_x (a, t)) + 0.5;
-      fx_set_rgba (cr, pal->fg, 0.08);
-      cairo_move_to (cr, x, a->y);
-      cairo_line_to (cr, x, a->y + a->h);
-      cairo_stroke (cr);
-      fx_format_tick (buf, sizeof buf, t, 1e-9 * tstep);
-      fx_set_rgb (cr, pal->dim);
-      fx_text_draw (cr, x, a->y + a->h + 4 * k, buf, FX_ALIGN_CENTER, FX_ALIGN_START);
-    }
+  double tstep = fx_nice_step (a->t1 - a->t0, (int) MAX (2, a->w / (70 * k)));
+  fx_draw_ticks (cr, box, a->t0, a->t1, tstep, FALSE, k, pal);
   fx_set_rgb (cr, pal->dim);
   fx_text_draw (cr, a->x + a->w, a->y + a->h + 18 * k, _("Time (s)"), FX_ALIGN_END, FX_ALIGN_START);
 
@@ -432,13 +384,7 @@ draw_legend (cairo_t *cr, const PlotSpec *spec, const Axes *a, const FxPlotStyle
     {
       double rgb[3], y = by + 4 * k + (c + 0.5) * row;
       fx_series_color (spec->curves[c].color, st->dark, rgb);
-      fx_set_rgb (cr, rgb);
-      cairo_set_line_width (cr, 2.5 * k);
-      cairo_move_to (cr, bx + 6 * k, y);
-      cairo_line_to (cr, bx + 20 * k, y);
-      cairo_stroke (cr);
-      fx_set_rgb (cr, pal->fg);
-      fx_text_draw (cr, bx + 24 * k, y, _(spec->curves[c].name), FX_ALIGN_START, FX_ALIGN_CENTER);
+      fx_draw_legend_entry (cr, bx + 6 * k, y, rgb, _(spec->curves[c].name), k, pal);
     }
 }
 
@@ -483,24 +429,11 @@ draw_hover (cairo_t *cr, const PlotSpec *spec, const FxSeries *s, guint i0, guin
       cairo_arc (cr, x, ax_y (a, val), 3.5 * k, 0, 2 * G_PI);
       cairo_fill (cr);
     }
-  fx_text_font (cr, 10 * k, FALSE);
-  double wmax = 0, row = 14 * k;
+  const char *texts[MAX_CURVES + 1];
   for (guint l = 0; l < n; l++)
-    wmax = MAX (wmax, fx_text_width (cr, lines[l]));
-  double bw = wmax + 12 * k, bh = n * row + 8 * k;
-  double bx = x + 8 * k;
-  if (bx + bw > a->x + a->w)
-    bx = x - 8 * k - bw;
-  double by = a->y + a->h - bh - 6 * k;
-  fx_rounded_rect (cr, bx, by, bw, bh, 5 * k);
-  fx_set_rgba (cr, pal->card, 0.95);
-  cairo_fill_preserve (cr);
-  fx_set_rgba (cr, pal->fg, 0.2);
-  cairo_stroke (cr);
-  fx_set_rgb (cr, pal->fg);
-  for (guint l = 0; l < n; l++)
-    fx_text_draw (cr, bx + 6 * k, by + 4 * k + (l + 0.5) * row, lines[l], FX_ALIGN_START,
-                  FX_ALIGN_CENTER);
+    texts[l] = lines[l];
+  const double box[4] = { a->x, a->y, a->w, a->h };
+  fx_draw_readout (cr, x, box, texts, n, k, pal);
 }
 
 /* y against x of every probe over the visible time range, at equal scales
@@ -537,34 +470,11 @@ draw_probe_paths (cairo_t *cr, const FxSeries *s, const FxPlotStyle *st, double 
   Axes a = { area[0], area[1], area[2], area[3], cx - area[2] / scale / 2, cx + area[2] / scale / 2,
              cy - area[3] / scale / 2, cy + area[3] / scale / 2, FALSE };
 
-  char buf[64];
   fx_text_font (cr, 10.5 * k, FALSE);
   cairo_set_line_width (cr, 1);
-  double step = nice_step (a.v1 - a.v0, (int) MAX (2, a.h / (28 * k)));
-  for (guint tick = 0, n_ticks = tick_count (a.v0, a.v1, step); tick < n_ticks; tick++)
-    {
-      double v = (ceil (a.v0 / step) + tick) * step;
-      double y = floor (ax_y (&a, v)) + 0.5;
-      fx_set_rgba (cr, pal->fg, 0.08);
-      cairo_move_to (cr, a.x, y);
-      cairo_line_to (cr, a.x + a.w, y);
-      cairo_stroke (cr);
-      fx_format_tick (buf, sizeof buf, v, 1e-9 * step);
-      fx_set_rgb (cr, pal->dim);
-      fx_text_draw (cr, a.x - 6 * k, y, buf, FX_ALIGN_END, FX_ALIGN_CENTER);
-    }
-  for (guint tick = 0, n_ticks = tick_count (a.t0, a.t1, step); tick < n_ticks; tick++)
-    {
-      double v = (ceil (a.t0 / step) + tick) * step;
-      double x = floor (ax_x (&a, v)) + 0.5;
-      fx_set_rgba (cr, pal->fg, 0.08);
-      cairo_move_to (cr, x, a.y);
-      cairo_line_to (cr, x, a.y + a.h);
-      cairo_stroke (cr);
-      fx_format_tick (buf, sizeof buf, v, 1e-9 * step);
-      fx_set_rgb (cr, pal->dim);
-      fx_text_draw (cr, x, a.y + a.h + 4 * k, buf, FX_ALIGN_CENTER, FX_ALIGN_START);
-    }
+  double step = fx_nice_step (a.v1 - a.v0, (int) MAX (2, a.h / (28 * k)));
+  fx_draw_ticks (cr, area, a.v0, a.v1, step, TRUE, k, pal);
+  fx_draw_ticks (cr, area, a.t0, a.t1, step, FALSE, k, pal);
   fx_set_rgb (cr, pal->dim);
   fx_text_draw (cr, a.x + a.w, a.y + a.h + 18 * k, _("x (m)"), FX_ALIGN_END, FX_ALIGN_START);
   fx_set_rgba (cr, pal->fg, 0.3);
@@ -641,13 +551,7 @@ draw_probe_paths (cairo_t *cr, const FxSeries *s, const FxPlotStyle *st, double 
     {
       double rgb[3], y = by + 4 * k + (p + 0.5) * row;
       fx_series_color (p + 3, st->dark, rgb);
-      fx_set_rgb (cr, rgb);
-      cairo_set_line_width (cr, 2.5 * k);
-      cairo_move_to (cr, bx + 6 * k, y);
-      cairo_line_to (cr, bx + 20 * k, y);
-      cairo_stroke (cr);
-      fx_set_rgb (cr, pal->fg);
-      fx_text_draw (cr, bx + 24 * k, y, fx_series_probe_id (s, p), FX_ALIGN_START, FX_ALIGN_CENTER);
+      fx_draw_legend_entry (cr, bx + 6 * k, y, rgb, fx_series_probe_id (s, p), k, pal);
     }
 }
 
@@ -657,14 +561,7 @@ fx_plot_draw (cairo_t *cr, FxPlotKind kind, const FxSeries *s, const FxPlotStyle
 {
   if (kind == FX_PLOT_PROBES)
     {
-      cairo_save (cr);
-      cairo_rectangle (cr, 0, 0, w, h);
-      cairo_clip (cr);
-      if (!st->transparent)
-        {
-          fx_set_rgb (cr, fx_palette_get (st->dark)->bg);
-          cairo_paint (cr);
-        }
+      fx_plot_begin (cr, w, h, st->transparent, fx_palette_get (st->dark));
       draw_probe_paths (cr, s, st, w, h);
       cairo_restore (cr);
       return;
@@ -676,14 +573,7 @@ fx_plot_draw (cairo_t *cr, FxPlotKind kind, const FxSeries *s, const FxPlotStyle
   fx_plot_area (kind, st, w, h, area);
   Axes a = { area[0], area[1], area[2], area[3], 0, 1, 0, 1, spec->log_y };
 
-  cairo_save (cr);
-  cairo_rectangle (cr, 0, 0, w, h);
-  cairo_clip (cr);
-  if (!st->transparent)
-    {
-      fx_set_rgb (cr, pal->bg);
-      cairo_paint (cr);
-    }
+  fx_plot_begin (cr, w, h, st->transparent, pal);
   guint i0, i1;
   visible_range (s, st, &i0, &i1, &a.t0, &a.t1);
   /* frame 0 carries no step: leave it out of per-step plots */

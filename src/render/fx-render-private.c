@@ -132,6 +132,98 @@ fx_format_value (char *buf, gsize size, double v)
   typographic_minus (buf, size);
 }
 
+double
+fx_nice_step (double span, int target)
+{
+  double raw = span / MAX (target, 1), decade = pow (10, floor (log10 (raw))), q = raw / decade;
+
+  return (q <= 1 ? 1 : q <= 2 ? 2 : q <= 5 ? 5 : 10) * decade;
+}
+
+guint
+fx_tick_count (double v0, double v1, double step)
+{
+  if (!(step > 0) || !isfinite (v0) || !isfinite (v1) || !isfinite (step))
+    return 0;
+  double k0 = ceil (v0 / step), k1 = floor (v1 / step + 1e-9);
+  if (!(k1 >= k0))
+    return 0;
+  return (guint) MIN (k1 - k0 + 1, 200.0);
+}
+
+void
+fx_draw_ticks (cairo_t *cr, const double box[4], double lo, double hi, double step,
+               gboolean vertical, double k, const FxPalette *pal)
+{
+  char buf[64];
+
+  for (guint i = 0, n = fx_tick_count (lo, hi, step); i < n; i++)
+    {
+      double v = (ceil (lo / step) + i) * step, u = (v - lo) / (hi - lo);
+      double at = vertical ? floor (box[1] + box[3] - u * box[3]) + 0.5 : floor (box[0] + u * box[2]) + 0.5;
+      fx_set_rgba (cr, pal->fg, vertical && fabs (v) < 1e-9 * step ? 0.25 : 0.08);
+      cairo_move_to (cr, vertical ? box[0] : at, vertical ? at : box[1]);
+      cairo_line_to (cr, vertical ? box[0] + box[2] : at, vertical ? at : box[1] + box[3]);
+      cairo_stroke (cr);
+      fx_format_tick (buf, sizeof buf, v, 1e-9 * step);
+      fx_set_rgb (cr, pal->dim);
+      if (vertical)
+        fx_text_draw (cr, box[0] - 6 * k, at, buf, FX_ALIGN_END, FX_ALIGN_CENTER);
+      else
+        fx_text_draw (cr, at, box[1] + box[3] + 4 * k, buf, FX_ALIGN_CENTER, FX_ALIGN_START);
+    }
+}
+
+void
+fx_draw_readout (cairo_t *cr, double x, const double box[4], const char *const *lines, guint n,
+                 double k, const FxPalette *pal)
+{
+  double wmax = 0, row = 14 * k;
+
+  fx_text_font (cr, 10 * k, FALSE);
+  for (guint l = 0; l < n; l++)
+    wmax = MAX (wmax, fx_text_width (cr, lines[l]));
+  double bw = wmax + 12 * k, bh = n * row + 8 * k, bx = x + 8 * k;
+  if (bx + bw > box[0] + box[2])
+    bx = x - 8 * k - bw;
+  double by = box[1] + box[3] - bh - 6 * k;
+  fx_rounded_rect (cr, bx, by, bw, bh, 5 * k);
+  fx_set_rgba (cr, pal->card, 0.95);
+  cairo_fill_preserve (cr);
+  fx_set_rgba (cr, pal->fg, 0.2);
+  cairo_stroke (cr);
+  fx_set_rgb (cr, pal->fg);
+  for (guint l = 0; l < n; l++)
+    fx_text_draw (cr, bx + 6 * k, by + 4 * k + (l + 0.5) * row, lines[l], FX_ALIGN_START,
+                  FX_ALIGN_CENTER);
+}
+
+void
+fx_plot_begin (cairo_t *cr, double w, double h, gboolean transparent, const FxPalette *pal)
+{
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, 0, w, h);
+  cairo_clip (cr);
+  if (!transparent)
+    {
+      fx_set_rgb (cr, pal->bg);
+      cairo_paint (cr);
+    }
+}
+
+void
+fx_draw_legend_entry (cairo_t *cr, double x, double y, const double rgb[3], const char *name,
+                      double k, const FxPalette *pal)
+{
+  fx_set_rgb (cr, rgb);
+  cairo_set_line_width (cr, 2.5 * k);
+  cairo_move_to (cr, x, y);
+  cairo_line_to (cr, x + 14 * k, y);
+  cairo_stroke (cr);
+  fx_set_rgb (cr, pal->fg);
+  fx_text_draw (cr, x + 18 * k, y, name, FX_ALIGN_START, FX_ALIGN_CENTER);
+}
+
 void
 fx_rounded_rect (cairo_t *cr, double x, double y, double w, double h, double r)
 {

@@ -63,6 +63,33 @@ void   fx_format_tick      (char *buf, gsize size, double v, double zero_eps);
 /* A value read-out: 4 significant digits, typographic minus. */
 void   fx_format_value     (char *buf, gsize size, double v);
 
+/* "Nice" tick spacing on the 1-2-5 ladder for about `target` intervals of
+ * `span`, and how many ticks k step fall in [v0, v1] (at most 200; 0 for a
+ * step or bound that is not finite, where a loop v += step would not end). */
+double fx_nice_step        (double span, int target);
+guint  fx_tick_count       (double v0, double v1, double step);
+
+/* The grid lines and tick labels of a plot's linear axis, ticks `step`
+ * apart over [lo, hi]: `vertical` for the y axis (labels left of the data
+ * area box = x, y, w, h, the line at 0 stronger), else the x axis (labels
+ * below it). In the current font. */
+void   fx_draw_ticks       (cairo_t *cr, const double box[4], double lo, double hi, double step,
+                            gboolean vertical, double k, const FxPalette *pal);
+
+/* A hover read-out: a card of `n` lines beside device x (right of it, or
+ * left where it would leave the data area box), at the area's bottom. */
+void   fx_draw_readout     (cairo_t *cr, double x, const double box[4], const char *const *lines,
+                            guint n, double k, const FxPalette *pal);
+
+/* Begins a plot of w x h: saves the state (the caller restores it), clips
+ * to the plot and paints its background unless transparent. */
+void   fx_plot_begin       (cairo_t *cr, double w, double h, gboolean transparent,
+                            const FxPalette *pal);
+
+/* One legend row: a short line of the series colour at (x, y), its name after it. */
+void   fx_draw_legend_entry (cairo_t *cr, double x, double y, const double rgb[3],
+                             const char *name, double k, const FxPalette *pal);
+
 /* A rounded rectangle path. */
 void   fx_rounded_rect     (cairo_t *cr, double x, double y, double w, double h, double r);
 

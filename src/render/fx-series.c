@@ -11,6 +11,12 @@ struct _FxSeries {
   guint n_probes;
   char **probe_ids;  /* n_probes */
   GArray *probe_xy;  /* double, 2 n_probes per point */
+  GArray *probe_values;  /* double, FX_PROBE_N_VALUES n_probes per point */
+  guint n_supports;
+  char **support_ids;    /* n_supports */
+  guint *support_joint;  /* model joint of each support */
+  guint8 *support_holds; /* FxHolds */
+  GArray *reactions;     /* double, FX_REACTION_N_VALUES n_supports per point */
 };
 
 FxSeries *
@@ -19,6 +25,8 @@ fx_series_new (void)
   FxSeries *s = g_new0 (FxSeries, 1);
   s->points = g_array_new (FALSE, FALSE, sizeof (FxSeriesPoint));
   s->probe_xy = g_array_new (FALSE, FALSE, sizeof (double));
+  s->probe_values = g_array_new (FALSE, FALSE, sizeof (double));
+  s->reactions = g_array_new (FALSE, FALSE, sizeof (double));
   return s;
 }
 
@@ -30,6 +38,11 @@ fx_series_free (FxSeries *s)
   g_array_unref (s->points);
   g_array_unref (s->probe_xy);
   g_strfreev (s->probe_ids);
+  g_array_unref (s->probe_values);
+  g_array_unref (s->reactions);
+  g_strfreev (s->support_ids);
+  g_free (s->support_joint);
+  g_free (s->support_holds);
   g_free (s);
 }
 
@@ -41,6 +54,12 @@ fx_series_copy (const FxSeries *s)
   c->n_probes = s->n_probes;
   c->probe_ids = g_strdupv (s->probe_ids);
   g_array_append_vals (c->probe_xy, s->probe_xy->data, s->probe_xy->len);
+  g_array_append_vals (c->probe_values, s->probe_values->data, s->probe_values->len);
+  c->n_supports = s->n_supports;
+  c->support_ids = g_strdupv (s->support_ids);
+  c->support_joint = g_memdup2 (s->support_joint, sizeof (guint) * MAX (s->n_supports, 1));
+  c->support_holds = g_memdup2 (s->support_holds, MAX (s->n_supports, 1));
+  g_array_append_vals (c->reactions, s->reactions->data, s->reactions->len);
   c->supplied = s->supplied;
   c->dissipated = s->dissipated;
   return c;
@@ -51,13 +70,98 @@ fx_series_clear (FxSeries *s)
 {
   g_array_set_size (s->points, 0);
   g_array_set_size (s->probe_xy, 0);
+  g_array_set_size (s->probe_values, 0);
+  g_array_set_size (s->reactions, 0);
   s->supplied = s->dissipated = 0;
 }
+
+/* A point's probe values and reactions: from the frame, else unknown. */
+static void
+add_measurements (FxSeries *s, const FxStepFrame *f)
+{
+  gboolean probes = f && f->n_probes == s->n_probes;
+
+  for (guint k = 0; k < FX_PROBE_N_VALUES * s->n_probes; k++)
+    {
+      double v = probes ? f->probe_values[k] : NAN;
+      g_array_append_val (s->probe_values, v);
+    }
+  for (guint k = 0; k < s->n_supports; k++)
+    for (guint c = 0; c < FX_REACTION_N_VALUES; c++)
+      {
+        guint j = s->support_joint[k];
+        double v = f && j < f->n_joints ? f->reaction[FX_REACTION_N_VALUES * j + c] : NAN;
+        g_array_append_val (s->reactions, v);
+      }
+}
+
+static void add_point (FxSeries *s, const FxStepReport *r, guint step, const double *probe_xy,
+                       const FxStepFrame *f);
 
 void
 fx_series_add (FxSeries *s, const FxStepFrame *f)
 {
-  fx_series_add_report (s, &f->report, f->step, f->n_probes == s->n_probes ? f->probe_xy : NULL);
+  add_point (s, &f->report, f->step, f->n_probes == s->n_probes ? f->probe_xy : NULL, f);
+}
+
+/* Unknown values for the points so far, for a record (re)named mid-run. */
+static void
+fill_unknown (GArray *values, gsize n)
+{
+  g_array_set_size (values, n);
+  for (gsize i = 0; i < n; i++)
+    g_array_index (values, double, i) = NAN;
+}
+
+void
+fx_series_set_supports (FxSeries *s, const FxModel *model)
+{
+  GPtrArray *ids = g_ptr_array_new ();
+
+  g_free (s->support_joint);
+  g_free (s->support_holds);
+  s->support_joint = g_new0 (guint, MAX (model->joints->len, 1));
+  s->support_holds = g_new0 (guint8, MAX (model->joints->len, 1));
+  s->n_supports = 0;
+  for (guint j = 0; j < model->joints->len; j++)
+    {
+      FxHolds holds = fx_model_joint_holds (model, j);
+      if (holds == FX_HOLDS_NONE)
+        continue;
+      s->support_joint[s->n_supports] = j;
+      s->support_holds[s->n_supports++] = (guint8) holds;
+      g_ptr_array_add (ids, g_strdup (fx_model_joint (model, j)->id));
+    }
+  g_ptr_array_add (ids, NULL);
+  g_strfreev (s->support_ids);
+  s->support_ids = (char **) g_ptr_array_free (ids, FALSE);
+  fill_unknown (s->reactions, (gsize) FX_REACTION_N_VALUES * s->n_supports * s->points->len);
+}
+
+guint fx_series_n_supports (const FxSeries *s) { return s->n_supports; }
+const char *fx_series_support_id (const FxSeries *s, guint k) { return k < s->n_supports ? s->support_ids[k] : NULL; }
+guint fx_series_support_joint (const FxSeries *s, guint k) { return s->support_joint[k]; }
+FxHolds fx_series_support_holds (const FxSeries *s, guint k) { return (FxHolds) s->support_holds[k]; }
+
+int
+fx_series_find_support (const FxSeries *s, guint joint)
+{
+  for (guint k = 0; k < s->n_supports; k++)
+    if (s->support_joint[k] == joint)
+      return (int) k;
+  return -1;
+}
+
+double
+fx_series_reaction (const FxSeries *s, guint i, guint k, FxReactionValue v)
+{
+  return g_array_index (s->reactions, double, ((gsize) i * s->n_supports + k) * FX_REACTION_N_VALUES + v);
+}
+
+double
+fx_series_probe_value (const FxSeries *s, guint i, guint p, FxProbeValue v)
+{
+  return g_array_index (s->probe_values, double, ((gsize) i * s->n_probes + p) * FX_PROBE_N_VALUES + v);
 }
 
 void
@@ -68,9 +172,8 @@ fx_series_set_probes (FxSeries *s, guint n, const char *const *ids)
   s->probe_ids = g_new0 (char *, n + 1);
   for (guint p = 0; p < n; p++)
     s->probe_ids[p] = g_strdup (ids && ids[p] ? ids[p] : "probe");
-  g_array_set_size (s->probe_xy, 2 * n * s->points->len);
-  for (guint i = 0; i < s->probe_xy->len; i++)
-    g_array_index (s->probe_xy, double, i) = NAN;
+  fill_unknown (s->probe_xy, (gsize) 2 * n * s->points->len);
+  fill_unknown (s->probe_values, (gsize) FX_PROBE_N_VALUES * n * s->points->len);
 }
 
 guint
@@ -96,11 +199,21 @@ fx_series_probe_xy (const FxSeries *s, guint i, guint p, double xy[2])
 void
 fx_series_add_report (FxSeries *s, const FxStepReport *r, guint step, const double *probe_xy)
 {
+  add_point (s, r, step, probe_xy, NULL);
+}
+
+/* A point from a step's report; its measurements from frame f (NULL:
+ * unknown, but for the probes' positions in probe_xy). */
+static void
+add_point (FxSeries *s, const FxStepReport *r, guint step, const double *probe_xy,
+           const FxStepFrame *f)
+{
   for (guint p = 0; p < 2 * s->n_probes; p++)
     {
       double v = probe_xy ? probe_xy[p] : NAN;
       g_array_append_val (s->probe_xy, v);
     }
+  add_measurements (s, f);
   gboolean first = step == 0;
   if (!first)
     {

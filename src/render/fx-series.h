@@ -41,6 +41,22 @@ guint                fx_series_n_probes   (const FxSeries *series);
 const char          *fx_series_probe_id   (const FxSeries *series, guint probe);
 /* Probe `probe` at point i: xy[0], xy[1] (NaN when unknown). */
 void                 fx_series_probe_xy   (const FxSeries *series, guint i, guint probe, double xy[2]);
+/* Probe `probe`'s value (fx-measure.h) at point i (NaN when unknown). */
+double               fx_series_probe_value (const FxSeries *series, guint i, guint probe,
+                                            FxProbeValue value);
+/* Names the supports whose reactions the series records: the joints of
+ * `model` that hold a channel (fx_model_joint_holds), in model order. */
+void                 fx_series_set_supports (FxSeries *series, const FxModel *model);
+guint                fx_series_n_supports  (const FxSeries *series);
+const char          *fx_series_support_id  (const FxSeries *series, guint support);
+guint                fx_series_support_joint (const FxSeries *series, guint support);
+FxHolds              fx_series_support_holds (const FxSeries *series, guint support);
+/* The support `support` of the model joint `joint`, or -1. */
+int                  fx_series_find_support (const FxSeries *series, guint joint);
+/* Support `support`'s reaction (fx-measure.h) at point i: the mean over the
+ * step that ended there (NaN when unknown). */
+double               fx_series_reaction    (const FxSeries *series, guint i, guint support,
+                                            FxReactionValue value);
 /* t, then <id>.x, <id>.y per probe, one row per point. */
 gboolean             fx_series_write_probes_csv (const FxSeries *series, const char *path, GError **error);
 guint                fx_series_len      (const FxSeries *series);

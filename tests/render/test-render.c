@@ -1,6 +1,8 @@
 /* test-render.c: the cairo drawing of scenes and plots (flexion-render). */
 #include "fx-scene.h"
 #include "fx-plot.h"
+#include "fx-ensemble-plot.h"
+#include "fx-measure-plot.h"
 #include "fx-runner.h"
 #include "fx-model-io.h"
 #include "../test-models.h"
@@ -8,6 +10,7 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <math.h>
+#include <stdlib.h>
 
 
 /* How many pixels differ from the top-left (background) pixel. */
@@ -23,6 +26,25 @@ count_non_background (cairo_surface_t *s)
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++)
       n += *(const guint32 *) (data + y * stride + 4 * x) != bg;
+  return n;
+}
+
+/* How many pixels are within a few levels of the colour (r, g, b). */
+static guint
+count_color (cairo_surface_t *s, int r, int g, int b)
+{
+  cairo_surface_flush (s);
+  int w = cairo_image_surface_get_width (s), h = cairo_image_surface_get_height (s);
+  int stride = cairo_image_surface_get_stride (s);
+  const guint8 *data = cairo_image_surface_get_data (s);
+  guint n = 0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      {
+        guint32 px = *(const guint32 *) (data + y * stride + 4 * x);
+        int pr = (px >> 16) & 0xff, pg = (px >> 8) & 0xff, pb = px & 0xff;
+        n += abs (pr - r) < 8 && abs (pg - g) < 8 && abs (pb - b) < 8;
+      }
   return n;
 }
 
@@ -240,6 +262,112 @@ test_plots (void)
   g_assert_cmpuint (g_strv_length (lines), ==, n + 1);
 }
 
+/* The ensemble's probe plot fits how far the probes move, not where they
+ * are: the gusty mast's top sways a few centimetres at 12 m and its middle
+ * less at 6 m, so the axes span centimetres, not the 6 m between them. */
+static void
+test_ensemble_probe_axes (void)
+{
+  g_autoptr (FxModel) m = test_load_example ("gusty-cantilever.flexion");
+  g_autoptr (GError) error = NULL;
+  FxEnsembleOptions o;
+
+  m->t_end = 1.5;
+  fx_ensemble_options_init (&o, m);
+  o.n_samples = 3;
+  o.keep = 3;
+  o.threads = 1;
+  g_autoptr (FxEnsemble) e = fx_ensemble_run (m, &o, &error);
+  g_assert_no_error (error);
+
+  double x[2], y[2], sway = 0.0;
+  fx_ensemble_plot_probe_axes (e, 960, 540, x, y);
+  guint cx = FX_ENSEMBLE_PROBE_COLUMN (0, FX_PROBE_X);
+  for (guint i = 0; i < fx_ensemble_n_times (e); i++)
+    for (guint k = 0; k < fx_ensemble_n_paths (e); k++)
+      sway = MAX (sway, fabs (fx_ensemble_path_value (e, k, i, cx) - fx_ensemble_mean (e, 0, cx)));
+  g_test_message ("top sways %.3g m; axes x %.3g .. %.3g m, y %.3g .. %.3g m", sway, x[0], x[1],
+                  y[0], y[1]);
+  g_assert_cmpfloat (sway, >, 1e-3);
+  /* the sway fills the plot's width, give or take the padding */
+  g_assert_cmpfloat (x[0], <=, -0.0);
+  g_assert_cmpfloat (x[1], >=, sway);
+  g_assert_cmpfloat (x[1] - x[0], <, 2.5 * sway);
+  /* equal scales: metres per pixel alike on both axes (frame 890 x 474 px) */
+  g_assert_cmpfloat (fabs ((x[1] - x[0]) / (y[1] - y[0]) - 890.0 / 474.0), <, 0.01);
+}
+
+/* The Measurements plot reads a run's probe values and reactions from its
+ * series: a rigid pendulum let go from the horizontal, its pin's reaction,
+ * its tip's angle in degrees, and a plot of one quantity against another. */
+static void
+test_measure_plot (void)
+{
+  g_autoptr (FxModel) m = fx_model_new ();
+  fx_model_add_joint (m, "O", 0, 0)->support = FX_SUPPORT_PIN;
+  fx_model_add_joint (m, "T", 1, 0)->mass = 0.5;
+  test_add_link (m, "rod", "O", "T", 4, 2.0, 1e-3, 1e9, 1e9, 1e6)->rigid = TRUE;
+  fx_model_add_probe (m, "tip", "rod", 1.0);
+  g_autoptr (FxSystem) sys = test_system (m);
+  g_autoptr (FxIntegrator) it = fx_integrator_new (sys, 1e-12, 20);
+  g_autoptr (FxSeries) series = fx_series_new ();
+  const char *ids[] = { "tip" };
+  fx_series_set_probes (series, 1, ids);
+  fx_series_set_supports (series, m);
+  g_assert_cmpuint (fx_series_n_supports (series), ==, 1);
+  g_assert_cmpstr (fx_series_support_id (series, 0), ==, "O");
+  for (guint step = 0; step <= 50; step++)
+    {
+      FxStepReport rep;
+      if (step > 0)
+        g_assert_true (fx_integrator_step (it, 0.01, &rep, NULL));
+      g_autoptr (FxStepFrame) f = fx_step_frame_new (sys, step > 0 ? &rep : NULL, step);
+      fx_series_add (series, f);
+    }
+
+  FxQuantity angle = { FX_QUANTITY_PROBE, 0, FX_PROBE_ANGLE };
+  FxQuantity fy = { FX_QUANTITY_SUPPORT, 0, FX_REACTION_FY };
+  FxQuantity fx = { FX_QUANTITY_SUPPORT, 0, FX_REACTION_FX };
+  guint last = fx_series_len (series) - 1;
+  double r[FX_REACTION_N_VALUES * 2];
+  fx_system_reactions (sys, r);
+  g_assert_cmpfloat (fx_quantity_value (series, last, &fy), ==, r[FX_REACTION_FY]);
+  g_assert_cmpfloat (fabs (fx_quantity_value (series, 0, &angle)), <, 1e-12);
+  /* falling clockwise: the angle goes negative, in degrees */
+  g_assert_cmpfloat (fx_quantity_value (series, last, &angle), <, -10.0);
+  g_assert_cmpfloat (fx_quantity_value (series, last, &angle), >, -180.0);
+  g_assert_cmpstr (fx_quantity_unit (&angle), ==, "\u00b0");
+  g_autofree char *name = fx_quantity_name (series, &fy);
+  g_assert_nonnull (strstr (name, "O"));
+
+  FxMeasurePlot plot;
+  fx_measure_plot_init (&plot);
+  g_assert_true (fx_measure_plot_add (&plot, &fy));
+  g_assert_false (fx_measure_plot_add (&plot, &fy));
+  g_assert_true (fx_measure_plot_add (&plot, &fx));
+  g_assert_cmpuint (plot.n_curves, ==, 2);
+  /* another unit replaces the curves: one axis, one unit */
+  g_assert_true (fx_measure_plot_add (&plot, &angle));
+  g_assert_cmpuint (plot.n_curves, ==, 1);
+
+  FxPlotStyle style;
+  fx_plot_style_init (&style);
+  for (guint against = 0; against < 2; against++)
+    {
+      cairo_surface_t *img = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 400, 240);
+      cairo_t *cr = cairo_create (img);
+      if (against)
+        plot.x = fy;
+      fx_measure_plot_draw (cr, &plot, series, &style, 400, 240);
+      /* the first curve's colour (GNOME blue #1c71d8) */
+      guint n = count_color (img, 0x1c, 0x71, 0xd8);
+      g_test_message ("%s: %u pixels of the curve", against ? "against the reaction" : "against time", n);
+      g_assert_cmpuint (n, >, 100);
+      cairo_destroy (cr);
+      cairo_surface_destroy (img);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -249,5 +377,7 @@ main (int argc, char **argv)
   g_test_add_func ("/render/scene-image", test_scene_image);
   g_test_add_func ("/render/vector-outputs", test_vector_outputs);
   g_test_add_func ("/render/plots", test_plots);
+  g_test_add_func ("/render/ensemble-probe-axes", test_ensemble_probe_axes);
+  g_test_add_func ("/render/measure-plot", test_measure_plot);
   return g_test_run ();
 }

@@ -101,6 +101,7 @@ fx_system_commit (FxSystem *sys, const double *x, double dt)
 {
   for (guint i = 0; i < sys->n; i++)
     sys->x_mid[i] = 0.5 * (sys->x[i] + x[i]);
+  fx_reactions_accumulate (sys, sys->x_mid, dt);
 
   for (guint li = 0; li < sys->n_links; li++)
     {

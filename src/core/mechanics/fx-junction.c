@@ -47,6 +47,13 @@ theta_value (const ThetaRef *t, const double *xm)
   return t->base + (t->dof >= 0 ? t->coef * xm[t->dof] : 0.0);
 }
 
+double
+fx_end_theta_mid (const FxLinkSys *l, guint side, double dt, const double *xm)
+{
+  ThetaRef t = end_theta (l, side, dt);
+  return theta_value (&t, xm);
+}
+
 /* K[row, theta's unknown] += value * dtheta/dx_mid */
 static inline void
 acc_K_theta (Acc *a, guint row, const ThetaRef *t, double value)

@@ -219,6 +219,8 @@ double  fx_tjunction_body   (FxSystem *sys, const FxJunction *j, FxAcc *a);
 double  fx_tjunction_slider (FxSystem *sys, const FxJunction *j, FxAcc *a);
 double  fx_rjunction_inertia (FxSystem *sys, const FxJunction *j, FxAcc *a);
 double  fx_junction_driven  (FxSystem *sys, const FxJunction *j, gboolean translation, FxAcc *a);
+/* The angle of a link end at the midpoint of a step dt, as the junctions see it. */
+double  fx_end_theta_mid    (const FxLinkSys *l, guint side, double dt, const double *xm);
 void    fx_body_kernel      (FxSystem *sys, const FxBodySys *b, FxAcc *a);
 
 /* fx-geometry.c */

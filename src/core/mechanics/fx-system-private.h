@@ -176,6 +176,15 @@ struct _FxSystem {
   FxNoise *noise;
   guint64 noise_step;
   guint noise_piece, noise_pieces;
+
+  /* Support reactions (fx-measure.c): their impulse over the steps since
+   * the last reset, 3 per model joint, and the time it spans; and the same
+   * sum of dt x_mid for every unknown (n_step_sum of them), whence a rigid
+   * link's stresses, multipliers that only the midpoint gives meaning. */
+  double *reaction_sum;
+  double reaction_span;
+  double *step_sum;
+  guint n_step_sum;
 };
 
 /* Noise hooks for the integrator: a step of size dt begins (a retry of the
@@ -194,6 +203,10 @@ void    fx_system_flows    (FxSystem *system, const double *x, double dt,
 
 /* Accept x as the state at t + dt: advance angles, positions and time. */
 void    fx_system_commit   (FxSystem *system, const double *x, double dt);
+
+/* Add a step's midpoint reactions to their impulse (fx-measure.c): called
+ * by fx_system_commit before it moves the configuration. */
+void    fx_reactions_accumulate (FxSystem *system, const double *x_mid, double dt);
 
 /* Row and unknown blocks (one per field and link) for Newton's scaling:
  * block_of[i] for every unknown/row, n_blocks in total. */

@@ -693,6 +693,8 @@ fx_system_free (FxSystem *sys)
   g_free (sys->joint_rdof);
   g_free (sys->x);
   g_free (sys->x_mid);
+  g_free (sys->reaction_sum);
+  g_free (sys->step_sum);
   g_free (sys);
 }
 

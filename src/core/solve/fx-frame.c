@@ -25,6 +25,9 @@ frame_alloc (guint n_links, guint n_nodes, guint n_joints, guint n_probes)
   f->joint_xy = g_new0 (double, 2 * MAX (n_joints, 1));
   f->n_probes = n_probes;
   f->probe_xy = g_new0 (double, 2 * MAX (n_probes, 1));
+  f->probe_values = g_new0 (double, FX_PROBE_N_VALUES * MAX (n_probes, 1));
+  f->holds = g_new0 (guint8, MAX (n_joints, 1));
+  f->reaction = g_new0 (double, FX_REACTION_N_VALUES * MAX (n_joints, 1));
   return f;
 }
 
@@ -128,12 +131,26 @@ system_probes (FxStepFrame *f, const FxSystem *system, const FxModel *model)
       int l = fx_model_find_link (model, probe->link);
       double *xy = &f->probe_xy[2 * p];
 
+      double *values = &f->probe_values[FX_PROBE_N_VALUES * p];
+
       /* a validated model (the system's) always has the probe's link */
       if (l < 0)
         xy[0] = xy[1] = NAN;
       else
-        fx_system_point (system, (guint) l, probe->s, &xy[0], &xy[1]);
+        {
+          fx_system_probe_values (system, (guint) l, probe->s, values);
+          xy[0] = values[FX_PROBE_X];
+          xy[1] = values[FX_PROBE_Y];
+        }
     }
+}
+
+static void
+system_reactions (FxStepFrame *f, const FxSystem *system)
+{
+  for (guint j = 0; j < f->n_joints; j++)
+    f->holds[j] = (guint8) fx_system_joint_holds (system, j);
+  fx_system_reactions (system, f->reaction);
 }
 
 FxStepFrame *
@@ -161,6 +178,7 @@ fx_step_frame_new (const FxSystem *system, const FxStepReport *report, guint ste
   system_nodes (f, system);
   system_joints (f, model);
   system_probes (f, system, model);
+  system_reactions (f, system);
   frame_moment_max (f);
   return f;
 }
@@ -185,6 +203,9 @@ fx_step_frame_unref (FxStepFrame *frame)
   g_free (frame->moment);
   g_free (frame->joint_xy);
   g_free (frame->probe_xy);
+  g_free (frame->probe_values);
+  g_free (frame->holds);
+  g_free (frame->reaction);
   g_free (frame);
 }
 
@@ -232,11 +253,12 @@ model_probe (FxStepFrame *f, const FxModel *model, GHashTable *index, guint p)
 {
   const FxProbe *probe = fx_model_probe (model, p);
   int l = fx_model_find_link (model, probe->link);
-  double *xy = &f->probe_xy[2 * p];
+  double *xy = &f->probe_xy[2 * p], *values = &f->probe_values[FX_PROBE_N_VALUES * p];
 
   if (l < 0 || f->node_offset[l + 1] == f->node_offset[l])
     {
       xy[0] = xy[1] = NAN;
+      values[FX_PROBE_X] = values[FX_PROBE_Y] = NAN;
       return;
     }
 
@@ -247,6 +269,10 @@ model_probe (FxStepFrame *f, const FxModel *model, GHashTable *index, guint p)
 
   xy[0] = a[0] + s * (b[0] - a[0]);
   xy[1] = a[1] + s * (b[1] - a[1]);
+  /* at rest and unstressed */
+  values[FX_PROBE_X] = xy[0];
+  values[FX_PROBE_Y] = xy[1];
+  values[FX_PROBE_ANGLE] = atan2 (b[1] - a[1], b[0] - a[0]);
 }
 
 FxStepFrame *
@@ -273,5 +299,7 @@ fx_step_frame_new_from_model (const FxModel *model)
     }
   for (guint p = 0; p < f->n_probes; p++)
     model_probe (f, model, index, p);
+  for (guint j = 0; j < f->n_joints; j++)
+    f->holds[j] = (guint8) fx_model_joint_holds (model, j);
   return f;
 }

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "fx-integrator.h"
+#include "fx-measure.h"
 
 G_BEGIN_DECLS
 
@@ -35,6 +36,13 @@ typedef struct {
   double *probe_xy;        /* 2 n_probes                                    */
 
   double moment_max_abs;   /* max |moment| over all nodes of this frame     */
+
+  /* Measurements (fx-measure.h) */
+  double *probe_values;    /* FX_PROBE_N_VALUES per probe, at t              */
+  guint8 *holds;           /* FxHolds per joint                             */
+  double *reaction;        /* FX_REACTION_N_VALUES per joint: the mean over
+                            * the step that ended at t (at t = 0 the initial
+                            * state's); 0 where the joint holds nothing      */
 } FxStepFrame;
 
 /* A frame of the system's current state, with `report` (NULL: the state's

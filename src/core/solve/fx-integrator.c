@@ -7,6 +7,7 @@
  * field that is zero by symmetry does not chase round-off).
  */
 #include "fx-integrator.h"
+#include "fx-measure.h"
 #include "fx-memory.h"
 #include <glib/gi18n-lib.h>
 #include "fx-system-private.h"
@@ -738,6 +739,7 @@ fx_integrator_step (FxIntegrator *it, double dt, FxStepReport *rep, GError **err
     {
       memset (rep, 0, sizeof *rep);
       memset (&tree, 0, sizeof tree);
+      fx_system_reactions_reset (sys);  /* the reactions are this step's mean */
       g_clear_error (&local);
       /* a Newton failure leaves the state as it was; only a balance off
        * round-off, found after its commit, needs the step's start again */

@@ -6,6 +6,7 @@
 #include "fx-model-io.h"
 #include "fx-noise.h"
 #include "fx-system.h"
+#include "fx-measure.h"
 
 #include <glib/gi18n-lib.h>
 #include <gsl/gsl_sort.h>
@@ -16,7 +17,8 @@
 #include <sys/resource.h>
 #endif
 
-#define PARTIAL_MAGIC "flexion-ensemble-partial/1"
+/* /2: eight columns per probe (fx-measure.h), where /1 had x and y */
+#define PARTIAL_MAGIC "flexion-ensemble-partial/2"
 #define PARTIAL_TYPE "(stuuuuuadasstadadauada(udds)auadd)"
 
 static const char *const energy_names[FX_ENSEMBLE_N_ENERGY] = {
@@ -239,12 +241,8 @@ column_names (const FxModel *model)
   for (guint c = 0; c < FX_ENSEMBLE_N_ENERGY; c++)
     g_ptr_array_add (cols, g_strdup (energy_names[c]));
   for (guint p = 0; p < model->probes->len; p++)
-    {
-      const char *id = fx_model_probe (model, p)->id;
-
-      g_ptr_array_add (cols, g_strdup_printf ("%s.x", id));
-      g_ptr_array_add (cols, g_strdup_printf ("%s.y", id));
-    }
+    for (guint k = 0; k < FX_PROBE_N_VALUES; k++)
+      g_ptr_array_add (cols, g_strconcat (fx_model_probe (model, p)->id, fx_probe_suffix[k], NULL));
   return cols;
 }
 
@@ -295,8 +293,8 @@ record (const Run *run, FxSystem *sys, const FxStepReport *rep, double supplied,
   row[FX_ENSEMBLE_SUPPLIED] = supplied;
   row[FX_ENSEMBLE_DISSIPATED] = dissipated;
   for (guint p = 0; p < model->probes->len; p++)
-    fx_system_point (sys, (guint) run->probe_link[p], fx_model_probe (model, p)->s,
-                     &row[FX_ENSEMBLE_N_ENERGY + 2 * p], &row[FX_ENSEMBLE_N_ENERGY + 2 * p + 1]);
+    fx_system_probe_values (sys, (guint) run->probe_link[p], fx_model_probe (model, p)->s,
+                            &row[FX_ENSEMBLE_PROBE_COLUMN (p, 0)]);
 }
 
 static void
@@ -801,6 +799,7 @@ fx_ensemble_load (const char *path, GError **error)
     g_ptr_array_add (cols, g_strdup (name));
   gsize cells = n_times * cols->len;
   if (strcmp (magic, PARTIAL_MAGIC) != 0 || cols->len < FX_ENSEMBLE_N_ENERGY || n_times == 0
+      || (cols->len - FX_ENSEMBLE_N_ENERGY) % FX_PROBE_N_VALUES != 0
       || n_mean != cells || n_m2 != cells || n_qv != n_qi * cells
       || n_pv != n_pi * cells)
     {

@@ -5,7 +5,8 @@
  * same whichever run, part or thread computes it. Statistics are folded in
  * sample order (Welford), so the numbers do not depend on the thread count.
  * Columns: H, kinetic, elastic, gravity, supplied, dissipated (the last two
- * accumulated since t = 0), then <probe>.x and <probe>.y for every probe.
+ * accumulated since t = 0), then for every probe its FX_PROBE_N_VALUES
+ * values (fx-measure.h): <probe>.x, .y, .vx, .vy, .angle, .N, .V, .M.
  *
  * Quantiles (5 % and 95 %, GSL's linear interpolation between order
  * statistics) are computed from the samples with index below
@@ -18,6 +19,7 @@
 #pragma once
 
 #include "fx-model.h"
+#include "fx-measure.h"
 
 G_BEGIN_DECLS
 
@@ -30,6 +32,11 @@ typedef enum {
   FX_ENSEMBLE_DISSIPATED,
   FX_ENSEMBLE_N_ENERGY,  /* probe columns follow */
 } FxEnsembleColumn;
+
+/* The column of value `value` (FxProbeValue) of probe p. */
+#define FX_ENSEMBLE_PROBE_COLUMN(p, value) (FX_ENSEMBLE_N_ENERGY + FX_PROBE_N_VALUES * (p) + (value))
+/* The number of probes an ensemble's columns are about. */
+#define FX_ENSEMBLE_N_PROBES(n_columns) (((n_columns) - FX_ENSEMBLE_N_ENERGY) / FX_PROBE_N_VALUES)
 
 /* Called after each finished sample, from a worker thread. */
 typedef void (*FxEnsembleProgress) (guint done, guint total, gpointer data);
