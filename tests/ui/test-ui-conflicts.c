@@ -26,7 +26,7 @@ static FlexionApplication *app;
 static FlexionWindow *
 new_window (void)
 {
-  FlexionWindow *win = flexion_window_new (ADW_APPLICATION (app));
+  FlexionWindow *win = ui_window_new (app);
   gtk_window_set_default_size (GTK_WINDOW (win), 1280, 800);
   gtk_window_present (GTK_WINDOW (win));
   ui_spin (0.3);

@@ -156,7 +156,7 @@ row_text (GtkListBox *list, int i)
 static void
 test_truss_frequencies_first (void)
 {
-  FlexionWindow *win = flexion_window_new (ADW_APPLICATION (app));
+  FlexionWindow *win = ui_window_new (app);
   gtk_window_set_default_size (GTK_WINDOW (win), 1280, 800);
   gtk_window_present (GTK_WINDOW (win));
   ui_wait_until (ui_never, NULL, 0.3);
