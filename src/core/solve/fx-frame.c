@@ -148,8 +148,7 @@ system_probes (FxStepFrame *f, const FxSystem *system, const FxModel *model)
 static void
 system_reactions (FxStepFrame *f, const FxSystem *system)
 {
-  for (guint j = 0; j < f->n_joints; j++)
-    f->holds[j] = (guint8) fx_system_joint_holds (system, j);
+  fx_system_holds (system, f->holds);
   fx_system_reactions (system, f->reaction);
 }
 
