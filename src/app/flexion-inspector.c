@@ -10,6 +10,7 @@
 #include "fx-conflicts.h"
 #include "fx-causality.h"
 #include "flexion-rows.h"
+#include "flexion-measure-view.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -233,6 +234,20 @@ button_row (AdwPreferencesGroup *group, const char *label, const char *action,
   return b;
 }
 
+/* A button opening `menu` (taken), like button_row. */
+static void
+menu_button_row (AdwPreferencesGroup *group, const char *label, GMenuModel *menu,
+                 const char *tooltip)
+{
+  GtkWidget *b = gtk_menu_button_new ();
+  gtk_menu_button_set_label (GTK_MENU_BUTTON (b), label);
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (b), menu);
+  g_object_unref (menu);
+  gtk_widget_set_tooltip_text (b, tooltip);
+  gtk_widget_set_margin_top (b, 6);
+  adw_preferences_group_add (group, b);
+}
+
 /* Structural edits (combos, switches) rebuild: rows may appear or go. */
 static void
 structural_edit (FlexionInspector *self, FxModel *m, const char *label)
@@ -438,6 +453,10 @@ show_joint (FlexionInspector *self, const FxModel *m, guint ji)
       number_row (self, g, _("Roller guide direction"), _("degrees from x"), angle, -360, 360,
                   F_SLIDER_ANGLE, ji);
     }
+  FxHolds holds = fx_model_joint_holds (m, ji);
+  if (holds != FX_HOLDS_NONE)
+    menu_button_row (g, _("Plot Reaction"), flexion_measure_menu_new (FX_QUANTITY_SUPPORT, ji, holds),
+                     _("Plot the force and moment this support exerts during a run"));
 
   regulariser_rows (self, m, ji);
   AdwPreferencesGroup *inertia = add_group (self, _("Inertia"), NULL);
@@ -790,6 +809,9 @@ show_link (FlexionInspector *self, const FxModel *m, guint li)
         continue;
       g_autofree char *t = g_strdup_printf (_("Probe %s at s"), p->id);
       number_row (self, more, t, _("fraction of length"), p->s, 0, 1, F_PROBE_S, i);
+      menu_button_row (more, _("Plot"), flexion_measure_menu_new (FX_QUANTITY_PROBE, i, FX_HOLDS_NONE),
+                       _("Plot the probe's position, velocity, section angle or stress resultants "
+                         "during a run"));
       button_row (more, _("Remove Probe"), "win.remove-item", g_variant_new ("(su)", "probe", i), NULL);
     }
   for (guint i = 0; i < m->loads->len; i++)

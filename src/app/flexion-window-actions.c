@@ -2,6 +2,7 @@
  * view and simulation. Menus, buttons, shortcuts and the UI tests all go
  * through these. */
 #include "flexion-window-private.h"
+#include "flexion-measure-view.h"
 #include "flexion-plot-view.h"
 #include "flexion-gallery.h"
 #include "flexion-export-dialog.h"
@@ -584,6 +585,7 @@ set_presentation (FlexionWindow *self, gboolean on)
   flexion_canvas_set_presentation (self->canvas, on);
   for (guint i = 0; i < 3; i++)
     flexion_plot_view_set_font_scale (FLEXION_PLOT_VIEW (self->plots[i]), on ? 1.4 : 1.0);
+  flexion_measure_view_set_font_scale (FLEXION_MEASURE_VIEW (self->measure), on ? 1.4 : 1.0);
   GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "presentation");
   g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (on));
 }

@@ -48,6 +48,7 @@ struct _FlexionWindow {
   char *examples_dir;         /* the gallery's folder, from the application */
   GtkWidget *plots[3];
   FlexionModesPanel *modes_panel;  /* beside the plots */
+  GtkWidget *measure;              /* the Measurements plot, beside them too */
   gboolean presentation;
   gboolean inspector_before;  /* the inspector's visibility before presenting */
   gboolean close_confirmed;

@@ -7,6 +7,7 @@
 #include "flexion-inspector.h"
 #include "flexion-modes-panel.h"
 #include "flexion-plot-view.h"
+#include "flexion-measure-view.h"
 #include "flexion-gallery.h"
 #include "flexion-export-dialog.h"
 #include "flexion-rows.h"
@@ -644,9 +645,13 @@ on_setting_changed (GSettings *settings, const char *key, FlexionWindow *self)
       show_deflection_choice (self, scale);
     }
   if (key == NULL || g_str_equal (key, "plot-window"))
-    for (guint i = 0; i < 3; i++)
-      flexion_plot_view_set_window (FLEXION_PLOT_VIEW (self->plots[i]),
-                                    g_settings_get_double (settings, "plot-window"));
+    {
+      for (guint i = 0; i < 3; i++)
+        flexion_plot_view_set_window (FLEXION_PLOT_VIEW (self->plots[i]),
+                                      g_settings_get_double (settings, "plot-window"));
+      flexion_measure_view_set_window (FLEXION_MEASURE_VIEW (self->measure),
+                                       g_settings_get_double (settings, "plot-window"));
+    }
 }
 
 /* ---- speed and dt controls ---- */
@@ -888,6 +893,11 @@ flexion_window_init (FlexionWindow *self)
   g_signal_connect_object (self->modes_panel, "computed", G_CALLBACK (on_modes_computed), self,
                            G_CONNECT_SWAPPED);
   gtk_box_append (GTK_BOX (self->plots_box), GTK_WIDGET (self->modes_panel));
+  /* what the user picked from probes and supports (measure.* actions) */
+  self->measure = flexion_measure_view_new ();
+  flexion_measure_view_set_simulation (FLEXION_MEASURE_VIEW (self->measure), self->sim);
+  flexion_measure_view_install_actions (FLEXION_MEASURE_VIEW (self->measure), GTK_WIDGET (self));
+  gtk_box_append (GTK_BOX (self->plots_box), self->measure);
 
   g_signal_connect_swapped (self->canvas, "selection-changed", G_CALLBACK (on_selection_changed), self);
   g_signal_connect_swapped (self->canvas, "pointer-moved", G_CALLBACK (on_pointer_moved), self);

@@ -384,38 +384,33 @@ probes_header (const FxModel *model)
   return g_string_free (h, FALSE);
 }
 
-/* A reaction row: the columns of every channel a joint holds, as in the header. */
+/* A reaction row: the columns of every channel a joint holds (`holds`,
+ * fx_system_holds), as in the header. */
 static void
-write_reactions (FxCsvFile *f, const FxSystem *sys, const FxModel *model)
+write_reactions (FxCsvFile *f, const FxSystem *sys, const FxModel *model, const guint8 *holds)
 {
   g_autofree double *r = g_new (double, FX_REACTION_N_VALUES * MAX (model->joints->len, 1));
 
   fx_system_reactions (sys, r);
   fx_csv_file_printf (f, "%.17g", fx_system_time (sys));
   for (guint j = 0; j < model->joints->len; j++)
-    {
-      FxHolds holds = fx_system_joint_holds (sys, j);
-      for (guint k = 0; k < FX_REACTION_N_VALUES; k++)
-        if (fx_holds_value (holds, k))
-          fx_csv_file_printf (f, ",%.17g", r[FX_REACTION_N_VALUES * j + k]);
-    }
+    for (guint k = 0; k < FX_REACTION_N_VALUES; k++)
+      if (fx_holds_value (holds[j], k))
+        fx_csv_file_printf (f, ",%.17g", r[FX_REACTION_N_VALUES * j + k]);
   fx_csv_file_write (f, "\n", 1);
 }
 
 static char *
-reactions_header (const FxSystem *sys, const FxModel *model)
+reactions_header (const FxModel *model, const guint8 *holds)
 {
   GString *h = g_string_new ("t");
   for (guint j = 0; j < model->joints->len; j++)
-    {
-      FxHolds holds = fx_system_joint_holds (sys, j);
-      for (guint k = 0; k < FX_REACTION_N_VALUES; k++)
-        if (fx_holds_value (holds, k))
-          {
-            g_string_append_c (h, ',');
-            fx_csv_append_field2 (h, fx_model_joint (model, j)->id, fx_reaction_suffix[k]);
-          }
-    }
+    for (guint k = 0; k < FX_REACTION_N_VALUES; k++)
+      if (fx_holds_value (holds[j], k))
+        {
+          g_string_append_c (h, ',');
+          fx_csv_append_field2 (h, fx_model_joint (model, j)->id, fx_reaction_suffix[k]);
+        }
   return g_string_free (h, FALSE);
 }
 
@@ -566,7 +561,9 @@ cmd_run (int argc, char **argv)
   enum { ENERGY, TRACE, PROBES, REACTIONS, N_OUTPUTS };
   Output out[N_OUTPUTS] = { { energy_path, NULL }, { trace_path, NULL }, { probes_path, NULL },
                             { reactions_path, NULL } };
-  g_autofree char *ph = probes_header (model), *rh = reactions_header (sys, model);
+  g_autofree guint8 *holds = g_new (guint8, MAX (model->joints->len, 1));
+  fx_system_holds (sys, holds);
+  g_autofree char *ph = probes_header (model), *rh = reactions_header (model, holds);
   if (!output_open (&out[ENERGY], "t,H,kinetic,elastic,gravity,supplied,dissipated,balance,"
                     "newton_iters,factorisations,residual,joint_gap,substeps")
       || !output_open (&out[TRACE], "t,link,node,x,y,theta,moment")
@@ -582,7 +579,7 @@ cmd_run (int argc, char **argv)
   if (out[ENERGY].file) write_energy (out[ENERGY].file, &rep);
   if (out[TRACE].file) write_trace (out[TRACE].file, sys, model);
   if (out[PROBES].file) write_probes (out[PROBES].file, sys, model);
-  if (out[REACTIONS].file) write_reactions (out[REACTIONS].file, sys, model);
+  if (out[REACTIONS].file) write_reactions (out[REACTIONS].file, sys, model, holds);
 
   gboolean tty = isatty (2);
   guint n_steps = (guint) ceil (model->t_end / model->dt - 1e-9);
@@ -618,7 +615,7 @@ cmd_run (int argc, char **argv)
       if (out[ENERGY].file) write_energy (out[ENERGY].file, &rep);
       if (out[TRACE].file && step % (guint) every == 0) write_trace (out[TRACE].file, sys, model);
       if (out[PROBES].file) write_probes (out[PROBES].file, sys, model);
-      if (out[REACTIONS].file) write_reactions (out[REACTIONS].file, sys, model);
+      if (out[REACTIONS].file) write_reactions (out[REACTIONS].file, sys, model, holds);
       for (guint i = 0; i < N_OUTPUTS; i++)
         if (output_failed (&out[i]))
           {

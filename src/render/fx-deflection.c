@@ -123,23 +123,6 @@ fx_deflection_auto_scale (double max_deflection, double model_size)
   return decade * (m >= 5 - 1e-9 ? 5 : m >= 2 - 1e-9 ? 2 : 1);
 }
 
-static FxStepFrame *
-frame_copy (const FxStepFrame *src)
-{
-  FxStepFrame *f = g_new0 (FxStepFrame, 1);
-  *f = *src;
-  f->ref_count = 1;
-  gsize nodes = MAX (src->n_nodes, 1u);
-  f->node_offset = g_memdup2 (src->node_offset, sizeof (guint) * (src->n_links + 1));
-  f->x = g_memdup2 (src->x, sizeof (double) * nodes);
-  f->y = g_memdup2 (src->y, sizeof (double) * nodes);
-  f->theta = g_memdup2 (src->theta, sizeof (double) * nodes);
-  f->moment = g_memdup2 (src->moment, sizeof (double) * nodes);
-  f->joint_xy = g_memdup2 (src->joint_xy, sizeof (double) * 2 * MAX (src->n_joints, 1u));
-  f->probe_xy = g_memdup2 (src->probe_xy, sizeof (double) * 2 * MAX (src->n_probes, 1u));
-  return f;
-}
-
 /* The point at fraction s along link l by node index, as the scene places
  * probes and loads. */
 static void
@@ -186,7 +169,7 @@ fx_deflection_magnify (const FxModel *model, const FxStepFrame *frame, double sc
 {
   if (scale == 1 || !(scale > 0) || !frame_matches (model, frame) || frame->n_nodes == 0)
     return fx_step_frame_ref ((FxStepFrame *) frame);
-  FxStepFrame *f = frame_copy (frame);
+  FxStepFrame *f = fx_step_frame_copy (frame);
   g_autofree double *rx = g_new0 (double, f->n_nodes);
   g_autofree double *ry = g_new0 (double, f->n_nodes);
   g_autofree int *ends = tangent_ends (model);

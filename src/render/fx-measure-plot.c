@@ -23,6 +23,12 @@ static const char *const probe_units[FX_PROBE_N_VALUES] = {
 static const char *const reaction_names[FX_REACTION_N_VALUES] = {
   N_("reaction x"), N_("reaction y"), N_("reaction moment"),
 };
+/* in titles, legends and axes, where room is short: the symbols of the
+ * CSV columns (README) */
+static const char *const probe_symbols[FX_PROBE_N_VALUES] = {
+  "x", "y", "vx", "vy", "\u03b8", "N", "V", "M",
+};
+static const char *const reaction_symbols[FX_REACTION_N_VALUES] = { "Fx", "Fy", "M" };
 static const char *const reaction_units[FX_REACTION_N_VALUES] = { "N", "N", "N m" };
 
 const char *
@@ -66,14 +72,13 @@ fx_quantity_name (const FxSeries *s, const FxQuantity *q)
   if (q->source == FX_QUANTITY_PROBE && q->value < FX_PROBE_N_VALUES)
     {
       const char *id = fx_series_probe_id (s, q->index);
-      /* Translators: a probe's id and what of it is plotted, "tip: velocity x" */
-      return g_strdup_printf (_("%s: %s"), id ? id : "?", _(probe_names[q->value]));
+      return g_strdup_printf ("%s: %s", id ? id : "?", probe_symbols[q->value]);
     }
   if (q->source == FX_QUANTITY_SUPPORT && q->value < FX_REACTION_N_VALUES)
     {
       int k = fx_series_find_support (s, q->index);
       const char *id = k >= 0 ? fx_series_support_id (s, (guint) k) : NULL;
-      return g_strdup_printf (_("%s: %s"), id ? id : "?", _(reaction_names[q->value]));
+      return g_strdup_printf ("%s: %s", id ? id : "?", reaction_symbols[q->value]);
     }
   return g_strdup (_("Time"));
 }

@@ -25,7 +25,8 @@ typedef struct {
 /* The value at point i of the series, in the unit shown (angles in
  * degrees, everything else SI); NaN when the series does not know it. */
 double      fx_quantity_value (const FxSeries *series, guint i, const FxQuantity *q);
-/* "tip: velocity x", "A: reaction y", "Time" (newly allocated). */
+/* "tip: vx", "A: Fy", "Time" (newly allocated): the symbols of the CSV
+ * columns, short enough for a legend. */
 char       *fx_quantity_name  (const FxSeries *series, const FxQuantity *q);
 /* "m/s", "N", "°", "s" */
 const char *fx_quantity_unit  (const FxQuantity *q);

@@ -31,6 +31,7 @@ fx_scene_style_init (FxSceneStyle *s)
   s->show_causality = TRUE;
   s->show_initial = TRUE;
   s->show_trails = TRUE;
+  s->show_reactions = TRUE;
   s->selected_joint = s->selected_link = -1;
   s->hover_joint = s->hover_link = -1;
 }
@@ -472,6 +473,8 @@ fx_scene_draw (cairo_t *cr, const FxModel *model, const FxStepFrame *frame,
       scene_draw_motors_springs (&sc);
       scene_draw_joints (&sc);
       scene_draw_loads (&sc);
+      if (style->show_reactions)
+        fx_scene_draw_reactions (cr, frame, view, style);
       if (style->show_causality)
         scene_draw_causality (&sc);
       if (style->show_labels)

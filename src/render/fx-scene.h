@@ -30,6 +30,7 @@ typedef struct {
   gboolean show_causality, show_colorbar, show_time, show_labels;
   const char *time_label;  /* with show_time: said instead of "t = ..." (a mode's
                             * "mode 1 · 45.3 Hz", whose frames have no time) */
+  gboolean show_reactions;  /* during a run: the supports' reactions (fx_scene_draw_reactions) */
   int selected_joint, selected_link;  /* -1: none */
   int hover_joint, hover_link;        /* -1: none */
   const FxAssignment *assignment;     /* NULL: no causality glyphs */
@@ -54,6 +55,14 @@ void   fx_scene_style_init   (FxSceneStyle *style);
 void   fx_scene_draw         (cairo_t *cr, const FxModel *model, const FxStepFrame *frame,
                               const FxStepFrame *initial, const FxView *view,
                               const FxSceneStyle *style, double w, double h);
+
+/* The supports' reactions of a frame from a run (none for step 0): at each
+ * joint that holds a channel, the force it exerts on the mechanism as an
+ * arrow pushing onto the joint (the frame's largest 70 px long) with its
+ * magnitude, a held moment as an arc with its value. fx_scene_draw calls
+ * it with show_reactions (fx-reaction-arrows.c). */
+void   fx_scene_draw_reactions (cairo_t *cr, const FxStepFrame *frame, const FxView *view,
+                                const FxSceneStyle *style);
 
 /* The colour bar alone, in the box (x, y, w, h): a horizontal gradient with
  * ticks at -range, 0, +range and the label "Bending moment (N m)". */

@@ -35,33 +35,6 @@ find_named (GtkWidget *w, const char *name)
   return NULL;
 }
 
-static void
-screenshot (GtkWidget *top, const char *name)
-{
-  if (g_getenv ("G_TEST_BUILDDIR") == NULL)
-    return;
-  int w = gtk_widget_get_width (top), h = gtk_widget_get_height (top);
-  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (top);
-  /* a toplevel with a layout pending (the plots follow every frame of the
-   * main run) draws nothing until its next frame: wait for it, a while */
-  GskRenderNode *node = NULL;
-  for (guint tries = 0; node == NULL && tries < 40; tries++)
-    {
-      if (tries > 0)
-        ui_spin (0.05);
-      GtkSnapshot *snapshot = gtk_snapshot_new ();
-      gdk_paintable_snapshot (paintable, snapshot, w, h);
-      node = gtk_snapshot_free_to_node (snapshot);
-    }
-  g_assert_nonnull (node);
-  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (top));
-  g_autoptr (GdkTexture) texture = gsk_renderer_render_texture (renderer, node,
-                                                                &GRAPHENE_RECT_INIT (0, 0, w, h));
-  g_autofree char *path = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), name, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
-  gsk_render_node_unref (node);
-}
 
 static void
 test_ensemble_toggle (void)
@@ -114,8 +87,8 @@ test_ensemble_toggle (void)
   ui_spin (0.5);
   g_assert_cmpfloat (flexion_simulation_get_time (sim), >, t_before);
   /* pictures of the panel and the window (sample trails on the canvas) */
-  screenshot (panel, "ensemble-panel.png");
-  screenshot (GTK_WIDGET (win), "ensemble-window.png");
+  ui_screenshot (panel, "ensemble-panel.png");
+  ui_screenshot (GTK_WIDGET (win), "ensemble-window.png");
 
   g_autofree char *dir = g_dir_make_tmp ("flexion-ensemble-ui-XXXXXX", NULL);
   g_autofree char *csv = g_build_filename (dir, "stats.csv", NULL);

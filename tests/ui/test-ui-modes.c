@@ -40,31 +40,6 @@ find_panel (GtkWidget *w)
   return NULL;
 }
 
-/* Saves what the window shows; returns its number of distinct colours. */
-static guint
-screenshot (FlexionWindow *win, const char *name)
-{
-  int w = gtk_widget_get_width (GTK_WIDGET (win)), h = gtk_widget_get_height (GTK_WIDGET (win));
-  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (win));
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  g_autoptr (GskRenderNode) node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (win));
-  g_autoptr (GdkTexture) texture = gsk_renderer_render_texture (renderer, node,
-                                                                &GRAPHENE_RECT_INIT (0, 0, w, h));
-  g_autofree char *path = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), name, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
-  gsize stride = (gsize) w * 4;
-  g_autofree guint8 *pixels = g_malloc (stride * h);
-  gdk_texture_download (texture, pixels, stride);
-  g_autoptr (GHashTable) colours = g_hash_table_new (NULL, NULL);
-  for (int y = 0; y < h; y += 2)
-    for (int x = 0; x < w; x += 2)
-      g_hash_table_add (colours, GUINT_TO_POINTER (*(guint32 *) (pixels + y * stride + 4 * x)));
-  return g_hash_table_size (colours);
-}
 
 static void
 test_four_bar_modes (void)
@@ -99,7 +74,7 @@ test_four_bar_modes (void)
   g_assert_cmpint (flexion_modes_panel_get_shown_mode (panel), ==, first_vibration);
   ui_wait_until (ui_never, NULL, 0.5);
   gboolean gl = g_strcmp0 (g_getenv ("GSK_RENDERER"), "gl") == 0;
-  g_assert_cmpuint (screenshot (win, gl ? "ui-four-bar-mode-gl.png" : "ui-four-bar-mode.png"), >, 50);
+  g_assert_cmpuint (ui_screenshot (GTK_WIDGET (win), gl ? "ui-four-bar-mode-gl.png" : "ui-four-bar-mode.png"), >, 50);
 
   /* an edit recomputes them: with joint B moved 0.3 m up the linkage has
    * other proportions, so its first frequency changes; the shape is left */

@@ -44,38 +44,6 @@ reached_two_seconds (gpointer data)
   return flexion_simulation_get_time (data) >= 2.0 - 1e-9;
 }
 
-/* Renders the window as the screen shows it, saves it, and returns how
- * many distinct colours it has. */
-static guint
-screenshot (FlexionWindow *win, const char *name)
-{
-  ui_spin (0.5);  /* let the window lay out and draw what changed */
-  int w = gtk_widget_get_width (GTK_WIDGET (win)), h = gtk_widget_get_height (GTK_WIDGET (win));
-  g_assert_cmpint (w, >, 100);
-  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (win));
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  g_autoptr (GskRenderNode) node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (win));
-  g_autoptr (GdkTexture) texture = gsk_renderer_render_texture (renderer, node,
-                                                                &GRAPHENE_RECT_INIT (0, 0, w, h));
-  g_autofree char *path = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), name, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
-
-  gsize stride = (gsize) w * 4;
-  g_autofree guint8 *pixels = g_malloc (stride * h);
-  gdk_texture_download (texture, pixels, stride);
-  g_autoptr (GHashTable) colours = g_hash_table_new (NULL, NULL);
-  for (int y = 0; y < h; y += 2)
-    for (int x = 0; x < w; x += 2)
-      {
-        guint32 px = *(guint32 *) (pixels + y * stride + 4 * x);
-        g_hash_table_add (colours, GUINT_TO_POINTER (px));
-      }
-  return g_hash_table_size (colours);
-}
 
 static void
 test_four_bar_runs (void)
@@ -84,7 +52,7 @@ test_four_bar_runs (void)
   g_autoptr (GFile) file = example ("four-bar.flexion");
   g_assert_true (flexion_window_load_file (win, file));
   FlexionSimulation *sim = flexion_window_get_simulation (win);
-  guint blank_colours = screenshot (win, "ui-four-bar-drawn.png");
+  guint blank_colours = ui_screenshot (GTK_WIDGET (win), "ui-four-bar-drawn.png");
   g_assert_cmpuint (blank_colours, >, 50);
 
   /* at 10x the 2 s take 0.2 s of display time; the solver paces it */
@@ -111,7 +79,7 @@ test_four_bar_runs (void)
   g_assert_cmpfloat (flexion_simulation_get_frame (sim)->moment_max_abs, >, 0);
 
   ui_spin (0.2);
-  guint n = screenshot (win, "ui-four-bar-running.png");
+  guint n = ui_screenshot (GTK_WIDGET (win), "ui-four-bar-running.png");
   g_assert_cmpuint (n, >, 100);
 
   /* Reset returns to the drawn model */
@@ -667,7 +635,7 @@ test_deflection_scale (void)
   double row100 = beam_row (at100, (int) x0, y0, (int) (y100 - y0) + 40);
   g_test_message ("drawn drop at 1x %.2f px (true %.2f), at 100x %.1f px (expected %.1f)",
                   row1 - y0, y1 - y0, row100 - y0, y100 - y0);
-  screenshot (win, "ui-deflection-100x.png");
+  ui_screenshot (GTK_WIDGET (win), "ui-deflection-100x.png");
   /* 1x: to scale, within a pixel; 100x: a hundred times that, to the
    * stroke's anti-aliasing, where at 1x the bend is hardly visible */
   g_assert_cmpfloat (fabs (row1 - y1), <, 1.0);
@@ -701,7 +669,7 @@ test_deflection_scale (void)
   g_test_message ("struck beam: auto scale %g, largest deflection %.3g mm", auto_k,
                   1e3 * flexion_simulation_get_deflection_max (sim));
   g_assert_cmpfloat (auto_k, >=, 10);
-  screenshot (win, "ui-struck-beam-auto.png");
+  ui_screenshot (GTK_WIDGET (win), "ui-struck-beam-auto.png");
   flexion_simulation_set_speed (sim, 1);
   gtk_window_destroy (GTK_WINDOW (win));
 }
@@ -826,7 +794,7 @@ test_number_entry (void)
       g_assert_cmpfloat (fx_document_get_model (doc)->dt, ==, 0.0015);
       type_into (bar_dt, "0,0o5");
       g_assert_nonnull (flexion_number_field_get_error (bar_dt));
-      screenshot (win, "ui-german-number-entry.png");
+      ui_screenshot (GTK_WIDGET (win), "ui-german-number-entry.png");
       setlocale (LC_NUMERIC, "C");
     }
   else
@@ -899,7 +867,7 @@ test_replay_timeline (void)
   for (guint i = 0; i < n && !found; i++)
     found = flexion_simulation_get_recorded (sim, i) == f;
   g_assert_true (found);
-  screenshot (win, "ui-replay-scrub.png");
+  ui_screenshot (GTK_WIDGET (win), "ui-replay-scrub.png");
 
   /* a step in replay shows the next kept frame */
   double t_scrub = f->t;
@@ -1144,7 +1112,7 @@ test_formulation_feedback (void)
   g_assert_false (flexion_simulation_get_playing (flexion_window_get_simulation (win)));
   g_assert_nonnull (win->cannot_run);
   g_assert_cmpint (flexion_canvas_get_selected_link (canvas), ==, 0);
-  screenshot (win, "ui-formulation-conflict.png");
+  ui_screenshot (GTK_WIDGET (win), "ui-formulation-conflict.png");
 
   /* fixed: the toast goes by itself */
   g_action_group_activate_action (actions, "set-formulation", g_variant_new ("(us)", 0u, "auto"));

@@ -58,6 +58,48 @@ ui_spin (double seconds)
   ui_wait_until (ui_never, NULL, seconds);
 }
 
+/* Renders `top` (a toplevel) as the screen shows it and saves it as
+ * $G_TEST_BUILDDIR/name (nothing is saved without it); returns how many
+ * distinct colours it has (every second pixel). */
+static inline guint
+ui_screenshot (GtkWidget *top, const char *name)
+{
+  ui_spin (0.5);  /* let the window lay out and draw what changed */
+  int w = gtk_widget_get_width (top), h = gtk_widget_get_height (top);
+  g_assert_cmpint (w, >, 100);
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (top);
+  /* a toplevel with a layout pending (the plots follow every frame of a
+   * run) draws nothing until its next frame: wait for it, a while */
+  GskRenderNode *node = NULL;
+  for (guint tries = 0; node == NULL && tries < 40; tries++)
+    {
+      if (tries > 0)
+        ui_spin (0.05);
+      GtkSnapshot *snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, snapshot, w, h);
+      node = gtk_snapshot_free_to_node (snapshot);
+    }
+  g_assert_nonnull (node);
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (top));
+  g_autoptr (GdkTexture) texture = gsk_renderer_render_texture (renderer, node,
+                                                                &GRAPHENE_RECT_INIT (0, 0, w, h));
+  gsk_render_node_unref (node);
+  if (g_getenv ("G_TEST_BUILDDIR"))
+    {
+      g_autofree char *path = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), name, NULL);
+      g_assert_true (gdk_texture_save_to_png (texture, path));
+      g_test_message ("screenshot: %s", path);
+    }
+  gsize stride = (gsize) w * 4;
+  g_autofree guint8 *pixels = g_malloc (stride * h);
+  gdk_texture_download (texture, pixels, stride);
+  g_autoptr (GHashTable) colours = g_hash_table_new (NULL, NULL);
+  for (int y = 0; y < h; y += 2)
+    for (int x = 0; x < w; x += 2)
+      g_hash_table_add (colours, GUINT_TO_POINTER (*(guint32 *) (pixels + y * stride + 4 * x)));
+  return g_hash_table_size (colours);
+}
+
 /* GTK and the application for a test program; NULL (after printing the TAP
  * skip line) when there is no display. Criticals are fatal unless a session
  * bus (and its noise) is around. */

@@ -200,24 +200,34 @@ reactions_add (const FxSystem *sys, const double *xm, double dt, double weight, 
     }
 }
 
-FxHolds
-fx_system_joint_holds (const FxSystem *sys, guint joint)
+void
+fx_system_holds (const FxSystem *sys, guint8 *holds)
 {
-  FxHolds holds = FX_HOLDS_NONE;
-
+  memset (holds, 0, sys->model->joints->len);
   for (guint i = 0; i < sys->tjunctions->len; i++)
     {
       const FxJunction *j = &g_array_index (sys->tjunctions, FxJunction, i);
-      if (holds_force (j) && model_joint (sys, j) == (int) joint)
-        holds |= FX_HOLDS_FORCE;
+      int jt = holds_force (j) ? model_joint (sys, j) : -1;
+      if (jt >= 0)
+        holds[jt] |= FX_HOLDS_FORCE;
     }
   for (guint i = 0; i < sys->rjunctions->len; i++)
     {
       const FxJunction *j = &g_array_index (sys->rjunctions, FxJunction, i);
-      if (j->ground && model_joint (sys, j) == (int) joint)
-        holds |= FX_HOLDS_MOMENT;
+      int jt = j->ground ? model_joint (sys, j) : -1;
+      if (jt >= 0)
+        holds[jt] |= FX_HOLDS_MOMENT;
     }
-  return holds;
+}
+
+FxHolds
+fx_system_joint_holds (const FxSystem *sys, guint joint)
+{
+  g_autofree guint8 *holds = g_new (guint8, MAX (sys->model->joints->len, 1));
+
+  g_return_val_if_fail (joint < sys->model->joints->len, FX_HOLDS_NONE);
+  fx_system_holds (sys, holds);
+  return (FxHolds) holds[joint];
 }
 
 FxHolds

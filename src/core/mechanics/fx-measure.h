@@ -71,6 +71,8 @@ typedef enum {
 } FxHolds;
 
 FxHolds  fx_system_joint_holds  (const FxSystem *system, guint joint);
+/* Every model joint's FxHolds at once, in one pass over the junctions. */
+void     fx_system_holds        (const FxSystem *system, guint8 *holds);
 /* The same from the model alone, before an engine is built. */
 FxHolds  fx_model_joint_holds   (const FxModel *model, guint joint);
 gboolean fx_holds_value         (FxHolds holds, FxReactionValue value);

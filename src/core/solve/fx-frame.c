@@ -148,8 +148,7 @@ system_probes (FxStepFrame *f, const FxSystem *system, const FxModel *model)
 static void
 system_reactions (FxStepFrame *f, const FxSystem *system)
 {
-  for (guint j = 0; j < f->n_joints; j++)
-    f->holds[j] = (guint8) fx_system_joint_holds (system, j);
+  fx_system_holds (system, f->holds);
   fx_system_reactions (system, f->reaction);
 }
 
@@ -180,6 +179,27 @@ fx_step_frame_new (const FxSystem *system, const FxStepReport *report, guint ste
   system_probes (f, system, model);
   system_reactions (f, system);
   frame_moment_max (f);
+  return f;
+}
+
+FxStepFrame *
+fx_step_frame_copy (const FxStepFrame *src)
+{
+  FxStepFrame *f = g_new0 (FxStepFrame, 1);
+  gsize nodes = MAX (src->n_nodes, 1u), joints = MAX (src->n_joints, 1u), probes = MAX (src->n_probes, 1u);
+
+  *f = *src;
+  f->ref_count = 1;
+  f->node_offset = g_memdup2 (src->node_offset, sizeof (guint) * (src->n_links + 1));
+  f->x = g_memdup2 (src->x, sizeof (double) * nodes);
+  f->y = g_memdup2 (src->y, sizeof (double) * nodes);
+  f->theta = g_memdup2 (src->theta, sizeof (double) * nodes);
+  f->moment = g_memdup2 (src->moment, sizeof (double) * nodes);
+  f->joint_xy = g_memdup2 (src->joint_xy, sizeof (double) * 2 * joints);
+  f->probe_xy = g_memdup2 (src->probe_xy, sizeof (double) * 2 * probes);
+  f->probe_values = g_memdup2 (src->probe_values, sizeof (double) * FX_PROBE_N_VALUES * probes);
+  f->holds = g_memdup2 (src->holds, joints);
+  f->reaction = g_memdup2 (src->reaction, sizeof (double) * FX_REACTION_N_VALUES * joints);
   return f;
 }
 

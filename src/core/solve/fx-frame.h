@@ -50,6 +50,9 @@ typedef struct {
 FxStepFrame *fx_step_frame_new   (const FxSystem *system, const FxStepReport *report,
                                   guint step);
 FxStepFrame *fx_step_frame_ref   (FxStepFrame *frame);
+/* A new frame with copies of every array, for a caller that changes them
+ * (a magnified drawing). */
+FxStepFrame *fx_step_frame_copy  (const FxStepFrame *frame);
 void         fx_step_frame_unref (FxStepFrame *frame);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxStepFrame, fx_step_frame_unref)
 

@@ -1,0 +1,280 @@
+/* flexion-measure-view.c */
+#include "flexion-measure-view.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+
+struct _FlexionMeasureView {
+  GtkWidget parent_instance;
+  GtkWidget *overlay, *area;
+  FlexionSimulation *sim;  /* its series is drawn */
+  FxSeries *empty;         /* drawn before a simulation is set */
+  FxMeasurePlot plot;
+  FxPlotStyle style;
+};
+
+G_DEFINE_FINAL_TYPE (FlexionMeasureView, flexion_measure_view, GTK_TYPE_WIDGET)
+
+const FxSeries *
+flexion_measure_view_get_series (FlexionMeasureView *self)
+{
+  return self->sim ? flexion_simulation_get_series (self->sim) : self->empty;
+}
+
+static void
+draw (GtkDrawingArea *area, cairo_t *cr, int w, int h, gpointer data)
+{
+  FlexionMeasureView *self = data;
+  const FxSeries *series = flexion_measure_view_get_series (self);
+
+  self->style.dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+  fx_measure_plot_draw (cr, &self->plot, series, &self->style, w, h);
+}
+
+static void
+on_motion (GtkEventControllerMotion *c, double x, double y, FlexionMeasureView *self)
+{
+  self->style.hover_x = x;
+  gtk_widget_queue_draw (self->area);
+}
+
+static void
+on_leave (GtkEventControllerMotion *c, FlexionMeasureView *self)
+{
+  self->style.hover_x = -1;
+  gtk_widget_queue_draw (self->area);
+}
+
+static void
+redraw (FlexionMeasureView *self)
+{
+  gtk_widget_queue_draw (self->area);
+}
+
+/* ------------------------------------------------------------ actions */
+
+static gboolean
+quantity_of (GVariant *v, FxQuantity *q)
+{
+  const char *source;
+  guint32 index, value;
+
+  g_variant_get (v, "(&suu)", &source, &index, &value);
+  q->index = index;
+  q->value = value;
+  if (g_str_equal (source, "probe") && value < FX_PROBE_N_VALUES)
+    q->source = FX_QUANTITY_PROBE;
+  else if (g_str_equal (source, "support") && value < FX_REACTION_N_VALUES)
+    q->source = FX_QUANTITY_SUPPORT;
+  else if (g_str_equal (source, "time"))
+    q->source = FX_QUANTITY_TIME;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static void
+on_plot (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  FxQuantity q;
+  if (quantity_of (param, &q))
+    flexion_measure_view_plot (data, &q);
+}
+
+static void
+on_against (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  FxQuantity q;
+  if (quantity_of (param, &q))
+    flexion_measure_view_against (data, &q);
+}
+
+static void
+on_close (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  flexion_measure_view_close (data);
+}
+
+void
+flexion_measure_view_install_actions (FlexionMeasureView *self, GtkWidget *widget)
+{
+  const GActionEntry entries[] = {
+    { "plot", on_plot, "(suu)", NULL, NULL, { 0 } },
+    { "against", on_against, "(suu)", NULL, NULL, { 0 } },
+    { "close", on_close, NULL, NULL, NULL, { 0 } },
+  };
+  GSimpleActionGroup *group = g_simple_action_group_new ();
+
+  g_action_map_add_action_entries (G_ACTION_MAP (group), entries, G_N_ELEMENTS (entries), self);
+  gtk_widget_insert_action_group (widget, "measure", G_ACTION_GROUP (group));
+  g_object_unref (group);
+}
+
+static void
+menu_item (GMenu *menu, const char *label, const char *action, const char *source, guint index,
+           guint value)
+{
+  GMenuItem *item = g_menu_item_new (label, NULL);
+  g_menu_item_set_action_and_target (item, action, "(suu)", source, index, value);
+  g_menu_append_item (menu, item);
+  g_object_unref (item);
+}
+
+GMenuModel *
+flexion_measure_menu_new (FxQuantitySource source, guint index, FxHolds holds)
+{
+  GMenu *menu = g_menu_new ();
+  GMenu *plot = g_menu_new (), *against = g_menu_new ();
+  const char *name = source == FX_QUANTITY_PROBE ? "probe" : "support";
+
+  for (guint v = 0; source == FX_QUANTITY_PROBE && v < FX_PROBE_N_VALUES; v++)
+    {
+      g_autofree char *label = g_strdup_printf (_("Plot %s"), fx_probe_value_name (v));
+      menu_item (plot, label, "measure.plot", name, index, v);
+      menu_item (against, fx_probe_value_name (v), "measure.against", name, index, v);
+    }
+  for (guint v = 0; source == FX_QUANTITY_SUPPORT && v < FX_REACTION_N_VALUES; v++)
+    {
+      if (!fx_holds_value (holds, v))
+        continue;
+      g_autofree char *label = g_strdup_printf (_("Plot %s"), fx_reaction_value_name (v));
+      menu_item (plot, label, "measure.plot", name, index, v);
+      menu_item (against, fx_reaction_value_name (v), "measure.against", name, index, v);
+    }
+  menu_item (against, _("Time"), "measure.against", "time", 0, 0);
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (plot));
+  g_menu_append_submenu (menu, _("Horizontal Axis"), G_MENU_MODEL (against));
+  g_object_unref (plot);
+  g_object_unref (against);
+  return G_MENU_MODEL (menu);
+}
+
+/* --------------------------------------------------------------- view */
+
+void
+flexion_measure_view_plot (FlexionMeasureView *self, const FxQuantity *q)
+{
+  fx_measure_plot_add (&self->plot, q);
+  gtk_widget_set_visible (GTK_WIDGET (self), TRUE);
+  redraw (self);
+}
+
+void
+flexion_measure_view_against (FlexionMeasureView *self, const FxQuantity *x)
+{
+  self->plot.x = *x;
+  gtk_widget_set_visible (GTK_WIDGET (self), TRUE);
+  redraw (self);
+}
+
+void
+flexion_measure_view_close (FlexionMeasureView *self)
+{
+  fx_measure_plot_init (&self->plot);
+  gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+}
+
+const FxMeasurePlot *
+flexion_measure_view_get_plot (FlexionMeasureView *self)
+{
+  return &self->plot;
+}
+
+void
+flexion_measure_view_set_simulation (FlexionMeasureView *self, FlexionSimulation *sim)
+{
+  if (self->sim)
+    g_signal_handlers_disconnect_by_data (self->sim, self);
+  g_set_object (&self->sim, sim);
+  if (sim)
+    g_signal_connect_swapped (sim, "frame", G_CALLBACK (redraw), self);
+  redraw (self);
+}
+
+void
+flexion_measure_view_set_window (FlexionMeasureView *self, double seconds)
+{
+  self->style.t_window = seconds;
+  redraw (self);
+}
+
+void
+flexion_measure_view_set_font_scale (FlexionMeasureView *self, double scale)
+{
+  self->style.font_scale = scale;
+  redraw (self);
+}
+
+static void
+flexion_measure_view_dispose (GObject *object)
+{
+  FlexionMeasureView *self = FLEXION_MEASURE_VIEW (object);
+
+  flexion_measure_view_set_simulation (self, NULL);
+  g_clear_pointer (&self->overlay, gtk_widget_unparent);
+  G_OBJECT_CLASS (flexion_measure_view_parent_class)->dispose (object);
+}
+
+static void
+flexion_measure_view_finalize (GObject *object)
+{
+  fx_series_free (FLEXION_MEASURE_VIEW (object)->empty);
+  G_OBJECT_CLASS (flexion_measure_view_parent_class)->finalize (object);
+}
+
+static void
+flexion_measure_view_class_init (FlexionMeasureViewClass *klass)
+{
+  GtkWidgetClass *wc = GTK_WIDGET_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->dispose = flexion_measure_view_dispose;
+  G_OBJECT_CLASS (klass)->finalize = flexion_measure_view_finalize;
+  gtk_widget_class_set_layout_manager_type (wc, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (wc, "flexion-measure-plot");
+}
+
+static void
+flexion_measure_view_init (FlexionMeasureView *self)
+{
+  fx_measure_plot_init (&self->plot);
+  fx_plot_style_init (&self->style);
+  self->empty = fx_series_new ();
+
+  self->area = gtk_drawing_area_new ();
+  gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (self->area), 220);
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->area), 140);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->area), draw, self, NULL);
+  gtk_widget_set_hexpand (self->area, TRUE);
+  gtk_widget_set_vexpand (self->area, TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->area), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Measurements plot: the quantities picked from probes and supports"),
+                                  -1);
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
+  gtk_widget_add_controller (self->area, motion);
+
+  GtkWidget *close = gtk_button_new_from_icon_name ("window-close-symbolic");
+  gtk_widget_set_tooltip_text (close, _("Close the Measurements plot"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (close), "measure.close");
+  gtk_widget_add_css_class (close, "flat");
+  gtk_widget_add_css_class (close, "circular");
+  gtk_widget_set_halign (close, GTK_ALIGN_END);
+  gtk_widget_set_valign (close, GTK_ALIGN_START);
+  gtk_widget_set_margin_top (close, 2);
+  gtk_widget_set_margin_end (close, 2);
+
+  self->overlay = gtk_overlay_new ();
+  gtk_overlay_set_child (GTK_OVERLAY (self->overlay), self->area);
+  gtk_overlay_add_overlay (GTK_OVERLAY (self->overlay), close);
+  gtk_widget_set_parent (self->overlay, GTK_WIDGET (self));
+  gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+}
+
+GtkWidget *
+flexion_measure_view_new (void)
+{
+  return g_object_new (FLEXION_TYPE_MEASURE_VIEW, NULL);
+}
