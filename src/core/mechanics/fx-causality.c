@@ -294,39 +294,65 @@ propagate (Problem *p)
   return TRUE;
 }
 
-/* Depth-first search over the links from `start` (all below are set), with
- * propagation; undo goes through the trail, so a level costs what it
- * changes, not a copy of every bit. */
+typedef struct {
+  guint pick;   /* the link decided at this level        */
+  guint mark;   /* the trail's length before the decision */
+  int choice;   /* the bit being tried                    */
+} Level;
+
+/* Depth-first search over the links in index order, with propagation:
+ * each level sets the lowest unset link, F first (a free-free link is the
+ * cheapest and most natural), then V. The levels live on a heap stack and
+ * undo goes through the trail, so a level costs what it changes (no copy of
+ * every bit, no recursion as deep as the model is big). */
 static gboolean
-search (Problem *p, guint start)
+search (Problem *p)
 {
-  guint n_links = p->model->links->len;
+  guint n_links = p->model->links->len, start = 0;
+  g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (Level));
 
-  if (!propagate (p))
-    return FALSE;
-
-  guint pick = start;
-  while (pick < n_links && p->bit[pick] != BIT_UNSET)
-    pick++;
-  if (pick == n_links)
-    return TRUE;
-  if (p->budget == 0)
+  for (;;)
     {
-      p->exhausted = TRUE;
-      return FALSE;
+      gboolean failed = !propagate (p);
+      if (!failed)
+        {
+          guint pick = start;
+          while (pick < n_links && p->bit[pick] != BIT_UNSET)
+            pick++;
+          if (pick == n_links)
+            return TRUE;
+          if (p->budget == 0)
+            {
+              p->exhausted = TRUE;
+              failed = TRUE;
+            }
+          else
+            {
+              p->budget--;
+              Level level = { pick, p->trail_len, FX_CAUSAL_F };
+              g_array_append_val (stack, level);
+              set_bit (p, pick, FX_CAUSAL_F);
+              start = pick + 1;
+              continue;
+            }
+        }
+      /* back to the deepest level with a choice left */
+      for (;;)
+        {
+          if (stack->len == 0)
+            return FALSE;
+          Level *top = &g_array_index (stack, Level, stack->len - 1);
+          undo_to (p, top->mark);
+          if (top->choice == FX_CAUSAL_F)
+            {
+              top->choice = FX_CAUSAL_V;
+              set_bit (p, top->pick, FX_CAUSAL_V);
+              start = top->pick + 1;
+              break;
+            }
+          g_array_set_size (stack, stack->len - 1);
+        }
     }
-  p->budget--;
-
-  guint mark = p->trail_len;
-  /* Prefer F first: a free-free link is the cheapest and most natural. */
-  for (int choice = FX_CAUSAL_F; choice <= FX_CAUSAL_V; choice++)
-    {
-      set_bit (p, pick, choice);
-      if (search (p, pick + 1))
-        return TRUE;
-      undo_to (p, mark);
-    }
-  return FALSE;
 }
 
 static const char *
@@ -601,7 +627,7 @@ solve_channel (const FxModel *model, FxChannel channel, int *bits, GPtrArray *co
   for (guint i = 0; i < p.junctions->len; i++)
     enqueue (&p, i);
 
-  ok = search (&p, 0);
+  ok = search (&p);
   if (exhausted)
     *exhausted = p.exhausted;
   if (ok)
