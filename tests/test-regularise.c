@@ -630,7 +630,7 @@ expect_fixes (const FxModel *m, const char *what)
 {
   g_autoptr (FxAssignment) a = fx_assignment_compute (m);
   g_assert_false (fx_assignment_ok (a));
-  g_assert_cmpuint (a->plain_conflicts->len, >, 0);
+  g_assert_cmpuint (a->plain_conflicts->len, ==, a->conflicts->len);
   for (guint i = 0; i < a->plain_conflicts->len; i++)
     {
       const char *plain = g_ptr_array_index (a->plain_conflicts, i);
