@@ -430,12 +430,21 @@ explain_fixed_conflicts (Problem *p, GPtrArray *conflicts)
               n_f++;
             }
         }
-      if (j->ground && n_f > 0)
+      if (j->ground && n_f > 0 && fx_support_grounds (joint->support, p->channel))
         add_conflict (conflicts, "joints", (int) j->joint, g_strdup_printf (
           _("joint \"%s\" (%s): its support fixes the %s, so no member may be %s, "
           "but %s is. Fix: make %s %s (for example pinned or clamped-clamped), "
           "or remove the support."),
           joint->id, channel_name (p->channel), channel_name (p->channel),
+          causal_word (p->channel, FX_CAUSAL_F), f_links->str, f_links->str,
+          causal_word (p->channel, FX_CAUSAL_V)));
+      else if (j->ground && n_f > 0)
+        add_conflict (conflicts, "joints", (int) j->joint, g_strdup_printf (
+          _("joint \"%s\" (%s): its own inertia (a mass, slider block or body) or a speed "
+          "motor takes the %s there, so no member may be %s, but %s is. Fix: make %s %s "
+          "(for example pinned or clamped-clamped)."),
+          joint->id, channel_name (p->channel),
+          p->channel == FX_CHANNEL_TRANSLATION ? _("force") : _("moment"),
           causal_word (p->channel, FX_CAUSAL_F), f_links->str, f_links->str,
           causal_word (p->channel, FX_CAUSAL_V)));
       if (j->ground && n_f > 0)
@@ -504,11 +513,12 @@ explain_infeasible (Problem *p, GPtrArray *conflicts)
         {
           guint fs = want[0] == FX_CAUSAL_F ? 0 : 1;
           add_conflict (conflicts, "links", (int) l, g_strdup_printf (
-            _("link \"%s\" (%s): its end at joint \"%s\" is free and needs a %s link, "
-            "its end at joint \"%s\" is supported and needs a %s link, and one link "
+            _("link \"%s\" (%s): its end at joint \"%s\" is %s and needs the link to be %s, "
+            "its end at joint \"%s\" is held and needs it to be %s, and one link "
             "has one causality. Fix: split link \"%s\" into two links at an interior "
             "welded joint, add an inertia (mass) at joint \"%s\", or support joint \"%s\"."),
             link->id, channel_name (p->channel), joint_id[fs],
+            p->channel == FX_CHANNEL_TRANSLATION ? _("free") : _("free to turn"),
             causal_word (p->channel, FX_CAUSAL_F), joint_id[1 - fs],
             causal_word (p->channel, FX_CAUSAL_V), link->id, joint_id[fs], joint_id[fs]));
           add_plain (p, g_strdup_printf (
