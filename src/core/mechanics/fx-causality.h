@@ -52,6 +52,9 @@ typedef struct {
   double mass;          /* kg, translation (and the mass a rotary one was made from) */
   double inertia;       /* kg m^2, rotation (0 for a point mass) */
   double member_mass;   /* sum of 1/2 rhoA L of the links meeting there (kg), for "1 % of ..." */
+  int link;             /* -1; in split_regularisers: the model link at whose
+                         * split midpoint it sits (joint is then the expanded
+                         * model's joint index, past the model's own) */
 } FxRegulariser;
 
 typedef struct {
@@ -59,9 +62,13 @@ typedef struct {
   FxLinkAssignment *links;  /* one per model link, same order               */
   GPtrArray *conflicts;     /* char*: one explanation per conflict, with fixes,
                              * each starting with the JSON path it is about */
-  GPtrArray *plain_conflicts; /* char*: the same in plain words for the app
-                               * (no JSON paths, no causality jargon) */
+  GPtrArray *plain_conflicts; /* char*: conflicts[i] in plain words for the app
+                               * (no JSON paths, no causality jargon), one each */
   GArray *regularisers;     /* FxRegulariser, never NULL, sorted by joint   */
+  GArray *split_regularisers; /* FxRegulariser at the midpoints of split links
+                               * (rare: a link held at one end whose other end
+                               * is one of several at a pin on a roller or mass),
+                               * never NULL, usually empty */
 } FxAssignment;
 
 /* Whether each end of `link` may take its own causality (a wildcard in the
@@ -69,8 +76,8 @@ typedef struct {
  * model today; floating-frame links (docs/theory.md) will answer TRUE. */
 gboolean      fx_link_ends_independent (const FxModel *model, guint link);
 
-/* The total regularising mass, kg (point masses and the masses rotary ones
- * were made from count once each). */
+/* The total regularising mass, kg: the point masses (a rotary inertia adds
+ * no mass). */
 double        fx_assignment_regularising_mass (const FxAssignment *a);
 /* The regularising mass at a joint of `model` for channel (kg), as the
  * assignment would add it: epsilon sum 1/2 rhoA L of the links there. */
