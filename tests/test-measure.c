@@ -88,6 +88,20 @@ test_beam_two_pins (void)
   g_assert_cmpfloat (fabs (probe[FX_PROBE_ANGLE]), <, 1e-6);
 }
 
+/* A steel cantilever of length L clamped at A, without gravity, with a
+ * downward load F at its tip B (returned). */
+static FxLoad *
+cantilever (FxModel *m, double L, double F, guint elements)
+{
+  m->gravity[0] = m->gravity[1] = 0.0;
+  fx_model_add_joint (m, "A", 0, 0)->support = FX_SUPPORT_CLAMP;
+  fx_model_add_joint (m, "B", L, 0);
+  test_add_link (m, "beam", "A", "B", elements, RHOA, RHOI, EA, GA, EI);
+  FxLoad *ld = fx_model_add_joint_load (m, "B");
+  ld->force[1] = -F;
+  return ld;
+}
+
 /* A clamped cantilever under a tip load: the clamp carries the load and
  * its moment F L. */
 static void
@@ -95,14 +109,9 @@ test_cantilever_clamp (void)
 {
   const double L = 1.0, F = 10.0;
   g_autoptr (FxModel) m = fx_model_new ();
+  FxLoad *ld = cantilever (m, L, F, 20);
 
-  m->gravity[0] = m->gravity[1] = 0.0;
-  fx_model_add_joint (m, "A", 0, 0)->support = FX_SUPPORT_CLAMP;
-  fx_model_add_joint (m, "B", L, 0);
-  FxLink *beam = test_add_link (m, "beam", "A", "B", 20, RHOA, RHOI, EA, GA, EI);
-  beam->damping = 100.0;
-  FxLoad *ld = fx_model_add_joint_load (m, "B");
-  ld->force[1] = -F;
+  fx_model_link (m, 0)->damping = 100.0;
   ld->profile.type = FX_PROFILE_RAMP;
   ld->profile.t1 = 0.5;
   fx_model_add_probe (m, "root", "beam", 0.0);
@@ -178,15 +187,14 @@ test_rigid_cantilever (void)
   const double L = 1.0, F = 10.0;
   g_autoptr (FxModel) m = fx_model_new ();
 
-  m->gravity[0] = m->gravity[1] = 0.0;
-  fx_model_add_joint (m, "A", 0, 0)->support = FX_SUPPORT_CLAMP;
-  /* the tip's mass and inertia make its junction the force and moment taker */
-  FxJoint *b = fx_model_add_joint (m, "B", L, 0);
+  cantilever (m, L, F, 8);
+  fx_model_link (m, 0)->rigid = TRUE;
+  /* the tip's mass and inertia take the force and the moment there (a
+   * rigid free-free half with a bare tip does not step: see notes) */
+  FxJoint *b = fx_model_joint (m, 1);
   b->mass = 0.5;
   b->inertia = 1e-3;
   b->kind = FX_JOINT_WELD;
-  test_add_link (m, "beam", "A", "B", 8, RHOA, RHOI, EA, GA, EI)->rigid = TRUE;
-  fx_model_add_joint_load (m, "B")->force[1] = -F;
 
   g_autoptr (FxSystem) sys = test_system (m);
   g_autoptr (FxIntegrator) it = fx_integrator_new (sys, 1e-12, 20);
