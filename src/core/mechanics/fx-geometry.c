@@ -85,14 +85,16 @@ segment_node (const FxSystem *sys, guint seg, guint i,
     }
   if (moment)
     {
+      double k;
+      const double *m = fx_field_values (sys, l, F_M, &k);  /* a rigid link's: at the midpoint */
       if (l->R == FX_CAUSAL_V)
-        *moment = sys->x[field_dof (l, F_M, i)];
+        *moment = k * m[field_dof (l, F_M, i)];
       else if (i == 0)
-        *moment = sys->x[field_dof (l, F_M, 0)];
+        *moment = k * m[field_dof (l, F_M, 0)];
       else if (i == l->N)
-        *moment = sys->x[field_dof (l, F_M, l->N - 1)];
+        *moment = k * m[field_dof (l, F_M, l->N - 1)];
       else
-        *moment = 0.5 * (sys->x[field_dof (l, F_M, i - 1)] + sys->x[field_dof (l, F_M, i)]);
+        *moment = 0.5 * k * (m[field_dof (l, F_M, i - 1)] + m[field_dof (l, F_M, i)]);
     }
 }
 

@@ -24,14 +24,19 @@ const char *const fx_reaction_suffix[FX_REACTION_N_VALUES] = { ".fx", ".fy", ".m
 
 /* A rigid link's stress is a multiplier: its state values swing about the
  * value that balances the step (0, twice it, 0 ... for a body at rest), so
- * once a step was taken a probe reads the step's mean midpoint value. */
-static gboolean
-is_multiplier (const FxSystem *sys, const FxLinkSys *l, int f)
+ * once a step was taken it is read as the step's mean midpoint value. */
+const double *
+fx_field_values (const FxSystem *sys, const FxLinkSys *l, int f, double *scale)
 {
   gboolean stress = f == F_NX || f == F_NY || f == F_M;
 
-  return stress && field_mass (l, f) == 0.0 && sys->reaction_span > 0.0
-         && sys->n_step_sum == sys->n;
+  if (stress && field_mass (l, f) == 0.0 && sys->reaction_span > 0.0 && sys->n_step_sum == sys->n)
+    {
+      *scale = 1.0 / sys->reaction_span;
+      return sys->step_sum;
+    }
+  *scale = 1.0;
+  return sys->x;
 }
 
 void
@@ -52,11 +57,10 @@ fx_system_probe_values (const FxSystem *sys, guint link, double s_fraction,
       for (int f = 0; f < F_N_FIELDS; f++)
         {
           Shape sh;
+          double scale;
+          const double *source = fx_field_values (sys, l, f, &scale);
           field_shape (l, f, at[k].element, at[k].xi, &sh);
-          if (is_multiplier (sys, l, f))
-            q[f] += at[k].weight * shape_eval (&sh, sys->step_sum) / sys->reaction_span;
-          else
-            q[f] += at[k].weight * shape_eval (&sh, sys->x);
+          q[f] += at[k].weight * scale * shape_eval (&sh, source);
         }
       theta += at[k].weight * theta_n_at (l, at[k].element, at[k].xi);
     }

@@ -207,6 +207,9 @@ void    fx_system_commit   (FxSystem *system, const double *x, double dt);
 /* Add a step's midpoint reactions to their impulse (fx-measure.c): called
  * by fx_system_commit before it moves the configuration. */
 void    fx_reactions_accumulate (FxSystem *system, const double *x_mid, double dt);
+/* Where field f of link l is read for output, times *scale: the state, or
+ * for a rigid link's stresses (multipliers) the last step's midpoint sum. */
+const double *fx_field_values (const FxSystem *system, const FxLinkSys *l, int f, double *scale);
 
 /* Row and unknown blocks (one per field and link) for Newton's scaling:
  * block_of[i] for every unknown/row, n_blocks in total. */
