@@ -250,8 +250,13 @@ on_sim_frame (FlexionWindow *self)
 {
   update_time (self);
   update_timeline (self);
+  /* while the timeline shows an earlier moment, the plots mark it */
+  double cursor = flexion_simulation_get_replaying (self->sim) ? flexion_simulation_get_time (self->sim) : NAN;
   for (guint i = 0; i < 3; i++)
-    gtk_widget_queue_draw (self->plots[i]);
+    {
+      flexion_plot_view_set_cursor (FLEXION_PLOT_VIEW (self->plots[i]), cursor);
+      gtk_widget_queue_draw (self->plots[i]);
+    }
 }
 
 static void
@@ -943,6 +948,7 @@ flexion_window_new (AdwApplication *app)
         gtk_window_maximize (GTK_WINDOW (self));
       gtk_adjustment_set_value (self->speed_adjustment,
                                 log10 (g_settings_get_double (settings, "speed")));
+      g_settings_bind (settings, "energy-view", self->plots[0], "energy-view", G_SETTINGS_BIND_DEFAULT);
       g_autoptr (FxDocument) doc = empty_document (self);
       flexion_window_set_document (self, doc);
     }
