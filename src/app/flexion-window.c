@@ -711,7 +711,9 @@ on_key_capture (GtkEventControllerKey *c, guint keyval, guint keycode, GdkModifi
 {
   if (state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK))
     return FALSE;
-  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  /* the focus of the window the key came to: this one or a panel of it */
+  GtkWidget *focus = gtk_root_get_focus (gtk_widget_get_root (gtk_event_controller_get_widget (
+    GTK_EVENT_CONTROLLER (c))));
   if (focus && (GTK_IS_EDITABLE (focus) || GTK_IS_TEXT (focus)))
     return FALSE;
   const char *action = NULL;
@@ -735,6 +737,49 @@ on_key_capture (GtkEventControllerKey *c, guint keyval, guint keycode, GdkModifi
     }
   g_action_group_activate_action (G_ACTION_GROUP (self), action, target);
   return TRUE;
+}
+
+/* A window of this one's (the Ensemble panel) takes the same keys: the
+ * single keys above, and the application's shortcuts for "win." and
+ * "app." actions, which act on this window. */
+void
+flexion_window_share_keys (FlexionWindow *self, GtkWindow *other)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  gtk_widget_insert_action_group (GTK_WIDGET (other), "win", G_ACTION_GROUP (self));
+  if (app)
+    gtk_widget_insert_action_group (GTK_WIDGET (other), "app", G_ACTION_GROUP (app));
+
+  GtkEventController *keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (keys, "key-pressed", G_CALLBACK (on_key_capture), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (other), keys);
+
+  GtkEventController *shortcuts = gtk_shortcut_controller_new ();
+  gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts), GTK_SHORTCUT_SCOPE_LOCAL);
+  g_auto (GStrv) actions = app ? gtk_application_list_action_descriptions (app) : NULL;
+  for (guint i = 0; actions && actions[i]; i++)
+    {
+      if (!g_str_has_prefix (actions[i], "win.") && !g_str_has_prefix (actions[i], "app."))
+        continue;
+      g_auto (GStrv) accels = gtk_application_get_accels_for_action (app, actions[i]);
+      GVariant *target = NULL;
+      g_autofree char *plain = NULL;
+      if (!g_action_parse_detailed_name (actions[i], &plain, &target, NULL))
+        continue;
+      for (guint k = 0; accels[k]; k++)
+        {
+          GtkShortcutTrigger *trigger = gtk_shortcut_trigger_parse_string (accels[k]);
+          if (trigger == NULL)
+            continue;
+          GtkShortcut *sc = gtk_shortcut_new (trigger, gtk_named_action_new (plain));
+          if (target)
+            gtk_shortcut_set_arguments (sc, target);
+          gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts), sc);
+        }
+      g_clear_pointer (&target, g_variant_unref);
+    }
+  gtk_widget_add_controller (GTK_WIDGET (other), shortcuts);
 }
 
 /* ---- close ---- */

@@ -58,7 +58,7 @@ static const PlotSpec specs[] = {
   [FX_PLOT_ENERGY] = { N_("Energy"), "J", FALSE, FALSE, 6,
     { { N_("Total H"), get_H, 0, SOLID }, { N_("Kinetic"), get_kinetic, 1, SOLID },
       { N_("Elastic"), get_elastic, 2, SOLID }, { N_("Gravity"), get_gravity, 3, SOLID },
-      { N_("Supplied work"), get_supplied, 4, DASHED }, { N_("Dissipated"), get_dissipated, 5, DOTTED } } },
+      { N_("Supplied"), get_supplied, 4, DASHED }, { N_("Dissipated"), get_dissipated, 5, DOTTED } } },
   [FX_PLOT_BALANCE] = { N_("Balance residual"), N_("J per step"), TRUE, FALSE, 1,
     { { "|\u0394H \u2212 W + D|", get_balance, 0, SOLID } } },
   [FX_PLOT_NEWTON] = { N_("Newton iterations"), N_("per step"), FALSE, TRUE, 1,
@@ -69,7 +69,7 @@ static const PlotSpec specs[] = {
 static const PlotSpec energy_relative = { N_("Energy change"), N_("J since start"), FALSE, FALSE, 6,
   { { N_("Total H"), get_dH, 0, SOLID }, { N_("Kinetic"), get_dkinetic, 1, SOLID },
     { N_("Elastic"), get_delastic, 2, SOLID }, { N_("Gravity"), get_dgravity, 3, SOLID },
-    { N_("Supplied work"), get_supplied, 4, DASHED }, { N_("Dissipated"), get_dissipated, 5, DOTTED } } };
+    { N_("Supplied"), get_supplied, 4, DASHED }, { N_("Dissipated"), get_dissipated, 5, DOTTED } } };
 
 static const PlotSpec energy_books = { N_("Energy books"), N_("J since start"), FALSE, FALSE, 4,
   { { "\u0394H", get_dH, 0, SOLID }, { N_("Supplied W"), get_supplied, 4, DASHED },
@@ -177,7 +177,7 @@ static void
 legend_layout (cairo_t *cr, const PlotSpec *spec, const FxPlotStyle *st, double w, Legend *lg)
 {
   double k = fs (st), row = 14 * k;
-  double left = 58 * k, right = w - 12 * k, x = left;
+  double left = 8 * k, right = w - 8 * k, x = left;
   memset (lg, 0, sizeof *lg);
   lg->top = lg->bottom = (st->show_title ? 24 : 6) * k;
   if (spec->n_curves < 2)
@@ -186,7 +186,7 @@ legend_layout (cairo_t *cr, const PlotSpec *spec, const FxPlotStyle *st, double 
   lg->n_rows = 1;
   for (guint c = 0; c < spec->n_curves; c++)
     {
-      double ew = 22 * k + fx_text_width (cr, _(spec->curves[c].name));
+      double ew = 17 * k + fx_text_width (cr, _(spec->curves[c].name));
       if (x > left && x + ew > right)
         {
           x = left;
@@ -194,7 +194,7 @@ legend_layout (cairo_t *cr, const PlotSpec *spec, const FxPlotStyle *st, double 
         }
       lg->x[c] = x;
       lg->y[c] = lg->top + (lg->n_rows - 0.5) * row;
-      x += ew + 12 * k;
+      x += ew + 9 * k;
     }
   lg->n = spec->n_curves;
   lg->bottom = lg->top + lg->n_rows * row;
@@ -237,9 +237,9 @@ fx_plot_legend_box (FxPlotKind kind, const FxPlotStyle *style, double w, double 
   Legend lg;
   legend_measure (spec_of (kind, style), style, w, &lg);
   double k = fs (style);
-  box[0] = 58 * k;
+  box[0] = 8 * k;
   box[1] = lg.top;
-  box[2] = lg.n_rows > 0 ? MAX (w - 12 * k - box[0], 0) : 0;
+  box[2] = lg.n_rows > 0 ? MAX (w - 8 * k - box[0], 0) : 0;
   box[3] = lg.bottom - lg.top;
 }
 
@@ -564,11 +564,11 @@ draw_legend (cairo_t *cr, const PlotSpec *spec, const Legend *lg, const FxPlotSt
       cairo_set_line_width (cr, 2.2 * k);
       set_dash (cr, spec->curves[c].dash, k);
       cairo_move_to (cr, x, y);
-      cairo_line_to (cr, x + 18 * k, y);
+      cairo_line_to (cr, x + 14 * k, y);
       cairo_stroke (cr);
       set_dash (cr, SOLID, k);
       fx_set_rgb (cr, pal->fg);
-      fx_text_draw (cr, x + 22 * k, y, _(spec->curves[c].name), FX_ALIGN_START, FX_ALIGN_CENTER);
+      fx_text_draw (cr, x + 17 * k, y, _(spec->curves[c].name), FX_ALIGN_START, FX_ALIGN_CENTER);
     }
 }
 

@@ -1,0 +1,189 @@
+/* test-ui-teacher.c: what a class sees first, under Xvfb (GSK_RENDERER=cairo):
+ * the energy plot's default view and its legend outside the data, a model
+ * opened (and reset) in full view, and the Ensemble panel opening without
+ * taking the keyboard. Issue 23, items 2, 5 and 6. */
+#include "ui-harness.h"
+#include "flexion-window.h"
+#include "flexion-canvas.h"
+#include "flexion-plot-view.h"
+#include "flexion-ensemble-view.h"
+
+#include <math.h>
+
+static FlexionApplication *app;
+
+static GtkWidget *
+find_widget (GtkWidget *w, GType type, const char *name)
+{
+  if ((type == G_TYPE_NONE || G_TYPE_CHECK_INSTANCE_TYPE (w, type))
+      && (name == NULL || g_strcmp0 (gtk_widget_get_name (w), name) == 0))
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_widget (c, type, name);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static FlexionWindow *
+open_example (const char *name)
+{
+  FlexionWindow *win = flexion_window_new (ADW_APPLICATION (app));
+  gtk_window_set_default_size (GTK_WINDOW (win), 1254, 800);
+  gtk_window_present (GTK_WINDOW (win));
+  ui_spin (0.3);
+  g_autofree char *path = g_build_filename (g_getenv ("FLEXION_EXAMPLES"), name, NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_assert_true (flexion_window_load_file (win, file));
+  ui_spin (0.5);
+  return win;
+}
+
+/* The joints' extent on the canvas, in its pixels: x0, x1, y0, y1. */
+static void
+joints_on_canvas (FlexionWindow *win, double box[4])
+{
+  FlexionCanvas *canvas = FLEXION_CANVAS (flexion_window_get_canvas (win));
+  const FxModel *m = fx_document_get_model (flexion_window_get_document (win));
+  box[0] = box[2] = INFINITY;
+  box[1] = box[3] = -INFINITY;
+  for (guint j = 0; j < m->joints->len; j++)
+    {
+      double x, y;
+      flexion_canvas_to_widget (canvas, fx_model_joint (m, j)->at[0], fx_model_joint (m, j)->at[1], &x, &y);
+      box[0] = MIN (box[0], x), box[1] = MAX (box[1], x);
+      box[2] = MIN (box[2], y), box[3] = MAX (box[3], y);
+    }
+}
+
+/* In full view: every joint on the canvas, and the model spanning at least
+ * a third of its width or height (a fit, not a corner of a zoomed view). */
+static void
+assert_fits (FlexionWindow *win, const char *when)
+{
+  GtkWidget *canvas = flexion_window_get_canvas (win);
+  double w = gtk_widget_get_width (canvas), h = gtk_widget_get_height (canvas), box[4];
+  joints_on_canvas (win, box);
+  g_test_message ("%s: joints span x %.0f..%.0f, y %.0f..%.0f of a %.0f x %.0f canvas", when,
+                  box[0], box[1], box[2], box[3], w, h);
+  g_assert_cmpfloat (box[0], >=, 0);
+  g_assert_cmpfloat (box[1], <=, w);
+  g_assert_cmpfloat (box[2], >=, 0);
+  g_assert_cmpfloat (box[3], <=, h);
+  g_assert_true (box[1] - box[0] > w / 3 || box[3] - box[2] > h / 3);
+}
+
+static void
+test_open_and_reset_fit (void)
+{
+  FlexionWindow *win = open_example ("four-bar.flexion");
+  assert_fits (win, "opened");
+  FlexionCanvas *canvas = FLEXION_CANVAS (flexion_window_get_canvas (win));
+  flexion_canvas_zoom (canvas, 8);
+  double box[4];
+  joints_on_canvas (win, box);
+  g_assert_true (box[0] < 0 || box[1] > gtk_widget_get_width (GTK_WIDGET (canvas))
+                 || box[2] < 0 || box[3] > gtk_widget_get_height (GTK_WIDGET (canvas)));
+  g_action_group_activate_action (G_ACTION_GROUP (win), "step", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (win), "reset", NULL);
+  ui_spin (0.2);
+  assert_fits (win, "reset");
+  gtk_window_destroy (GTK_WINDOW (win));
+  ui_spin (0.1);
+}
+
+static void
+test_energy_plot_default (void)
+{
+  FlexionWindow *win = open_example ("cantilever.flexion");
+  GtkWidget *plot = find_widget (GTK_WIDGET (win), FLEXION_TYPE_PLOT_VIEW, NULL);
+  g_assert_nonnull (plot);
+  g_assert_cmpint (flexion_plot_view_get_kind (FLEXION_PLOT_VIEW (plot)), ==, FX_PLOT_ENERGY);
+  /* energies relative to their start, by default */
+  g_assert_cmpint (flexion_plot_view_get_energy_view (FLEXION_PLOT_VIEW (plot)), ==, FX_ENERGY_RELATIVE);
+  g_assert_nonnull (find_widget (plot, GTK_TYPE_MENU_BUTTON, "energy_view_menu"));
+  for (guint i = 0; i < 10; i++)
+    g_action_group_activate_action (G_ACTION_GROUP (win), "step", NULL);
+  ui_spin (0.3);
+  /* the legend between the title and the data, in every view, at the
+   * plot's size in a 1254 x 800 window */
+  double w = gtk_widget_get_width (plot), h = gtk_widget_get_height (plot);
+  g_assert_cmpfloat (w, >, 100);
+  for (FxEnergyView v = FX_ENERGY_RELATIVE; v <= FX_ENERGY_ABSOLUTE; v++)
+    {
+      flexion_plot_view_set_energy_view (FLEXION_PLOT_VIEW (plot), v);
+      FxPlotStyle st;
+      flexion_plot_view_get_style (FLEXION_PLOT_VIEW (plot), &st);
+      double area[4], legend[4];
+      fx_plot_area (FX_PLOT_ENERGY, &st, w, h, area);
+      fx_plot_legend_box (FX_PLOT_ENERGY, &st, w, h, legend);
+      g_test_message ("%s: legend y %.0f..%.0f, data y %.0f..%.0f (plot %.0f x %.0f)",
+                      fx_energy_view_name (v), legend[1], legend[1] + legend[3], area[1],
+                      area[1] + area[3], w, h);
+      g_assert_cmpfloat (legend[2], >, 0);
+      g_assert_cmpfloat (legend[1] + legend[3], <=, area[1]);
+      g_assert_cmpfloat (area[3], >, h / 3);
+    }
+  /* the choice is kept in the settings */
+  GSettings *settings = flexion_application_get_settings (app);
+  g_autofree char *kept = g_settings_get_string (settings, "energy-view");
+  g_assert_cmpstr (kept, ==, "absolute");
+  g_settings_set_string (settings, "energy-view", "books");
+  g_assert_cmpint (flexion_plot_view_get_energy_view (FLEXION_PLOT_VIEW (plot)), ==, FX_ENERGY_BOOKS);
+  g_settings_reset (settings, "energy-view");
+  gtk_window_destroy (GTK_WINDOW (win));
+  ui_spin (0.1);
+}
+
+static void
+test_ensemble_keeps_keyboard (void)
+{
+  FlexionWindow *win = open_example ("stochastic-spaghetti.flexion");
+  GtkWidget *toggle = find_widget (GTK_WIDGET (win), G_TYPE_NONE, "ensemble_toggle");
+  g_assert_nonnull (toggle);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), TRUE);
+  ui_spin (0.5);
+  GtkWidget *panel = flexion_ensemble_toggle_get_panel (toggle);
+  g_assert_true (gtk_widget_get_visible (panel));
+  /* no text field has the panel's focus: Space cannot erase the count */
+  GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (panel));
+  g_test_message ("panel focus: %s", focus ? G_OBJECT_TYPE_NAME (focus) : "none");
+  g_assert_false (focus && (GTK_IS_EDITABLE (focus) || GTK_IS_TEXT (focus)));
+  /* the window's actions and shortcuts reach it from the panel */
+  FlexionSimulation *sim = flexion_window_get_simulation (win);
+  double t0 = flexion_simulation_get_time (sim);
+  g_assert_true (gtk_widget_activate_action (panel, "win.step", NULL));
+  ui_spin (0.2);
+  g_assert_cmpfloat (flexion_simulation_get_time (sim), >, t0);
+  guint n_shortcuts = 0;
+  GListModel *controllers = gtk_widget_observe_controllers (panel);
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GObject) c = g_list_model_get_item (controllers, i);
+      if (GTK_IS_SHORTCUT_CONTROLLER (c))
+        n_shortcuts += g_list_model_get_n_items (G_LIST_MODEL (c));
+    }
+  g_object_unref (controllers);
+  g_test_message ("the panel knows %u of the window's shortcuts", n_shortcuts);
+  g_assert_cmpuint (n_shortcuts, >=, 10);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), FALSE);
+  ui_spin (0.2);
+  gtk_window_destroy (GTK_WINDOW (win));
+  ui_spin (0.1);
+}
+
+int
+main (int argc, char **argv)
+{
+  app = ui_harness_start (&argc, &argv);
+  if (app == NULL)
+    return 0;
+  g_test_add_func ("/teacher/open-and-reset-fit", test_open_and_reset_fit);
+  g_test_add_func ("/teacher/energy-plot-default", test_energy_plot_default);
+  g_test_add_func ("/teacher/ensemble-keeps-keyboard", test_ensemble_keeps_keyboard);
+  int status = g_test_run ();
+  g_object_unref (app);
+  return status;
+}
