@@ -174,6 +174,73 @@ test_ensemble_keeps_keyboard (void)
   ui_spin (0.1);
 }
 
+static void
+collect_spins (GtkWidget *w, GPtrArray *out)
+{
+  if (GTK_IS_SPIN_BUTTON (w))
+    g_ptr_array_add (out, w);
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    collect_spins (c, out);
+}
+
+static GtkWidget *
+find_button (GtkWidget *w, const char *label_prefix)
+{
+  if (GTK_IS_BUTTON (w) && gtk_button_get_label (GTK_BUTTON (w))
+      && g_str_has_prefix (gtk_button_get_label (GTK_BUTTON (w)), label_prefix))
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_button (c, label_prefix);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+has_plot_button (gpointer dialog)
+{
+  /* the run finished: the button exports the run's plots */
+  return find_button (dialog, "Export _Plot") != NULL;
+}
+
+/* The Export window keeps "Until" (and the other choices) when it is
+ * opened again, and offers to run a model that has not run yet. */
+static void
+test_export_keeps_choices (void)
+{
+  FlexionWindow *win = open_example ("four-bar.flexion");
+  GtkWidget *dialog = flexion_window_show_export (win);
+  ui_spin (0.3);
+  g_autoptr (GPtrArray) spins = g_ptr_array_new ();
+  collect_spins (dialog, spins);
+  g_assert_cmpuint (spins->len, >=, 5);
+  GtkSpinButton *until = spins->pdata[4];  /* width, height, fps, from, until */
+  g_assert_cmpfloat (gtk_spin_button_get_value (until), ==, 10);
+  gtk_spin_button_set_value (until, 3.5);
+  /* nothing has run: the plot button runs the model first */
+  GtkWidget *run = find_button (dialog, "_Run and Export");
+  g_assert_nonnull (run);
+  g_signal_emit_by_name (run, "clicked");
+  g_assert_true (ui_wait_until (has_plot_button, dialog, 60));
+  gtk_window_close (GTK_WINDOW (dialog));
+  ui_spin (0.3);
+
+  dialog = flexion_window_show_export (win);
+  ui_spin (0.3);
+  g_ptr_array_set_size (spins, 0);
+  collect_spins (dialog, spins);
+  g_assert_cmpfloat (gtk_spin_button_get_value (spins->pdata[4]), ==, 3.5);
+  GSettings *settings = flexion_application_get_settings (app);
+  g_assert_cmpfloat (g_settings_get_double (settings, "export-until"), ==, 3.5);
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_settings_reset (settings, "export-until");
+  ui_spin (0.2);
+  gtk_window_destroy (GTK_WINDOW (win));
+  ui_spin (0.1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -183,6 +250,7 @@ main (int argc, char **argv)
   g_test_add_func ("/teacher/open-and-reset-fit", test_open_and_reset_fit);
   g_test_add_func ("/teacher/energy-plot-default", test_energy_plot_default);
   g_test_add_func ("/teacher/ensemble-keeps-keyboard", test_ensemble_keeps_keyboard);
+  g_test_add_func ("/teacher/export-keeps-choices", test_export_keeps_choices);
   int status = g_test_run ();
   g_object_unref (app);
   return status;
