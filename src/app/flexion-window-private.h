@@ -46,6 +46,7 @@ struct _FlexionWindow {
   FlexionSimulation *sim;
   GSettings *settings;
   GtkWidget *plots[3];
+  double warned_dt;  /* the time step last warned about as too coarse, or 0 */
   FlexionModesPanel *modes_panel;  /* beside the plots */
   gboolean presentation;
   gboolean inspector_before;  /* the inspector's visibility before presenting */

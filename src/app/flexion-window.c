@@ -684,6 +684,8 @@ format_speed (GtkScale *scale, double value, gpointer data)
   return g_strdup_printf ("%.2g×", pow (10, value));
 }
 
+static void check_dt (FlexionWindow *self);
+
 /* The bar's Δt is the model's time step, the same setting as the
  * inspector's: an undoable edit of the document. */
 static void
@@ -697,6 +699,7 @@ on_dt_changed (GtkAdjustment *adj, FlexionWindow *self)
   FxModel *m = fx_document_begin_edit (self->doc);
   m->dt = dt;
   fx_document_end_edit (self->doc, _("Set Time Step"), "model:dt");
+  check_dt (self);
 }
 
 /* ---- single-key shortcuts ---- */
@@ -903,6 +906,45 @@ flexion_window_class_init (FlexionWindowClass *klass)
 }
 
 /* The Modes panel's counts, in the inspector's model section. */
+/* The lowest vibration frequency the Modes panel found (Hz), or 0. */
+static double
+first_frequency (FlexionWindow *self)
+{
+  const FxModes *modes = flexion_modes_panel_get_modes (self->modes_panel);
+  double f1 = 0;
+  for (guint i = 0; modes && i < modes->n_modes; i++)
+    if (modes->modes[i].kind == FX_MODE_VIBRATION && modes->modes[i].frequency > 0)
+      f1 = f1 > 0 ? MIN (f1, modes->modes[i].frequency) : modes->modes[i].frequency;
+  return f1;
+}
+
+/* A step longer than a tenth of the first vibration period cannot show
+ * that vibration (the implicit midpoint rule keeps it stable and its
+ * energy exact, but smears it out): the Δt field turns amber and says
+ * why, with a toast once per value. */
+static void
+check_dt (FlexionWindow *self)
+{
+  double f1 = first_frequency (self), dt = model (self)->dt;
+  gboolean coarse = f1 > 0 && dt > 1 / (10 * f1);
+  GtkWidget *spin = GTK_WIDGET (self->dt_spin);
+  if (!coarse)
+    {
+      gtk_widget_remove_css_class (spin, "warning");
+      gtk_widget_set_tooltip_text (spin, _("Time step in seconds"));
+      self->warned_dt = 0;
+      return;
+    }
+  g_autofree char *why = g_strdup_printf (
+    _("Δt = %g s is longer than a tenth of the first vibration period (1/(10 × %.3g Hz) = %.2g s): "
+      "fast vibrations will not be resolved"), dt, f1, 1 / (10 * f1));
+  gtk_widget_add_css_class (spin, "warning");
+  gtk_widget_set_tooltip_text (spin, why);
+  if (self->warned_dt != dt)
+    flexion_window_toast (self, why);
+  self->warned_dt = dt;
+}
+
 static void
 on_modes_computed (FlexionWindow *self)
 {
@@ -910,6 +952,7 @@ on_modes_computed (FlexionWindow *self)
     return;
   flexion_inspector_set_modes_summary (self->inspector,
                                        flexion_modes_panel_get_summary (self->modes_panel));
+  check_dt (self);
 }
 
 static void

@@ -177,7 +177,8 @@ static void
 legend_layout (cairo_t *cr, const PlotSpec *spec, const FxPlotStyle *st, double w, Legend *lg)
 {
   double k = fs (st), row = 14 * k;
-  double left = 8 * k, right = w - 8 * k, x = left;
+  /* the right end leaves room for the live plot's view menu */
+  double left = 8 * k, right = w - 28 * k, x = left;
   memset (lg, 0, sizeof *lg);
   lg->top = lg->bottom = (st->show_title ? 24 : 6) * k;
   if (spec->n_curves < 2)
@@ -239,7 +240,7 @@ fx_plot_legend_box (FxPlotKind kind, const FxPlotStyle *style, double w, double 
   double k = fs (style);
   box[0] = 8 * k;
   box[1] = lg.top;
-  box[2] = lg.n_rows > 0 ? MAX (w - 8 * k - box[0], 0) : 0;
+  box[2] = lg.n_rows > 0 ? MAX (w - 28 * k - box[0], 0) : 0;
   box[3] = lg.bottom - lg.top;
 }
 

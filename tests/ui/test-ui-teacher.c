@@ -241,6 +241,42 @@ test_export_keeps_choices (void)
   ui_spin (0.1);
 }
 
+static gboolean
+has_warning_spin (gpointer win)
+{
+  g_autoptr (GPtrArray) spins = g_ptr_array_new ();
+  collect_spins (win, spins);
+  for (guint i = 0; i < spins->len; i++)
+    if (gtk_widget_has_css_class (spins->pdata[i], "warning"))
+      return TRUE;
+  return FALSE;
+}
+
+/* Δt longer than a tenth of the first period (the cantilever's first
+ * bending mode, 8.23 Hz: 12 ms) turns the Δt field amber, and back. */
+static void
+test_coarse_dt_warns (void)
+{
+  FlexionWindow *win = open_example ("cantilever.flexion");
+  FxDocument *doc = flexion_window_get_document (win);
+  ui_spin (2);
+  g_assert_false (has_warning_spin (win));
+  FxModel *m = fx_document_begin_edit (doc);
+  m->dt = 0.05;
+  fx_document_end_edit (doc, "dt", "model:dt");
+  g_assert_true (ui_wait_until (has_warning_spin, win, 30));
+  m = fx_document_begin_edit (doc);
+  m->dt = 0.005;
+  fx_document_end_edit (doc, "dt", "model:dt");
+  ui_spin (0.2);
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (has_warning_spin (win) && g_get_monotonic_time () < end)
+    ui_spin (0.1);
+  g_assert_false (has_warning_spin (win));
+  gtk_window_destroy (GTK_WINDOW (win));
+  ui_spin (0.1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -251,6 +287,7 @@ main (int argc, char **argv)
   g_test_add_func ("/teacher/energy-plot-default", test_energy_plot_default);
   g_test_add_func ("/teacher/ensemble-keeps-keyboard", test_ensemble_keeps_keyboard);
   g_test_add_func ("/teacher/export-keeps-choices", test_export_keeps_choices);
+  g_test_add_func ("/teacher/coarse-dt-warns", test_coarse_dt_warns);
   int status = g_test_run ();
   g_object_unref (app);
   return status;
