@@ -9,6 +9,7 @@
 #include "flexion-ensemble-view.h"
 
 #include <math.h>
+#include <string.h>
 
 static FlexionApplication *app;
 
@@ -277,6 +278,31 @@ test_coarse_dt_warns (void)
   ui_spin (0.1);
 }
 
+/* Help (F1) opens yelp's help:flexion, or without yelp (as on a plain
+ * Debian 12) the bundled page, which has the getting-started walk and
+ * the glossary. */
+static void
+test_help (void)
+{
+  g_auto (GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "app.help");
+  g_assert_cmpstr (accels[0], ==, "F1");
+  g_autofree char *uri = flexion_application_help_uri ();
+  g_test_message ("help: %s", uri);
+  g_autofree char *yelp = g_find_program_in_path ("yelp");
+  if (g_str_equal (uri, "help:flexion"))
+    {
+      g_assert_nonnull (yelp);
+      return;
+    }
+  g_autofree char *path = g_filename_from_uri (uri, NULL, NULL);
+  g_assert_nonnull (path);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "id=\"getting-started\""));
+  g_assert_nonnull (strstr (text, "id=\"glossary\""));
+  g_assert_nonnull (strstr (text, "Regularising mass"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -288,6 +314,7 @@ main (int argc, char **argv)
   g_test_add_func ("/teacher/ensemble-keeps-keyboard", test_ensemble_keeps_keyboard);
   g_test_add_func ("/teacher/export-keeps-choices", test_export_keeps_choices);
   g_test_add_func ("/teacher/coarse-dt-warns", test_coarse_dt_warns);
+  g_test_add_func ("/teacher/help", test_help);
   int status = g_test_run ();
   g_object_unref (app);
   return status;
