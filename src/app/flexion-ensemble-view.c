@@ -386,11 +386,10 @@ on_toggled (GtkToggleButton *button, Ui *ui)
                                  G_CALLBACK (on_frame), ui->toggle, 0);
       ui->following = TRUE;
       /* the panel opens beside the window without taking the keyboard:
-       * no field focused (Space would erase the sample count), and the
-       * window keeps the focus it had */
+       * no field focused (Space would erase the sample count), and its
+       * keys act on the window (flexion_window_share_keys) */
       gtk_window_present (GTK_WINDOW (ui->panel));
       gtk_window_set_focus (GTK_WINDOW (ui->panel), NULL);
-      gtk_window_present (GTK_WINDOW (ui->window));
       start (ui);
     }
   else

@@ -158,6 +158,10 @@ draw_energy (cairo_t *cr, const FxEnsemble *e, double t_now, const FxPlotStyle *
       }
   pad_range (&lo, &hi);
   frame_area (st, w, h, &f);
+  /* the legend in a row above the data, where it hides none of it */
+  double ks = st->font_scale > 0 ? st->font_scale : 1;
+  f.y += 16 * ks;
+  f.h = MAX (f.h - 16 * ks, 10);
   f.x0 = fx_ensemble_time (e, 0);
   f.x1 = MAX (fx_ensemble_time (e, n - 1), f.x0 + 1e-9);
   f.y0 = lo;
@@ -224,12 +228,20 @@ draw_energy (cairo_t *cr, const FxEnsemble *e, double t_now, const FxPlotStyle *
       cairo_stroke (cr);
     }
   cairo_restore (cr);
+  double x = f.x;
+  fx_text_font (cr, 10 * ks, FALSE);
   for (guint j = 0; j < n_shown; j++)
     {
-      double rgb[3];
+      double rgb[3], y = f.y - 9 * ks;
+      const char *name = _(energy_names[shown[j]]);
 
       fx_series_color (shown[j], st->dark, rgb);
-      legend (cr, &f, j, _(energy_names[shown[j]]), rgb, st);
+      fx_set_rgb (cr, rgb);
+      cairo_set_line_width (cr, 2.5);
+      cairo_move_to (cr, x, y);
+      cairo_line_to (cr, x + 14 * ks, y);
+      cairo_stroke (cr);
+      x += 17 * ks + fx_text_draw (cr, x + 17 * ks, y, name, FX_ALIGN_START, FX_ALIGN_CENTER) + 10 * ks;
     }
 }
 

@@ -3,7 +3,7 @@
  *   flexion-shots MODEL WIDTH HEIGHT STEP...
  * Steps, in order: play:SECONDS  action:win.NAME  ensemble  export
  *   scale:N (deflection scale)  scrub:SECONDS (timeline)  zoom:F  wait:SECONDS
- *   set:KEY=GVARIANT (a setting)  toast:TEXT
+ *   set:KEY=GVARIANT (a setting)  toast:TEXT  dt:SECONDS (the model's step)
  *   shot:PATH (import -window root) */
 #include "../../tests/ui/ui-harness.h"
 #include "flexion-window.h"
@@ -90,6 +90,13 @@ main (int argc, char **argv)
           g_autoptr (GVariant) v = g_variant_parse (NULL, kv[1], NULL, NULL, NULL);
           if (v == NULL || !g_settings_set_value (settings, kv[0], v))
             g_printerr ("cannot set %s\n", s);
+        }
+      else if (g_str_has_prefix (s, "dt:"))
+        {
+          FxDocument *doc = flexion_window_get_document (win);
+          FxModel *m = fx_document_begin_edit (doc);
+          m->dt = g_ascii_strtod (s + 3, NULL);
+          fx_document_end_edit (doc, "dt", "model:dt");
         }
       else if (g_str_has_prefix (s, "toast:"))
         flexion_window_toast (win, s + 6);
