@@ -293,6 +293,9 @@ flexion_window_set_document (FlexionWindow *self, FxDocument *doc)
   flexion_simulation_set_model (self->sim, model (self));
   self->model_dt = -1;
   follow_model_dt (self);
+  /* the step a model comes with is marked, not toasted: the toast is for
+   * a step the user just set */
+  self->warned_dt = model (self)->dt;
   flexion_canvas_set_document (self->canvas, doc);
   flexion_inspector_set_document (self->inspector, doc);
   flexion_modes_panel_set_document (self->modes_panel, doc);
@@ -921,7 +924,7 @@ first_frequency (FlexionWindow *self)
 /* A step longer than a tenth of the first vibration period cannot show
  * that vibration (the implicit midpoint rule keeps it stable and its
  * energy exact, but smears it out): the Δt field turns amber and says
- * why, with a toast once per value. */
+ * why, with a toast once per value the user sets. */
 static void
 check_dt (FlexionWindow *self)
 {
@@ -932,7 +935,8 @@ check_dt (FlexionWindow *self)
     {
       gtk_widget_remove_css_class (spin, "warning");
       gtk_widget_set_tooltip_text (spin, _("Time step in seconds"));
-      self->warned_dt = 0;
+      if (f1 > 0)  /* known to be fine (not merely not computed yet) */
+        self->warned_dt = 0;
       return;
     }
   g_autofree char *why = g_strdup_printf (
