@@ -579,12 +579,19 @@ draw_cursor (cairo_t *cr, const Axes *a, const FxPlotStyle *st, const FxPalette 
 {
   if (!isfinite (st->cursor_t) || st->cursor_t < a->t0 || st->cursor_t > a->t1)
     return;
-  double x = floor (ax_x (a, st->cursor_t)) + 0.5;
-  fx_set_rgba (cr, pal->accent, 0.9);
-  cairo_set_line_width (cr, 1.5 * fs (st));
+  /* in the text colour, with a notch at the top: the curves use the
+   * palette's colours, the accent blue among them */
+  double x = floor (ax_x (a, st->cursor_t)) + 0.5, k = fs (st);
+  fx_set_rgba (cr, pal->fg, 0.75);
+  cairo_set_line_width (cr, 1.5 * k);
   cairo_move_to (cr, x, a->y);
   cairo_line_to (cr, x, a->y + a->h);
   cairo_stroke (cr);
+  cairo_move_to (cr, x - 5 * k, a->y);
+  cairo_line_to (cr, x + 5 * k, a->y);
+  cairo_line_to (cr, x, a->y + 6 * k);
+  cairo_close_path (cr);
+  cairo_fill (cr);
 }
 
 static void
