@@ -39,6 +39,7 @@ struct _FlexionExportDialog {
 
   FxRunner *runner;     /* "Run and Export": the model run to its end */
   guint run_source;
+  GFile *run_then_file; /* where the plot goes after that run, or NULL: ask */
 };
 
 G_DEFINE_FINAL_TYPE (FlexionExportDialog, flexion_export_dialog, ADW_TYPE_WINDOW)
@@ -401,6 +402,7 @@ plot_chosen (FlexionExportDialog *self, GFile *file, gpointer data)
  * model is run here to its end time, in the background, then exported ---- */
 
 static void on_plot_clicked (FlexionExportDialog *self);
+static void plot_chosen (FlexionExportDialog *self, GFile *file, gpointer data);
 
 static void
 update_plot_button (FlexionExportDialog *self)
@@ -445,7 +447,10 @@ poll_run (gpointer data)
     return G_SOURCE_CONTINUE;
   self->run_source = 0;
   stop_run (self);
-  if (fx_series_len (self->series) > 1)
+  g_autoptr (GFile) file = g_steal_pointer (&self->run_then_file);
+  if (fx_series_len (self->series) > 1 && file)
+    plot_chosen (self, file, NULL);
+  else if (fx_series_len (self->series) > 1)
     on_plot_clicked (self);
   return G_SOURCE_REMOVE;
 }
@@ -488,6 +493,20 @@ on_plot_clicked (FlexionExportDialog *self)
   g_autofree char *base = base_name (self);
   g_autofree char *name = g_strconcat (base, suffix[kind], NULL);
   choose_file (self, _("Export Plot"), name, plot_chosen, NULL);
+}
+
+void
+flexion_export_dialog_export_plot (FlexionExportDialog *self, GFile *file)
+{
+  g_return_if_fail (self->runner == NULL);
+  remember (self);
+  if (fx_series_len (self->series) > 0)
+    {
+      plot_chosen (self, file, NULL);
+      return;
+    }
+  g_set_object (&self->run_then_file, file);
+  start_run (self);
 }
 
 static void
@@ -539,6 +558,7 @@ flexion_export_dialog_finalize (GObject *object)
   g_clear_handle_id (&self->progress_source, g_source_remove);
   g_clear_handle_id (&self->run_source, g_source_remove);
   g_clear_pointer (&self->runner, fx_runner_free);
+  g_clear_object (&self->run_then_file);
   g_clear_object (&self->settings);
   fx_model_free (self->model);
   fx_series_free (self->series);

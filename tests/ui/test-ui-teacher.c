@@ -7,7 +7,9 @@
 #include "flexion-canvas.h"
 #include "flexion-plot-view.h"
 #include "flexion-ensemble-view.h"
+#include "flexion-export-dialog.h"
 
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
 
@@ -129,6 +131,7 @@ test_energy_plot_default (void)
     }
   /* the choice is kept in the settings */
   GSettings *settings = flexion_application_get_settings (app);
+  g_assert_nonnull (settings);  /* GSETTINGS_SCHEMA_DIR: the build's data/ */
   g_autofree char *kept = g_settings_get_string (settings, "energy-view");
   g_assert_cmpstr (kept, ==, "absolute");
   g_settings_set_string (settings, "energy-view", "books");
@@ -221,10 +224,20 @@ test_export_keeps_choices (void)
   g_assert_cmpfloat (gtk_spin_button_get_value (until), ==, 10);
   gtk_spin_button_set_value (until, 3.5);
   /* nothing has run: the plot button runs the model first */
-  GtkWidget *run = find_button (dialog, "_Run and Export");
-  g_assert_nonnull (run);
-  g_signal_emit_by_name (run, "clicked");
+  g_assert_nonnull (find_button (dialog, "_Run and Export"));
+  /* what the button does once a file is chosen: the model runs to its
+   * end (10 s), then the energy plot is written */
+  g_autofree char *dir = g_dir_make_tmp ("flexion-teacher-XXXXXX", NULL);
+  g_autofree char *svg = g_build_filename (dir, "energy.svg", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (svg);
+  flexion_export_dialog_export_plot (FLEXION_EXPORT_DIALOG (dialog), file);
   g_assert_true (ui_wait_until (has_plot_button, dialog, 60));
+  g_assert_true (g_file_test (svg, G_FILE_TEST_IS_REGULAR));
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "</svg>"));
+  g_unlink (svg);
+  g_rmdir (dir);
   gtk_window_close (GTK_WINDOW (dialog));
   ui_spin (0.3);
 
@@ -234,6 +247,7 @@ test_export_keeps_choices (void)
   collect_spins (dialog, spins);
   g_assert_cmpfloat (gtk_spin_button_get_value (spins->pdata[4]), ==, 3.5);
   GSettings *settings = flexion_application_get_settings (app);
+  g_assert_nonnull (settings);
   g_assert_cmpfloat (g_settings_get_double (settings, "export-until"), ==, 3.5);
   gtk_window_close (GTK_WINDOW (dialog));
   g_settings_reset (settings, "export-until");
