@@ -155,7 +155,39 @@ app_examples (GSimpleAction *a, GVariant *p, gpointer data)
     flexion_window_show_gallery (FLEXION_WINDOW (win));
 }
 
+/* The help: the Mallard pages in yelp ("help:flexion") when yelp and the
+ * pages are installed; else the same text as one HTML page, in the
+ * browser (Debian 12 ships yelp only with the GNOME desktop). */
+char *
+flexion_application_help_uri (void)
+{
+  g_autofree char *yelp = g_find_program_in_path ("yelp");
+  g_autofree char *page = g_build_filename (FLEXION_HELPDIR, "C", "flexion", "index.page", NULL);
+  if (yelp && g_file_test (page, G_FILE_TEST_IS_REGULAR))
+    return g_strdup ("help:flexion");
+  g_autofree char *html = g_build_filename (FLEXION_PKGDATADIR, "help", "index.html", NULL);
+#ifdef FLEXION_SOURCE_HELP
+  /* run from the build tree: the page in the sources */
+  if (!g_file_test (html, G_FILE_TEST_IS_REGULAR))
+    {
+      g_free (html);
+      html = g_build_filename (FLEXION_SOURCE_HELP, "html", "index.html", NULL);
+    }
+#endif
+  return g_filename_to_uri (html, NULL, NULL);
+}
+
+static void
+app_help (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (data));
+  g_autofree char *uri = flexion_application_help_uri ();
+  if (uri)
+    gtk_show_uri (parent, uri, GDK_CURRENT_TIME);
+}
+
 static const GActionEntry app_entries[] = {
+  { .name = "help", .activate = app_help },
   { .name = "quit", .activate = app_quit },
   { .name = "preferences", .activate = app_preferences },
   { .name = "about", .activate = app_about },
@@ -168,6 +200,7 @@ set_accels (GtkApplication *app)
   static const struct { const char *action; const char *accels[3]; } accels[] = {
     { "app.quit", { "<Control>q", NULL } },
     { "app.preferences", { "<Control>comma", NULL } },
+    { "app.help", { "F1", NULL } },
     { "win.new", { "<Control>n", NULL } },
     { "win.open", { "<Control>o", NULL } },
     { "win.save", { "<Control>s", NULL } },

@@ -11,6 +11,8 @@ G_DECLARE_FINAL_TYPE (FlexionApplication, flexion_application, FLEXION, APPLICAT
 FlexionApplication *flexion_application_new          (void);
 /* The settings (NULL when the schema is not installed: defaults apply). */
 GSettings          *flexion_application_get_settings (FlexionApplication *app);
+/* What Help (F1) opens: "help:flexion" (yelp), or the bundled HTML page. */
+char               *flexion_application_help_uri     (void);
 /* Where the bundled example models are. */
 const char         *flexion_application_get_examples_dir (FlexionApplication *app);
 

@@ -169,6 +169,7 @@ on_pan_update (GtkGestureDrag *gesture, double ox, double oy, FlexionCanvas *sel
 {
   self->view.ox = self->pan_view.ox + ox;
   self->view.oy = self->pan_view.oy + oy;
+  self->view_moved = TRUE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -188,6 +189,7 @@ on_scroll (GtkEventControllerScroll *controller, double dx, double dy, FlexionCa
       self->view.ox -= dx;
       self->view.oy -= dy;
     }
+  self->view_moved = TRUE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
   return TRUE;
 }
@@ -206,6 +208,7 @@ on_zoom_changed (GtkGestureZoom *gesture, double scale, FlexionCanvas *self)
     return;
   fx_view_zoom_at (&self->view, cx, cy, scale / self->zoom_last);
   self->zoom_last = scale;
+  self->view_moved = TRUE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

@@ -38,6 +38,9 @@ struct _FlexionCanvas {
   FlexionCanvasOverlay overlay;  /* flexion_canvas_set_overlay */
   gpointer overlay_data;
   gboolean view_valid;
+  gboolean view_moved;  /* zoomed or panned by hand since the last fit: until
+                         * then a new size fits again (a model opened
+                         * before the window took its final size) */
   FxSceneStyle style;
   double deflection_setting;  /* the chosen scale; 0: auto */
   gboolean snap;

@@ -223,6 +223,7 @@ flexion_canvas_fit (FlexionCanvas *self)
       self->view.oy = h / 2.0;
     }
   self->view_valid = TRUE;
+  self->view_moved = FALSE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -231,6 +232,7 @@ flexion_canvas_zoom (FlexionCanvas *self, double factor)
 {
   int w = gtk_widget_get_width (GTK_WIDGET (self)), h = gtk_widget_get_height (GTK_WIDGET (self));
   fx_view_zoom_at (&self->view, w / 2.0, h / 2.0, factor);
+  self->view_moved = TRUE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -450,7 +452,7 @@ flexion_canvas_size_allocate (GtkWidget *widget, int w, int h, int baseline)
 {
   FlexionCanvas *self = FLEXION_CANVAS (widget);
   gtk_popover_present (GTK_POPOVER (self->context_menu));
-  if (!self->view_valid)
+  if (!self->view_valid || !self->view_moved)
     flexion_canvas_fit (self);
 }
 

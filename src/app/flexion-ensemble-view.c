@@ -357,6 +357,8 @@ build_panel (Ui *ui)
   gtk_box_append (GTK_BOX (box), ui->energy);
   gtk_box_append (GTK_BOX (box), ui->probes);
   adw_window_set_content (ADW_WINDOW (ui->panel), box);
+  /* Space, Ctrl+R... act on the mechanism from the panel too */
+  flexion_window_share_keys (ui->window, GTK_WINDOW (ui->panel));
 }
 
 /* ------------------------------------------------------------ toggle */
@@ -383,7 +385,11 @@ on_toggled (GtkToggleButton *button, Ui *ui)
         g_signal_connect_object (flexion_window_get_simulation (ui->window), "frame",
                                  G_CALLBACK (on_frame), ui->toggle, 0);
       ui->following = TRUE;
+      /* the panel opens beside the window without taking the keyboard:
+       * no field focused (Space would erase the sample count), and its
+       * keys act on the window (flexion_window_share_keys) */
       gtk_window_present (GTK_WINDOW (ui->panel));
+      gtk_window_set_focus (GTK_WINDOW (ui->panel), NULL);
       start (ui);
     }
   else

@@ -4,6 +4,7 @@
 #include "flexion-rows.h"
 #include "flexion-number-field.h"
 #include "fx-runner.h"
+#include "flexion-application.h"
 
 #include <glib/gi18n.h>
 #include <string.h>
@@ -29,9 +30,16 @@ struct _FlexionExportDialog {
   GtkProgressBar *progress;
   GtkWidget *cancel_button;
 
+  GtkWidget *plot_button;
+  GSettings *settings;  /* the application's, or NULL: the choices kept */
+
   GCancellable *cancellable;
   gint progress_permille;  /* written by the worker, read by a timeout */
   guint progress_source;
+
+  FxRunner *runner;     /* "Run and Export": the model run to its end */
+  guint run_source;
+  GFile *run_then_file; /* where the plot goes after that run, or NULL: ask */
 };
 
 G_DEFINE_FINAL_TYPE (FlexionExportDialog, flexion_export_dialog, ADW_TYPE_WINDOW)
@@ -72,42 +80,44 @@ toast (FlexionExportDialog *self, const char *message)
   adw_toast_overlay_add_toast (self->toasts, t);
 }
 
-/* What the window was last set to in this session, so a second export
- * starts from the first's choices (the span is the model's own). */
-static struct {
-  gboolean set;
-  guint format, width, height, plot;
-  double fps;
-  gboolean colorbar, time_stamp, inset;
-} last;
-
+/* The choices are kept in the settings (export-*), across windows and
+ * restarts; "Until" 0 there means the model's own end time. */
 static void
 remember (FlexionExportDialog *self)
 {
-  last.set = TRUE;
-  last.format = adw_combo_row_get_selected (self->format_row);
-  last.width = gtk_spin_button_get_value_as_int (self->width_spin);
-  last.height = gtk_spin_button_get_value_as_int (self->height_spin);
-  last.fps = gtk_spin_button_get_value (self->fps_spin);
-  last.colorbar = gtk_switch_get_active (self->colorbar_switch);
-  last.time_stamp = gtk_switch_get_active (self->time_switch);
-  last.inset = gtk_switch_get_active (self->inset_switch);
-  last.plot = adw_combo_row_get_selected (self->plot_row);
+  if (self->settings == NULL)
+    return;
+  g_settings_delay (self->settings);
+  g_settings_set_uint (self->settings, "export-format", adw_combo_row_get_selected (self->format_row));
+  g_settings_set_double (self->settings, "export-width", gtk_spin_button_get_value (self->width_spin));
+  g_settings_set_double (self->settings, "export-height", gtk_spin_button_get_value (self->height_spin));
+  g_settings_set_double (self->settings, "export-fps", gtk_spin_button_get_value (self->fps_spin));
+  g_settings_set_double (self->settings, "export-from", gtk_spin_button_get_value (self->from_spin));
+  g_settings_set_double (self->settings, "export-until", gtk_spin_button_get_value (self->until_spin));
+  g_settings_set_boolean (self->settings, "export-colorbar", gtk_switch_get_active (self->colorbar_switch));
+  g_settings_set_boolean (self->settings, "export-time-stamp", gtk_switch_get_active (self->time_switch));
+  g_settings_set_boolean (self->settings, "export-inset", gtk_switch_get_active (self->inset_switch));
+  g_settings_set_uint (self->settings, "export-plot", adw_combo_row_get_selected (self->plot_row));
+  g_settings_apply (self->settings);
 }
 
 static void
 recall (FlexionExportDialog *self)
 {
-  if (!last.set)
+  if (self->settings == NULL)
     return;
-  adw_combo_row_set_selected (self->format_row, last.format);
-  gtk_spin_button_set_value (self->width_spin, last.width);
-  gtk_spin_button_set_value (self->height_spin, last.height);
-  gtk_spin_button_set_value (self->fps_spin, last.fps);
-  gtk_switch_set_active (self->colorbar_switch, last.colorbar);
-  gtk_switch_set_active (self->time_switch, last.time_stamp);
-  gtk_switch_set_active (self->inset_switch, last.inset);
-  adw_combo_row_set_selected (self->plot_row, last.plot);
+  adw_combo_row_set_selected (self->format_row, g_settings_get_uint (self->settings, "export-format"));
+  gtk_spin_button_set_value (self->width_spin, g_settings_get_double (self->settings, "export-width"));
+  gtk_spin_button_set_value (self->height_spin, g_settings_get_double (self->settings, "export-height"));
+  gtk_spin_button_set_value (self->fps_spin, g_settings_get_double (self->settings, "export-fps"));
+  gtk_spin_button_set_value (self->from_spin, g_settings_get_double (self->settings, "export-from"));
+  double until = g_settings_get_double (self->settings, "export-until");
+  if (until > 0)
+    gtk_spin_button_set_value (self->until_spin, until);
+  gtk_switch_set_active (self->colorbar_switch, g_settings_get_boolean (self->settings, "export-colorbar"));
+  gtk_switch_set_active (self->time_switch, g_settings_get_boolean (self->settings, "export-time-stamp"));
+  gtk_switch_set_active (self->inset_switch, g_settings_get_boolean (self->settings, "export-inset"));
+  adw_combo_row_set_selected (self->plot_row, g_settings_get_uint (self->settings, "export-plot"));
 }
 
 static GtkSpinButton *
@@ -375,10 +385,97 @@ plot_chosen (FlexionExportDialog *self, GFile *file, gpointer data)
       FxPlotStyle st;
       fx_plot_style_init (&st);
       st.dark = self->style.dark;
+      if (self->settings)
+        {
+          /* the energy view chosen on the live plot */
+          g_autofree char *view = g_settings_get_string (self->settings, "energy-view");
+          st.energy_view = g_str_equal (view, "books") ? FX_ENERGY_BOOKS
+                           : g_str_equal (view, "absolute") ? FX_ENERGY_ABSOLUTE : FX_ENERGY_RELATIVE;
+        }
       st.t_window = 0;
       ok = fx_export_plot (self->series, kind, &st, path, 800, 450, &error);
     }
   report_quick_export (self, ok, path, error);
+}
+
+/* ---- Run and Export: the plots need a run; without one on screen the
+ * model is run here to its end time, in the background, then exported ---- */
+
+static void on_plot_clicked (FlexionExportDialog *self);
+static void plot_chosen (FlexionExportDialog *self, GFile *file, gpointer data);
+
+static void
+update_plot_button (FlexionExportDialog *self)
+{
+  gboolean run = fx_series_len (self->series) == 0;
+  gtk_button_set_label (GTK_BUTTON (self->plot_button), run ? _("_Run and Export Plot…") : _("Export _Plot…"));
+  g_autofree char *tip = g_strdup_printf (_("Simulate the model to its end time (%g s), then choose a file"),
+                                          self->model->t_end);
+  gtk_widget_set_tooltip_text (self->plot_button, run ? tip : _("Choose a file and export the plot"));
+  gtk_widget_set_sensitive (self->plot_button, self->runner == NULL);
+}
+
+static void
+stop_run (FlexionExportDialog *self)
+{
+  g_clear_handle_id (&self->run_source, g_source_remove);
+  g_clear_pointer (&self->runner, fx_runner_free);
+  gtk_widget_set_visible (self->progress_box, self->cancellable != NULL);
+  update_plot_button (self);
+}
+
+static gboolean
+poll_run (gpointer data)
+{
+  FlexionExportDialog *self = data;
+  FxStepFrame *f;
+  while ((f = fx_runner_pop_frame (self->runner)))
+    {
+      fx_series_add (self->series, f);
+      fx_step_frame_unref (f);
+    }
+  double t_end = self->model->t_end;
+  gtk_progress_bar_set_fraction (self->progress, CLAMP (fx_runner_time (self->runner) / t_end, 0, 1));
+  g_autoptr (GError) error = NULL;
+  if (fx_runner_failed (self->runner, &error))
+    {
+      g_autofree char *msg = g_strdup_printf (_("The run stopped at t = %.3g s: %s"),
+                                              fx_runner_time (self->runner), error->message);
+      toast (self, msg);
+    }
+  else if (fx_runner_is_busy (self->runner) || fx_runner_n_frames (self->runner) > 0)
+    return G_SOURCE_CONTINUE;
+  self->run_source = 0;
+  stop_run (self);
+  g_autoptr (GFile) file = g_steal_pointer (&self->run_then_file);
+  if (fx_series_len (self->series) > 1 && file)
+    plot_chosen (self, file, NULL);
+  else if (fx_series_len (self->series) > 1)
+    on_plot_clicked (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+start_run (FlexionExportDialog *self)
+{
+  g_autoptr (GError) error = NULL;
+  self->runner = fx_runner_new (self->model, &error);
+  if (self->runner == NULL)
+    {
+      g_autofree char *msg = g_strdup_printf (_("Cannot run the model: %s"), error->message);
+      toast (self, msg);
+      return;
+    }
+  g_autofree const char **ids = g_new0 (const char *, self->model->probes->len + 1);
+  for (guint p = 0; p < self->model->probes->len; p++)
+    ids[p] = fx_model_probe (self->model, p)->id;
+  fx_series_clear (self->series);
+  fx_series_set_probes (self->series, self->model->probes->len, ids);
+  fx_runner_set_horizon (self->runner, self->model->t_end);
+  gtk_progress_bar_set_fraction (self->progress, 0);
+  gtk_widget_set_visible (self->progress_box, TRUE);
+  self->run_source = g_timeout_add (30, poll_run, self);
+  update_plot_button (self);
 }
 
 static void
@@ -387,7 +484,7 @@ on_plot_clicked (FlexionExportDialog *self)
   remember (self);
   if (fx_series_len (self->series) == 0)
     {
-      toast (self, _("Run the simulation first: the plots show the current run"));
+      start_run (self);
       return;
     }
   static const char *const suffix[] = { "-energy.svg", "-balance.svg", "-newton.svg", "-probes.svg",
@@ -396,6 +493,20 @@ on_plot_clicked (FlexionExportDialog *self)
   g_autofree char *base = base_name (self);
   g_autofree char *name = g_strconcat (base, suffix[kind], NULL);
   choose_file (self, _("Export Plot"), name, plot_chosen, NULL);
+}
+
+void
+flexion_export_dialog_export_plot (FlexionExportDialog *self, GFile *file)
+{
+  g_return_if_fail (self->runner == NULL);
+  remember (self);
+  if (fx_series_len (self->series) > 0)
+    {
+      plot_chosen (self, file, NULL);
+      return;
+    }
+  g_set_object (&self->run_then_file, file);
+  start_run (self);
 }
 
 static void
@@ -432,7 +543,11 @@ static gboolean
 flexion_export_dialog_close_request (GtkWindow *window)
 {
   /* closing cancels a running export: its file is then never written */
-  flexion_export_dialog_cancel (FLEXION_EXPORT_DIALOG (window));
+  FlexionExportDialog *self = FLEXION_EXPORT_DIALOG (window);
+  flexion_export_dialog_cancel (self);
+  remember (self);
+  g_clear_handle_id (&self->run_source, g_source_remove);
+  g_clear_pointer (&self->runner, fx_runner_free);
   return GTK_WINDOW_CLASS (flexion_export_dialog_parent_class)->close_request (window);
 }
 
@@ -441,6 +556,10 @@ flexion_export_dialog_finalize (GObject *object)
 {
   FlexionExportDialog *self = FLEXION_EXPORT_DIALOG (object);
   g_clear_handle_id (&self->progress_source, g_source_remove);
+  g_clear_handle_id (&self->run_source, g_source_remove);
+  g_clear_pointer (&self->runner, fx_runner_free);
+  g_clear_object (&self->run_then_file);
+  g_clear_object (&self->settings);
   fx_model_free (self->model);
   fx_series_free (self->series);
   g_clear_pointer (&self->frame, fx_step_frame_unref);
@@ -541,8 +660,9 @@ build (FlexionExportDialog *self)
   adw_combo_row_set_model (self->plot_row, G_LIST_MODEL (list));
   g_object_unref (list);
   adw_preferences_group_add (plots, GTK_WIDGET (self->plot_row));
-  adw_preferences_group_add (plots, button (_("Export _Plot…"), _("Choose a file and export the plot"),
-                                            G_CALLBACK (on_plot_clicked), self));
+  self->plot_button = button (_("Export _Plot…"), _("Choose a file and export the plot"),
+                              G_CALLBACK (on_plot_clicked), self);
+  adw_preferences_group_add (plots, self->plot_button);
 
   /* picture */
   AdwPreferencesGroup *pic = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
@@ -551,7 +671,14 @@ build (FlexionExportDialog *self)
   adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), pic);
   adw_preferences_group_add (pic, button (_("Export P_icture…"), _("Choose a file and export the picture"),
                                           G_CALLBACK (on_picture_clicked), self));
+  /* room under the last button for the toasts, which would cover it */
+  GtkWidget *room = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_widget_set_size_request (room, -1, 72);
+  AdwPreferencesGroup *tail = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
+  adw_preferences_group_add (tail, room);
+  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), tail);
   recall (self);
+  update_plot_button (self);
   update_format (self);
 }
 
@@ -585,6 +712,9 @@ flexion_export_dialog_new (GtkWindow *parent, FxDocument *doc, const FxSeries *s
   self->frame = frame ? fx_step_frame_ref (frame) : NULL;
   self->style = *style;
   self->deflection = style->deflection_scale > 0 ? style->deflection_scale : 1;
+  GApplication *app = parent ? G_APPLICATION (gtk_window_get_application (parent)) : NULL;
+  GSettings *settings = FLEXION_IS_APPLICATION (app) ? flexion_application_get_settings (FLEXION_APPLICATION (app)) : NULL;
+  self->settings = settings ? g_object_ref (settings) : NULL;
   build (self);
   return GTK_WIDGET (self);
 }

@@ -31,5 +31,9 @@ void       flexion_export_dialog_set_recorded (FlexionExportDialog *self, GPtrAr
  * emitted with (gboolean ok, const char *message). */
 void       flexion_export_dialog_export_animation (FlexionExportDialog *self, GFile *file);
 void       flexion_export_dialog_cancel (FlexionExportDialog *self);
+/* Writes the plot chosen in the window to `file` without asking (what
+ * Export Plot does after its file chooser; also for tests); with nothing
+ * run yet, the model is first run to its end time in the background. */
+void       flexion_export_dialog_export_plot (FlexionExportDialog *self, GFile *file);
 
 G_END_DECLS

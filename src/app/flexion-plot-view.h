@@ -17,5 +17,12 @@ void       flexion_plot_view_set_dark   (FlexionPlotView *view, gboolean dark);
 void       flexion_plot_view_set_window (FlexionPlotView *view, double seconds);
 void       flexion_plot_view_set_font_scale (FlexionPlotView *view, double scale);
 FxPlotKind flexion_plot_view_get_kind   (FlexionPlotView *view);
+/* The energy plot's view (also the "energy-view" property, as a nick). */
+void       flexion_plot_view_set_energy_view (FlexionPlotView *view, FxEnergyView energy_view);
+FxEnergyView flexion_plot_view_get_energy_view (FlexionPlotView *view);
+/* A time cursor at t seconds (the timeline while scrubbing); NaN: none. */
+void       flexion_plot_view_set_cursor (FlexionPlotView *view, double t);
+/* The style it draws with (for tests and exports). */
+void       flexion_plot_view_get_style  (FlexionPlotView *view, FxPlotStyle *style);
 
 G_END_DECLS

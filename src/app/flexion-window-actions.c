@@ -525,6 +525,8 @@ static void
 win_reset (GSimpleAction *a, GVariant *p, gpointer data)
 {
   flexion_simulation_reset (FLEXION_WINDOW (data)->sim);
+  /* back to the start, in full view (as Ctrl+0) */
+  flexion_canvas_fit (FLEXION_WINDOW (data)->canvas);
 }
 
 /* [ and ] climb a ladder that always passes through 1x, whatever speed

@@ -47,6 +47,7 @@ struct _FlexionWindow {
   GSettings *settings;
   char *examples_dir;         /* the gallery's folder, from the application */
   GtkWidget *plots[3];
+  double warned_dt;  /* the time step last warned about as too coarse, or 0 */
   FlexionModesPanel *modes_panel;  /* beside the plots */
   GtkWidget *measure;              /* the Measurements plot, beside them too */
   gboolean presentation;

@@ -246,8 +246,13 @@ on_sim_frame (FlexionWindow *self)
 {
   update_time (self);
   update_timeline (self);
+  /* while the timeline shows an earlier moment, the plots mark it */
+  double cursor = flexion_simulation_get_replaying (self->sim) ? flexion_simulation_get_time (self->sim) : NAN;
   for (guint i = 0; i < 3; i++)
-    gtk_widget_queue_draw (self->plots[i]);
+    {
+      flexion_plot_view_set_cursor (FLEXION_PLOT_VIEW (self->plots[i]), cursor);
+      gtk_widget_queue_draw (self->plots[i]);
+    }
 }
 
 static void
@@ -284,6 +289,9 @@ flexion_window_set_document (FlexionWindow *self, FxDocument *doc)
   flexion_simulation_set_model (self->sim, model (self));
   self->model_dt = -1;
   follow_model_dt (self);
+  /* the step a model comes with is marked, not toasted: the toast is for
+   * a step the user just set */
+  self->warned_dt = model (self)->dt;
   flexion_canvas_set_document (self->canvas, doc);
   flexion_inspector_set_document (self->inspector, doc);
   flexion_modes_panel_set_document (self->modes_panel, doc);
@@ -679,6 +687,8 @@ format_speed (GtkScale *scale, double value, gpointer data)
   return g_strdup_printf ("%.2g×", pow (10, value));
 }
 
+static void check_dt (FlexionWindow *self);
+
 /* The bar's Δt is the model's time step, the same setting as the
  * inspector's: an undoable edit of the document. */
 static void
@@ -692,6 +702,7 @@ on_dt_changed (GtkAdjustment *adj, FlexionWindow *self)
   FxModel *m = fx_document_begin_edit (self->doc);
   m->dt = dt;
   fx_document_end_edit (self->doc, _("Set Time Step"), "model:dt");
+  check_dt (self);
 }
 
 /* ---- single-key shortcuts ---- */
@@ -706,7 +717,9 @@ on_key_capture (GtkEventControllerKey *c, guint keyval, guint keycode, GdkModifi
 {
   if (state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK))
     return FALSE;
-  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  /* the focus of the window the key came to: this one or a panel of it */
+  GtkWidget *focus = gtk_root_get_focus (gtk_widget_get_root (gtk_event_controller_get_widget (
+    GTK_EVENT_CONTROLLER (c))));
   if (focus && (GTK_IS_EDITABLE (focus) || GTK_IS_TEXT (focus)))
     return FALSE;
   const char *action = NULL;
@@ -730,6 +743,49 @@ on_key_capture (GtkEventControllerKey *c, guint keyval, guint keycode, GdkModifi
     }
   g_action_group_activate_action (G_ACTION_GROUP (self), action, target);
   return TRUE;
+}
+
+/* A window of this one's (the Ensemble panel) takes the same keys: the
+ * single keys above, and the application's shortcuts for "win." and
+ * "app." actions, which act on this window. */
+void
+flexion_window_share_keys (FlexionWindow *self, GtkWindow *other)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  gtk_widget_insert_action_group (GTK_WIDGET (other), "win", G_ACTION_GROUP (self));
+  if (app)
+    gtk_widget_insert_action_group (GTK_WIDGET (other), "app", G_ACTION_GROUP (app));
+
+  GtkEventController *keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (keys, "key-pressed", G_CALLBACK (on_key_capture), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (other), keys);
+
+  GtkEventController *shortcuts = gtk_shortcut_controller_new ();
+  gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts), GTK_SHORTCUT_SCOPE_LOCAL);
+  g_auto (GStrv) actions = app ? gtk_application_list_action_descriptions (app) : NULL;
+  for (guint i = 0; actions && actions[i]; i++)
+    {
+      if (!g_str_has_prefix (actions[i], "win.") && !g_str_has_prefix (actions[i], "app."))
+        continue;
+      g_auto (GStrv) accels = gtk_application_get_accels_for_action (app, actions[i]);
+      GVariant *target = NULL;
+      g_autofree char *plain = NULL;
+      if (!g_action_parse_detailed_name (actions[i], &plain, &target, NULL))
+        continue;
+      for (guint k = 0; accels[k]; k++)
+        {
+          GtkShortcutTrigger *trigger = gtk_shortcut_trigger_parse_string (accels[k]);
+          if (trigger == NULL)
+            continue;
+          GtkShortcut *sc = gtk_shortcut_new (trigger, gtk_named_action_new (plain));
+          if (target)
+            gtk_shortcut_set_arguments (sc, target);
+          gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts), sc);
+        }
+      g_clear_pointer (&target, g_variant_unref);
+    }
+  gtk_widget_add_controller (GTK_WIDGET (other), shortcuts);
 }
 
 /* ---- close ---- */
@@ -854,6 +910,46 @@ flexion_window_class_init (FlexionWindowClass *klass)
 }
 
 /* The Modes panel's counts, in the inspector's model section. */
+/* The lowest vibration frequency the Modes panel found (Hz), or 0. */
+static double
+first_frequency (FlexionWindow *self)
+{
+  const FxModes *modes = flexion_modes_panel_get_modes (self->modes_panel);
+  double f1 = 0;
+  for (guint i = 0; modes && i < modes->n_modes; i++)
+    if (modes->modes[i].kind == FX_MODE_VIBRATION && modes->modes[i].frequency > 0)
+      f1 = f1 > 0 ? MIN (f1, modes->modes[i].frequency) : modes->modes[i].frequency;
+  return f1;
+}
+
+/* A step longer than a tenth of the first vibration period cannot show
+ * that vibration (the implicit midpoint rule keeps it stable and its
+ * energy exact, but smears it out): the Δt field turns amber and says
+ * why, with a toast once per value the user sets. */
+static void
+check_dt (FlexionWindow *self)
+{
+  double f1 = first_frequency (self), dt = model (self)->dt;
+  gboolean coarse = f1 > 0 && dt > 1 / (10 * f1);
+  GtkWidget *spin = GTK_WIDGET (self->dt_spin);
+  if (!coarse)
+    {
+      gtk_widget_remove_css_class (spin, "warning");
+      gtk_widget_set_tooltip_text (spin, _("Time step in seconds"));
+      if (f1 > 0)  /* known to be fine (not merely not computed yet) */
+        self->warned_dt = 0;
+      return;
+    }
+  g_autofree char *why = g_strdup_printf (
+    _("Δt = %g s is longer than a tenth of the first vibration period (1/(10 × %.3g Hz) = %.2g s): "
+      "fast vibrations will not be resolved"), dt, f1, 1 / (10 * f1));
+  gtk_widget_add_css_class (spin, "warning");
+  gtk_widget_set_tooltip_text (spin, why);
+  if (self->warned_dt != dt)
+    flexion_window_toast (self, why);
+  self->warned_dt = dt;
+}
+
 static void
 on_modes_computed (FlexionWindow *self)
 {
@@ -861,6 +957,7 @@ on_modes_computed (FlexionWindow *self)
     return;
   flexion_inspector_set_modes_summary (self->inspector,
                                        flexion_modes_panel_get_summary (self->modes_panel));
+  check_dt (self);
 }
 
 static void
@@ -949,6 +1046,7 @@ flexion_window_new (AdwApplication *app, GSettings *settings, const char *exampl
         gtk_window_maximize (GTK_WINDOW (self));
       gtk_adjustment_set_value (self->speed_adjustment,
                                 log10 (g_settings_get_double (settings, "speed")));
+      g_settings_bind (settings, "energy-view", self->plots[0], "energy-view", G_SETTINGS_BIND_DEFAULT);
       g_autoptr (FxDocument) doc = empty_document (self);
       flexion_window_set_document (self, doc);
     }

@@ -32,5 +32,7 @@ void               flexion_window_toast          (FlexionWindow *self, const cha
 void               flexion_window_show_gallery   (FlexionWindow *self);
 /* Opens the Export window on the current document and run; returns it. */
 GtkWidget         *flexion_window_show_export    (FlexionWindow *self);
+/* `other` (a panel of this window) takes this window's shortcuts. */
+void               flexion_window_share_keys     (FlexionWindow *self, GtkWindow *other);
 
 G_END_DECLS

@@ -164,6 +164,44 @@ follow_nodes (const FxModel *model, const int *ends, FxStepFrame *f)
     }
 }
 
+/* The section angles of the magnified link, so that its drawing (a cubic
+ * per element from end positions and angles) follows the magnified shape:
+ * the tangent x' = r' + k (x_s - r') with x_s = (cos theta, sin theta) the
+ * section's direction and r' the rigid motion's rate along the link (the
+ * root tangent, or the chord over the arc length). Angles that do not
+ * follow the node order (more than 90 degrees off r') are left as they are. */
+static void
+magnify_angles (const FxStepFrame *src, guint l, int end, double scale, double *theta)
+{
+  guint a = src->node_offset[l], n = src->node_offset[l + 1] - a;
+  if (n < 2)
+    return;
+  guint b = a + n - 1;
+  double arc = 0, rpx, rpy;
+  for (guint i = a; i < b; i++)
+    arc += hypot (src->x[i + 1] - src->x[i], src->y[i + 1] - src->y[i]);
+  if (end >= 0)
+    {
+      guint root = end == 1 ? b : a;
+      rpx = cos (src->theta[root]), rpy = sin (src->theta[root]);
+    }
+  else if (arc > 0)
+    rpx = (src->x[b] - src->x[a]) / arc, rpy = (src->y[b] - src->y[a]) / arc;
+  else
+    return;
+  for (guint i = a; i <= b; i++)
+    {
+      double cx = cos (src->theta[i]), cy = sin (src->theta[i]);
+      if (!(cx * rpx + cy * rpy > 0))
+        continue;
+      double tx = rpx + scale * (cx - rpx), ty = rpy + scale * (cy - rpy);
+      double d = atan2 (ty, tx) - src->theta[i];
+      d = atan2 (sin (d), cos (d));  /* the turn nearest the solver's angle */
+      if (isfinite (d))
+        theta[i] = src->theta[i] + d;
+    }
+}
+
 FxStepFrame *
 fx_deflection_magnify (const FxModel *model, const FxStepFrame *frame, double scale)
 {
@@ -187,6 +225,7 @@ fx_deflection_magnify (const FxModel *model, const FxStepFrame *frame, double sc
               f->y[i] = y;
             }
         }
+      magnify_angles (frame, l, ends[l], scale, f->theta);
     }
   follow_nodes (model, ends, f);
   return f;

@@ -93,11 +93,22 @@ legend (cairo_t *cr, const Frame *f, guint slot, const char *name, const double 
 }
 
 static const guint energy_columns[] = {
-  FX_ENSEMBLE_H, FX_ENSEMBLE_KINETIC, FX_ENSEMBLE_ELASTIC, FX_ENSEMBLE_GRAVITY, FX_ENSEMBLE_SUPPLIED
+  FX_ENSEMBLE_H, FX_ENSEMBLE_KINETIC, FX_ENSEMBLE_ELASTIC, FX_ENSEMBLE_GRAVITY, FX_ENSEMBLE_SUPPLIED,
+  FX_ENSEMBLE_DISSIPATED
 };
 static const char *const energy_names[] = {
-  N_("Total H"), N_("Kinetic"), N_("Elastic"), N_("Gravity"), N_("Supplied work")
+  N_("Total H"), N_("Kinetic"), N_("Elastic"), N_("Gravity"), N_("Supplied work"), N_("Dissipated")
 };
+
+/* Energies are drawn as changes since the start: each column less its
+ * mean at the first time, the same shift for the mean, the band and the
+ * sample paths. Gravity potential measured from y = 0 would otherwise
+ * dwarf the kinetic and elastic bands (a 50 kJ mean against 0.2 kJ). */
+static double
+start_of (const FxEnsemble *e, guint c)
+{
+  return fx_ensemble_n_times (e) > 0 ? fx_ensemble_mean (e, 0, c) : 0;
+}
 
 static gboolean
 column_is_zero (const FxEnsemble *e, guint c)
@@ -124,25 +135,30 @@ draw_energy (cairo_t *cr, const FxEnsemble *e, double t_now, const FxPlotStyle *
     for (guint i = 0; i < n; i++)
       {
         guint c = energy_columns[shown[j]];
-        lo = MIN (lo, fx_ensemble_quantile (e, i, c, 0.05));
-        hi = MAX (hi, fx_ensemble_quantile (e, i, c, 0.95));
-        lo = MIN (lo, fx_ensemble_mean (e, i, c));
-        hi = MAX (hi, fx_ensemble_mean (e, i, c));
+        double v0 = start_of (e, c);
+        lo = MIN (lo, fx_ensemble_quantile (e, i, c, 0.05) - v0);
+        hi = MAX (hi, fx_ensemble_quantile (e, i, c, 0.95) - v0);
+        lo = MIN (lo, fx_ensemble_mean (e, i, c) - v0);
+        hi = MAX (hi, fx_ensemble_mean (e, i, c) - v0);
       }
   for (guint k = 0; k < fx_ensemble_n_paths (e); k++)
     for (guint i = 0; i < n; i++)
       {
-        double v = fx_ensemble_path_value (e, k, i, FX_ENSEMBLE_H);
+        double v = fx_ensemble_path_value (e, k, i, FX_ENSEMBLE_H) - start_of (e, FX_ENSEMBLE_H);
         lo = MIN (lo, v);
         hi = MAX (hi, v);
       }
   pad_range (&lo, &hi);
   frame_area (st, w, h, &f);
+  /* the legend in a row above the data, where it hides none of it */
+  double ks = st->font_scale > 0 ? st->font_scale : 1;
+  f.y += 16 * ks;
+  f.h = MAX (f.h - 16 * ks, 10);
   f.x0 = fx_ensemble_time (e, 0);
   f.x1 = MAX (fx_ensemble_time (e, n - 1), f.x0 + 1e-9);
   f.y0 = lo;
   f.y1 = hi;
-  draw_frame (cr, &f, _("Energy: mean, 5\u201395 % band, samples"), "t / s", st, pal);
+  draw_frame (cr, &f, _("Energy change since start: mean, 5\u201395 % band, samples"), "t / s", st, pal);
 
   cairo_save (cr);
   cairo_rectangle (cr, f.x, f.y, f.w, f.h);
@@ -155,8 +171,8 @@ draw_energy (cairo_t *cr, const FxEnsemble *e, double t_now, const FxPlotStyle *
       fx_series_color (shown[j], st->dark, rgb);
       for (guint i = 0; i < n; i++)
         {
-          q05[i] = fx_ensemble_quantile (e, i, c, 0.05);
-          q95[i] = fx_ensemble_quantile (e, i, c, 0.95);
+          q05[i] = fx_ensemble_quantile (e, i, c, 0.05) - start_of (e, c);
+          q95[i] = fx_ensemble_quantile (e, i, c, 0.95) - start_of (e, c);
         }
       for (guint i = 0; i < n; i++)
         cairo_line_to (cr, fx_ (&f, fx_ensemble_time (e, i)), fy_ (&f, q95[i]));
@@ -176,7 +192,8 @@ draw_energy (cairo_t *cr, const FxEnsemble *e, double t_now, const FxPlotStyle *
       {
         for (guint i = 0; i < n; i++)
           cairo_line_to (cr, fx_ (&f, fx_ensemble_time (e, i)),
-                         fy_ (&f, fx_ensemble_path_value (e, k, i, FX_ENSEMBLE_H)));
+                         fy_ (&f, fx_ensemble_path_value (e, k, i, FX_ENSEMBLE_H)
+                                  - start_of (e, FX_ENSEMBLE_H)));
         fx_set_rgba (cr, rgb, 0.3);
         cairo_stroke (cr);
       }
@@ -189,7 +206,8 @@ draw_energy (cairo_t *cr, const FxEnsemble *e, double t_now, const FxPlotStyle *
 
       fx_series_color (shown[j], st->dark, rgb);
       for (guint i = 0; i < n; i++)
-        cairo_line_to (cr, fx_ (&f, fx_ensemble_time (e, i)), fy_ (&f, fx_ensemble_mean (e, i, c)));
+        cairo_line_to (cr, fx_ (&f, fx_ensemble_time (e, i)),
+                       fy_ (&f, fx_ensemble_mean (e, i, c) - start_of (e, c)));
       fx_set_rgb (cr, rgb);
       cairo_stroke (cr);
     }
@@ -202,12 +220,20 @@ draw_energy (cairo_t *cr, const FxEnsemble *e, double t_now, const FxPlotStyle *
       cairo_stroke (cr);
     }
   cairo_restore (cr);
+  double x = f.x;
+  fx_text_font (cr, 10 * ks, FALSE);
   for (guint j = 0; j < n_shown; j++)
     {
-      double rgb[3];
+      double rgb[3], y = f.y - 9 * ks;
+      const char *name = _(energy_names[shown[j]]);
 
       fx_series_color (shown[j], st->dark, rgb);
-      legend (cr, &f, j, _(energy_names[shown[j]]), rgb, st);
+      fx_set_rgb (cr, rgb);
+      cairo_set_line_width (cr, 2.5);
+      cairo_move_to (cr, x, y);
+      cairo_line_to (cr, x + 14 * ks, y);
+      cairo_stroke (cr);
+      x += 17 * ks + fx_text_draw (cr, x + 17 * ks, y, name, FX_ALIGN_START, FX_ALIGN_CENTER) + 10 * ks;
     }
 }
 

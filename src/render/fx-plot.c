@@ -9,23 +9,41 @@
 #include <string.h>
 
 #define BALANCE_FLOOR 1e-18  /* |balance| below this is drawn at this value */
-#define MAX_CURVES 5
+#define MAX_CURVES 6
 
-typedef double (*Getter) (const FxSeriesPoint *p);
+/* A curve's value at point p; p0 is the series' first point (the start the
+ * relative energies are measured from). */
+typedef double (*Getter) (const FxSeriesPoint *p, const FxSeriesPoint *p0);
 
-static double get_H (const FxSeriesPoint *p) { return p->H; }
-static double get_kinetic (const FxSeriesPoint *p) { return p->kinetic; }
-static double get_elastic (const FxSeriesPoint *p) { return p->elastic; }
-static double get_gravity (const FxSeriesPoint *p) { return p->gravity; }
-static double get_supplied (const FxSeriesPoint *p) { return p->supplied; }
-static double get_balance (const FxSeriesPoint *p) { return MAX (fabs (p->balance), BALANCE_FLOOR); }
-static double get_newton (const FxSeriesPoint *p) { return p->newton; }
-static double get_factorisations (const FxSeriesPoint *p) { return p->factorisations; }
+static double get_H (const FxSeriesPoint *p, const FxSeriesPoint *p0) { return p->H; }
+static double get_kinetic (const FxSeriesPoint *p, const FxSeriesPoint *p0) { return p->kinetic; }
+static double get_elastic (const FxSeriesPoint *p, const FxSeriesPoint *p0) { return p->elastic; }
+static double get_gravity (const FxSeriesPoint *p, const FxSeriesPoint *p0) { return p->gravity; }
+static double get_supplied (const FxSeriesPoint *p, const FxSeriesPoint *p0) { return p->supplied - p0->supplied; }
+static double get_dissipated (const FxSeriesPoint *p, const FxSeriesPoint *p0) { return p->dissipated - p0->dissipated; }
+static double get_dH (const FxSeriesPoint *p, const FxSeriesPoint *p0) { return p->H - p0->H; }
+static double get_dkinetic (const FxSeriesPoint *p, const FxSeriesPoint *p0) { return p->kinetic - p0->kinetic; }
+static double get_delastic (const FxSeriesPoint *p, const FxSeriesPoint *p0) { return p->elastic - p0->elastic; }
+static double get_dgravity (const FxSeriesPoint *p, const FxSeriesPoint *p0) { return p->gravity - p0->gravity; }
+/* the books: H(t) - H(0) - W + D, flat to the per-step balance residuals */
+static double
+get_books (const FxSeriesPoint *p, const FxSeriesPoint *p0)
+{
+  return get_dH (p, p0) - get_supplied (p, p0) + get_dissipated (p, p0);
+}
+static double get_balance (const FxSeriesPoint *p, const FxSeriesPoint *p0) { return MAX (fabs (p->balance), BALANCE_FLOOR); }
+static double get_newton (const FxSeriesPoint *p, const FxSeriesPoint *p0) { return p->newton; }
+static double get_factorisations (const FxSeriesPoint *p, const FxSeriesPoint *p0) { return p->factorisations; }
+
+/* Dash patterns keep curves that coincide apart: in a loaded cantilever
+ * with no damping, H - H(0) and the supplied work are the same curve. */
+typedef enum { SOLID, DASHED, DOTTED, DASH_DOT } Dash;
 
 typedef struct {
   const char *name;
   Getter get;
   guint color;
+  Dash dash;
 } Curve;
 
 typedef struct {
@@ -38,22 +56,51 @@ typedef struct {
 } PlotSpec;
 
 static const PlotSpec specs[] = {
-  [FX_PLOT_ENERGY] = { N_("Energy"), "J", FALSE, FALSE, 5,
-    { { N_("Total H"), get_H, 0 }, { N_("Kinetic"), get_kinetic, 1 }, { N_("Elastic"), get_elastic, 2 },
-      { N_("Gravity"), get_gravity, 3 }, { N_("Supplied work"), get_supplied, 4 } } },
+  [FX_PLOT_ENERGY] = { N_("Energy"), "J", FALSE, FALSE, 6,
+    { { N_("Total H"), get_H, 0, SOLID }, { N_("Kinetic"), get_kinetic, 1, SOLID },
+      { N_("Elastic"), get_elastic, 2, SOLID }, { N_("Gravity"), get_gravity, 3, SOLID },
+      { N_("Supplied"), get_supplied, 4, DASHED }, { N_("Dissipated"), get_dissipated, 5, DOTTED } } },
   [FX_PLOT_BALANCE] = { N_("Balance residual"), N_("J per step"), TRUE, FALSE, 1,
-    { { "|\u0394H \u2212 W + D|", get_balance, 0 } } },
+    { { "|\u0394H \u2212 W + D|", get_balance, 0, SOLID } } },
   /* both: formulations compare by iterations; the cost of a step is in
    * its factorisations too (a reused one makes iterations cheap) */
   [FX_PLOT_NEWTON] = { N_("Newton iterations"), N_("per step"), FALSE, TRUE, 2,
-    { { N_("Iterations"), get_newton, 2 }, { N_("Factorisations"), get_factorisations, 1 } } },
-  [FX_PLOT_PROBES] = { N_("Probe trajectories"), "m", FALSE, FALSE, 0, { { NULL, NULL, 0 } } },
+    { { N_("Iterations"), get_newton, 2, SOLID }, { N_("Factorisations"), get_factorisations, 1, DASHED } } },
+  [FX_PLOT_PROBES] = { N_("Probe trajectories"), "m", FALSE, FALSE, 0, { { NULL, NULL, 0, SOLID } } },
 };
+
+static const PlotSpec energy_relative = { N_("Energy change"), N_("J since start"), FALSE, FALSE, 6,
+  { { N_("Total H"), get_dH, 0, SOLID }, { N_("Kinetic"), get_dkinetic, 1, SOLID },
+    { N_("Elastic"), get_delastic, 2, SOLID }, { N_("Gravity"), get_dgravity, 3, SOLID },
+    { N_("Supplied"), get_supplied, 4, DASHED }, { N_("Dissipated"), get_dissipated, 5, DOTTED } } };
+
+static const PlotSpec energy_books = { N_("Energy books"), N_("J since start"), FALSE, FALSE, 4,
+  { { "\u0394H", get_dH, 0, SOLID }, { N_("Supplied W"), get_supplied, 4, DASHED },
+    { N_("Dissipated D"), get_dissipated, 5, DOTTED },
+    { "\u0394H \u2212 W + D", get_books, 3, DASH_DOT } } };
+
+static const PlotSpec *
+spec_of (FxPlotKind kind, const FxPlotStyle *st)
+{
+  if (kind == FX_PLOT_ENERGY && st->energy_view == FX_ENERGY_RELATIVE)
+    return &energy_relative;
+  if (kind == FX_PLOT_ENERGY && st->energy_view == FX_ENERGY_BOOKS)
+    return &energy_books;
+  return &specs[kind];
+}
 
 const char *
 fx_plot_title (FxPlotKind kind)
 {
   return _(specs[kind].title);
+}
+
+const char *
+fx_energy_view_name (FxEnergyView view)
+{
+  static const char *names[] = { N_("Change since start"), N_("Books: H, supplied, dissipated"),
+                                 N_("Absolute (gravity from y = 0)") };
+  return _(names[MIN ((guint) view, G_N_ELEMENTS (names) - 1)]);
 }
 
 void
@@ -64,6 +111,8 @@ fx_plot_style_init (FxPlotStyle *s)
   s->hover_x = -1;
   s->font_scale = 1;
   s->show_title = TRUE;
+  s->energy_view = FX_ENERGY_RELATIVE;
+  s->cursor_t = NAN;
 }
 
 typedef struct {
@@ -92,16 +141,83 @@ fs (const FxPlotStyle *st)
   return st->font_scale > 0 ? st->font_scale : 1;
 }
 
-void
-fx_plot_area (FxPlotKind kind, const FxPlotStyle *style, double w, double h, double area[4])
+/* The legend: one entry per curve (a swatch in the curve's dash, then the
+ * name), in rows between the title and the data, so it never hides data. */
+typedef struct {
+  guint n, n_rows;
+  double x[MAX_CURVES], y[MAX_CURVES];  /* each entry's swatch start, row middle */
+  double top, bottom;                   /* the rows' extent                      */
+} Legend;
+
+static void
+legend_layout (cairo_t *cr, const PlotSpec *spec, const FxPlotStyle *st, double w, Legend *lg)
 {
-  double k = fs (style);
-  double top = (style->show_title ? 26 : 10) * k;
+  double k = fs (st), row = 14 * k;
+  /* the right end leaves room for the live plot's view menu */
+  double left = 8 * k, right = w - 28 * k, x = left;
+  memset (lg, 0, sizeof *lg);
+  lg->top = lg->bottom = (st->show_title ? 24 : 6) * k;
+  if (spec->n_curves < 2)
+    return;
+  fx_text_font (cr, 10 * k, FALSE);
+  lg->n_rows = 1;
+  for (guint c = 0; c < spec->n_curves; c++)
+    {
+      double ew = 17 * k + fx_text_width (cr, _(spec->curves[c].name));
+      if (x > left && x + ew > right)
+        {
+          x = left;
+          lg->n_rows++;
+        }
+      lg->x[c] = x;
+      lg->y[c] = lg->top + (lg->n_rows - 0.5) * row;
+      x += ew + 9 * k;
+    }
+  lg->n = spec->n_curves;
+  lg->bottom = lg->top + lg->n_rows * row;
+}
+
+/* A context only to measure text with (the area depends on the legend). */
+static void
+legend_measure (const PlotSpec *spec, const FxPlotStyle *st, double w, Legend *lg)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  cairo_t *cr = cairo_create (surface);
+  legend_layout (cr, spec, st, w, lg);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+static void
+area_below (const FxPlotStyle *st, const Legend *lg, double w, double h, double area[4])
+{
+  double k = fs (st);
+  double top = lg->n_rows > 0 ? lg->bottom + 6 * k : (st->show_title ? 26 : 10) * k;
   double left = 58 * k, right = 12 * k, bottom = 34 * k;
   area[0] = left;
   area[1] = top;
   area[2] = MAX (w - left - right, 10);
   area[3] = MAX (h - top - bottom, 10);
+}
+
+void
+fx_plot_area (FxPlotKind kind, const FxPlotStyle *style, double w, double h, double area[4])
+{
+  Legend lg;
+  legend_measure (spec_of (kind, style), style, w, &lg);
+  area_below (style, &lg, w, h, area);
+}
+
+void
+fx_plot_legend_box (FxPlotKind kind, const FxPlotStyle *style, double w, double h, double box[4])
+{
+  Legend lg;
+  legend_measure (spec_of (kind, style), style, w, &lg);
+  double k = fs (style);
+  box[0] = 8 * k;
+  box[1] = lg.top;
+  box[2] = lg.n_rows > 0 ? MAX (w - 28 * k - box[0], 0) : 0;
+  box[3] = lg.bottom - lg.top;
 }
 
 static void
@@ -111,10 +227,18 @@ visible_range (const FxSeries *s, const FxPlotStyle *st, guint *i0, guint *i1,
   guint n = fx_series_len (s);
   double t_last = n > 0 ? fx_series_get (s, n - 1)->t : 0;
   double t_first = n > 0 ? fx_series_get (s, 0)->t : 0;
+  *i1 = n;
   if (st->t_window > 0)
     {
       *t1 = MAX (t_last, t_first + st->t_window);
       *t0 = *t1 - st->t_window;
+      /* scrubbed back before the window: the window centres on the cursor */
+      if (isfinite (st->cursor_t) && st->cursor_t < *t0)
+        {
+          *t0 = MAX (t_first, st->cursor_t - st->t_window / 2);
+          *t1 = *t0 + st->t_window;
+          *i1 = MIN (n, fx_series_find (s, *t1) + 1);
+        }
     }
   else
     {
@@ -122,7 +246,6 @@ visible_range (const FxSeries *s, const FxPlotStyle *st, guint *i0, guint *i1,
       *t1 = t_last > t_first ? t_last : t_first + 1;
     }
   *i0 = fx_series_find (s, *t0);
-  *i1 = n;
 }
 
 static void
@@ -132,7 +255,7 @@ value_range (const PlotSpec *spec, const FxSeries *s, guint i0, guint i1, double
   for (guint i = i0; i < i1; i++)
     for (guint c = 0; c < spec->n_curves; c++)
       {
-        double v = spec->curves[c].get (fx_series_get (s, i));
+        double v = spec->curves[c].get (fx_series_get (s, i), fx_series_get (s, 0));
         if (!isfinite (v))
           continue;
         lo = MIN (lo, v);
@@ -172,9 +295,50 @@ value_range (const PlotSpec *spec, const FxSeries *s, guint i0, guint i1, double
   *v1 = hi;
 }
 
+/* The title, then its unit in parentheses, from x when they fit in the
+ * plot's width w, else from the left edge; the unit is left out before
+ * the title is cut (with an ellipsis), so a narrow plot keeps its name. */
+static void
+draw_title (cairo_t *cr, const FxPlotStyle *st, const FxPalette *pal, double x, double w,
+            const char *title, const char *unit)
+{
+  double k = fs (st), gap = 6 * k, room = w - 6 * k;
+  fx_text_font (cr, 11 * k, FALSE);
+  double uw = unit ? fx_text_width (cr, unit) + gap : 0;
+  fx_text_font (cr, 12 * k, TRUE);
+  double tw = fx_text_width (cr, title);
+  if (x + tw + uw > room)
+    x = 6 * k;
+  if (x + tw + uw > room)
+    uw = 0, unit = NULL;
+  g_autofree char *cut = NULL;
+  if (x + tw > room)
+    {
+      /* drop whole characters until it fits with the ellipsis */
+      glong n = g_utf8_strlen (title, -1);
+      while (n > 1)
+        {
+          g_free (cut);
+          g_autofree char *head = g_utf8_substring (title, 0, --n);
+          cut = g_strconcat (head, "\u2026", NULL);
+          if (x + fx_text_width (cr, cut) <= room)
+            break;
+        }
+      title = cut ? cut : title;
+    }
+  fx_set_rgb (cr, pal->fg);
+  tw = fx_text_draw (cr, x, 6 * k, title, FX_ALIGN_START, FX_ALIGN_START);
+  if (unit)
+    {
+      fx_text_font (cr, 11 * k, FALSE);
+      fx_set_rgb (cr, pal->dim);
+      fx_text_draw (cr, x + tw + gap, 7 * k, unit, FX_ALIGN_START, FX_ALIGN_START);
+    }
+}
+
 static void
 draw_axes (cairo_t *cr, const PlotSpec *spec, const Axes *a, const FxPlotStyle *st,
-           const FxPalette *pal)
+           const FxPalette *pal, double w)
 {
   double k = fs (st);
   const double box[4] = { a->x, a->y, a->w, a->h };
@@ -224,16 +388,8 @@ draw_axes (cairo_t *cr, const PlotSpec *spec, const Axes *a, const FxPlotStyle *
 
   if (st->show_title)
     {
-      fx_text_font (cr, 12 * k, TRUE);
-      fx_set_rgb (cr, pal->fg);
-      double tw = fx_text_draw (cr, a->x, 6 * k, _(spec->title), FX_ALIGN_START, FX_ALIGN_START);
-      if (spec->y_label[0])
-        {
-          fx_text_font (cr, 11 * k, FALSE);
-          fx_set_rgb (cr, pal->dim);
-          snprintf (buf, sizeof buf, "(%s)", _(spec->y_label));
-          fx_text_draw (cr, a->x + tw + 6 * k, 7 * k, buf, FX_ALIGN_START, FX_ALIGN_START);
-        }
+      snprintf (buf, sizeof buf, "(%s)", _(spec->y_label));
+      draw_title (cr, st, pal, a->x, w, _(spec->title), spec->y_label[0] ? buf : NULL);
     }
 }
 
@@ -273,7 +429,7 @@ columns_of (const Curve *c, const FxSeries *s, guint i0, guint i1, const Axes *a
       double lo = INFINITY, hi = -INFINITY;
       for (guint i = b; i < e; i++)
         {
-          double v = c->get (fx_series_get (s, i));
+          double v = c->get (fx_series_get (s, i), fx_series_get (s, 0));
           if (!isfinite (v))
             continue;
           lo = MIN (lo, v);
@@ -337,55 +493,60 @@ draw_curve (cairo_t *cr, const PlotSpec *spec, const Columns *c, guint i0, guint
   cairo_stroke (cr);
 }
 
-/* How many drawn points of the plot's curves fall in the box: where the
- * legend would hide the least. */
-static guint
-points_under (const PlotSpec *spec, const Columns *cols, double bx, double by, double bw, double bh)
+static void
+set_dash (cairo_t *cr, Dash dash, double k)
 {
-  guint n = 0;
-  for (guint c = 0; c < spec->n_curves; c++)
-    for (guint k = 0; k < cols[c].n; k++)
-      if (cols[c].x[k] >= bx && cols[c].x[k] <= bx + bw
-          && MAX (cols[c].lo[k], cols[c].hi[k]) >= by && MIN (cols[c].lo[k], cols[c].hi[k]) <= by + bh)
-        n++;
-  return n;
+  static const double dashed[] = { 7, 4 }, dotted[] = { 1.5, 3.5 }, dash_dot[] = { 8, 3, 1.5, 3 };
+  const double *pattern = dash == DASHED ? dashed : dash == DOTTED ? dotted : dash_dot;
+  int n = dash == DASHED || dash == DOTTED ? 2 : 4;
+  double scaled[4];
+  for (int i = 0; i < n; i++)
+    scaled[i] = pattern[i] * k;
+  cairo_set_dash (cr, scaled, dash == SOLID ? 0 : n, 0);
+  cairo_set_line_cap (cr, dash == DOTTED ? CAIRO_LINE_CAP_ROUND : CAIRO_LINE_CAP_BUTT);
 }
 
 static void
-draw_legend (cairo_t *cr, const PlotSpec *spec, const Axes *a, const FxPlotStyle *st,
-             const FxPalette *pal, const Columns *cols)
+draw_legend (cairo_t *cr, const PlotSpec *spec, const Legend *lg, const FxPlotStyle *st,
+             const FxPalette *pal)
 {
-  if (spec->n_curves < 2)
-    return;
   double k = fs (st);
   fx_text_font (cr, 10 * k, FALSE);
-  double row = 14 * k, wmax = 0;
-  for (guint c = 0; c < spec->n_curves; c++)
-    wmax = MAX (wmax, fx_text_width (cr, _(spec->curves[c].name)));
-  double bw = wmax + 30 * k, bh = spec->n_curves * row + 8 * k;
-  if (bw > a->w - 12 * k || bh > a->h - 12 * k)
-    return;
-  /* the corner that hides the fewest points, top right when they tie */
-  double xs[2] = { a->x + a->w - bw - 6 * k, a->x + 6 * k };
-  double ys[2] = { a->y + 6 * k, a->y + a->h - bh - 6 * k };
-  double bx = xs[0], by = ys[0];
-  guint best = G_MAXUINT;
-  for (int corner = 0; corner < 4; corner++)
+  for (guint c = 0; c < lg->n; c++)
     {
-      double cx = xs[corner & 1], cy = ys[corner >> 1];
-      guint hidden = points_under (spec, cols, cx, cy, bw, bh);
-      if (hidden < best)
-        best = hidden, bx = cx, by = cy;
-    }
-  fx_rounded_rect (cr, bx, by, bw, bh, 5 * k);
-  fx_set_rgba (cr, pal->card, 0.85);
-  cairo_fill (cr);
-  for (guint c = 0; c < spec->n_curves; c++)
-    {
-      double rgb[3], y = by + 4 * k + (c + 0.5) * row;
+      double rgb[3], x = lg->x[c], y = lg->y[c];
       fx_series_color (spec->curves[c].color, st->dark, rgb);
-      fx_draw_legend_entry (cr, bx + 6 * k, y, rgb, _(spec->curves[c].name), k, pal);
+      fx_set_rgb (cr, rgb);
+      cairo_set_line_width (cr, 2.2 * k);
+      set_dash (cr, spec->curves[c].dash, k);
+      cairo_move_to (cr, x, y);
+      cairo_line_to (cr, x + 14 * k, y);
+      cairo_stroke (cr);
+      set_dash (cr, SOLID, k);
+      fx_set_rgb (cr, pal->fg);
+      fx_text_draw (cr, x + 17 * k, y, _(spec->curves[c].name), FX_ALIGN_START, FX_ALIGN_CENTER);
     }
+}
+
+/* A vertical line at the time the timeline shows, while scrubbing. */
+static void
+draw_cursor (cairo_t *cr, const Axes *a, const FxPlotStyle *st, const FxPalette *pal)
+{
+  if (!isfinite (st->cursor_t) || st->cursor_t < a->t0 || st->cursor_t > a->t1)
+    return;
+  /* in the text colour, with a notch at the top: the curves use the
+   * palette's colours, the accent blue among them */
+  double x = floor (ax_x (a, st->cursor_t)) + 0.5, k = fs (st);
+  fx_set_rgba (cr, pal->fg, 0.75);
+  cairo_set_line_width (cr, 1.5 * k);
+  cairo_move_to (cr, x, a->y);
+  cairo_line_to (cr, x, a->y + a->h);
+  cairo_stroke (cr);
+  cairo_move_to (cr, x - 5 * k, a->y);
+  cairo_line_to (cr, x + 5 * k, a->y);
+  cairo_line_to (cr, x, a->y + 6 * k);
+  cairo_close_path (cr);
+  cairo_fill (cr);
 }
 
 static void
@@ -415,7 +576,7 @@ draw_hover (cairo_t *cr, const PlotSpec *spec, const FxSeries *s, guint i0, guin
   for (guint c = 0; c < spec->n_curves; c++)
     {
       char v[48];
-      double val = spec->curves[c].get (p);
+      double val = spec->curves[c].get (p, fx_series_get (s, 0));
       if (spec->log_y)
         snprintf (v, sizeof v, "%.3e", fabs (p->balance));
       else
@@ -481,14 +642,7 @@ draw_probe_paths (cairo_t *cr, const FxSeries *s, const FxPlotStyle *st, double 
   cairo_rectangle (cr, floor (a.x) + 0.5, floor (a.y) + 0.5, floor (a.w), floor (a.h));
   cairo_stroke (cr);
   if (st->show_title)
-    {
-      fx_text_font (cr, 12 * k, TRUE);
-      fx_set_rgb (cr, pal->fg);
-      double tw = fx_text_draw (cr, a.x, 6 * k, _(spec->title), FX_ALIGN_START, FX_ALIGN_START);
-      fx_text_font (cr, 11 * k, FALSE);
-      fx_set_rgb (cr, pal->dim);
-      fx_text_draw (cr, a.x + tw + 6 * k, 7 * k, _("(y against x, m)"), FX_ALIGN_START, FX_ALIGN_START);
-    }
+    draw_title (cr, st, pal, a.x, w, _(spec->title), _("(y against x, m)"));
 
   cairo_save (cr);
   cairo_rectangle (cr, a.x, a.y, a.w, a.h);
@@ -567,10 +721,12 @@ fx_plot_draw (cairo_t *cr, FxPlotKind kind, const FxSeries *s, const FxPlotStyle
       return;
     }
 
-  const PlotSpec *spec = &specs[kind];
+  const PlotSpec *spec = spec_of (kind, st);
   const FxPalette *pal = fx_palette_get (st->dark);
+  Legend lg;
+  legend_layout (cr, spec, st, w, &lg);
   double area[4];
-  fx_plot_area (kind, st, w, h, area);
+  area_below (st, &lg, w, h, area);
   Axes a = { area[0], area[1], area[2], area[3], 0, 1, 0, 1, spec->log_y };
 
   fx_plot_begin (cr, w, h, st->transparent, pal);
@@ -581,24 +737,31 @@ fx_plot_draw (cairo_t *cr, FxPlotKind kind, const FxSeries *s, const FxPlotStyle
       && fx_series_get (s, i0)->t == fx_series_get (s, 0)->t)
     i0++;
   value_range (spec, s, i0, i1, &a.v0, &a.v1);
-  draw_axes (cr, spec, &a, st, pal);
+  draw_axes (cr, spec, &a, st, pal, w);
 
   cairo_save (cr);
   cairo_rectangle (cr, a.x, a.y, a.w, a.h);
   cairo_clip (cr);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-  /* each curve's pixel columns once, for drawing and for the legend */
-  Columns cols[MAX_CURVES] = { { 0 } };
-  for (guint c = 0; c < spec->n_curves && i1 > i0; c++)
-    columns_of (&spec->curves[c], s, i0, i1, &a, &cols[c]);
-  /* the first curve (Total H) last, on top of the terms it sums */
-  for (guint c = spec->n_curves; c-- > 0 && i1 > i0;)
-    {
-      double rgb[3];
-      fx_series_color (spec->curves[c].color, st->dark, rgb);
-      cairo_set_line_width (cr, 1.8 * fs (st));
-      draw_curve (cr, spec, &cols[c], i0, i1, &a, rgb);
-    }
+  /* solid curves first, the first (Total H) last of them, on top of the
+   * terms it sums; then the dashed ones over them, so a curve that lies
+   * on another shows through its gaps */
+  for (int pass = 0; pass < 2; pass++)
+    for (guint c = spec->n_curves; c-- > 0 && i1 > i0;)
+      {
+        if ((spec->curves[c].dash != SOLID) != pass)
+          continue;
+        Columns cols;
+        columns_of (&spec->curves[c], s, i0, i1, &a, &cols);
+        double rgb[3];
+        fx_series_color (spec->curves[c].color, st->dark, rgb);
+        cairo_set_line_width (cr, (c == 0 ? 2.2 : 1.8) * fs (st));
+        set_dash (cr, spec->curves[c].dash, fs (st));
+        draw_curve (cr, spec, &cols, i0, i1, &a, rgb);
+        set_dash (cr, SOLID, fs (st));
+        columns_clear (&cols);
+      }
+  draw_cursor (cr, &a, st, pal);
   cairo_restore (cr);
 
   if (i1 <= i0)
@@ -608,10 +771,7 @@ fx_plot_draw (cairo_t *cr, FxPlotKind kind, const FxSeries *s, const FxPlotStyle
       fx_text_draw (cr, a.x + a.w / 2, a.y + a.h / 2, _("Press Play to run"), FX_ALIGN_CENTER,
                     FX_ALIGN_CENTER);
     }
-  if (i1 > i0)
-    draw_legend (cr, spec, &a, st, pal, cols);
-  for (guint c = 0; c < spec->n_curves; c++)
-    columns_clear (&cols[c]);
+  draw_legend (cr, spec, &lg, st, pal);
   draw_hover (cr, spec, s, i0, i1, &a, st, pal);
   cairo_restore (cr);
 }

@@ -152,13 +152,42 @@ draw_grid (const Scene *sc, double w, double h)
     }
 }
 
+/* The element from node i to i + 1 (the current point must be node i)
+ * as the cubic Hermite its end positions and section angles give: a
+ * Bezier with control points a third of the chord along each end's
+ * section direction. At x50 a beam of a few elements is then drawn
+ * smooth rather than kinked. Where an end's angle is more than 60 degrees
+ * off the chord (a member whose angles do not follow its centreline), or
+ * the element is shorter than a few pixels, the chord is drawn. */
+static void
+element_to (const Scene *sc, const FxStepFrame *f, guint i)
+{
+  double x0, y0, x1, y1;
+  scene_dev (sc, f->x[i], f->y[i], &x0, &y0);
+  scene_dev (sc, f->x[i + 1], f->y[i + 1], &x1, &y1);
+  double cx = f->x[i + 1] - f->x[i], cy = f->y[i + 1] - f->y[i], h = hypot (cx, cy);
+  double c0x = cos (f->theta[i]), c0y = sin (f->theta[i]);
+  double c1x = cos (f->theta[i + 1]), c1y = sin (f->theta[i + 1]);
+  if (!(h > 0) || fabs (x1 - x0) + fabs (y1 - y0) < 3 || !((c0x * cx + c0y * cy) > 0.5 * h)
+      || !((c1x * cx + c1y * cy) > 0.5 * h))
+    {
+      cairo_line_to (sc->cr, x1, y1);
+      return;
+    }
+  double ax, ay, bx, by;
+  scene_dev (sc, f->x[i] + h / 3 * c0x, f->y[i] + h / 3 * c0y, &ax, &ay);
+  scene_dev (sc, f->x[i + 1] - h / 3 * c1x, f->y[i + 1] - h / 3 * c1y, &bx, &by);
+  cairo_curve_to (sc->cr, ax, ay, bx, by, x1, y1);
+}
+
 static void
 link_path (const Scene *sc, const FxStepFrame *f, guint l)
 {
   /* points under half a pixel from the last drawn one are skipped; the
-   * last node always is drawn */
+   * last node always is drawn; an element from a drawn node is a cubic */
   cairo_t *cr = sc->cr;
   double lx = 0, ly = 0;
+  gboolean at_node = FALSE;  /* the current point is node i - 1 */
   guint a = f->node_offset[l], b = f->node_offset[l + 1];
   for (guint i = a; i < b; i++)
     {
@@ -166,11 +195,17 @@ link_path (const Scene *sc, const FxStepFrame *f, guint l)
       scene_dev (sc, f->x[i], f->y[i], &dx, &dy);
       if (i == a)
         cairo_move_to (cr, dx, dy);
+      else if (at_node && fabs (dx - lx) + fabs (dy - ly) >= 0.5)
+        element_to (sc, f, i - 1);
       else if (i + 1 == b || fabs (dx - lx) + fabs (dy - ly) >= 0.5)
         cairo_line_to (cr, dx, dy);
       else
-        continue;
+        {
+          at_node = FALSE;
+          continue;
+        }
       lx = dx, ly = dy;
+      at_node = TRUE;
     }
 }
 
@@ -303,14 +338,18 @@ draw_links (const Scene *sc)
                   double x0, y0;
                   scene_dev (sc, f->x[i], f->y[i], &x0, &y0);
                   cairo_move_to (cr, x0, y0);
-                  cairo_line_to (cr, x1, y1);
+                  element_to (sc, f, i);
                   lx = x1, ly = y1;
                   open = TRUE;
                   pending = FALSE;
                 }
               else if (fabs (x1 - lx) + fabs (y1 - ly) >= 0.5)
                 {
-                  cairo_line_to (cr, x1, y1);
+                  /* from node i when it was drawn, else from the last drawn */
+                  if (pending)
+                    cairo_line_to (cr, x1, y1);
+                  else
+                    element_to (sc, f, i);
                   lx = x1, ly = y1;
                   pending = FALSE;
                 }

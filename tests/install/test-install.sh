@@ -62,6 +62,9 @@ for f in \
   "$datadir/mime/packages/$app_id.mime.xml" \
   "$pkgdatadir/examples/four-bar.flexion" \
   "$pkgdatadir/flexion.schema.json" \
+  "$pkgdatadir/help/index.html" \
+  "$datadir/help/C/flexion/index.page" \
+  "$datadir/help/C/flexion/getting-started.page" \
   "$localedir/de/LC_MESSAGES/flexion.mo" \
   "$localedir/fr/LC_MESSAGES/flexion.mo"
 do

@@ -1,0 +1,117 @@
+/* flexion-shots.c: the app in a given state, for before/after screenshots
+ * (not a test; tools/shots/shots.sh drives it under Xvfb).
+ *   flexion-shots MODEL WIDTH HEIGHT STEP...
+ * Steps, in order: play:SECONDS  action:win.NAME  ensemble  export
+ *   scale:N (deflection scale)  scrub:SECONDS (timeline)  zoom:F  wait:SECONDS
+ *   set:KEY=GVARIANT (a setting)  toast:TEXT  dt:SECONDS (the model's step)
+ *   shot:PATH (import -window root) */
+#include "../../tests/ui/ui-harness.h"
+#include "flexion-window.h"
+#include "flexion-canvas.h"
+#include "flexion-simulation.h"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+
+static GtkWidget *
+find_named (GtkWidget *w, const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (w), name) == 0)
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_named (c, name);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc < 5)
+    {
+      g_printerr ("usage: flexion-shots MODEL WIDTH HEIGHT STEP...\n");
+      return 2;
+    }
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, SHOTS_PO_DIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+  FlexionApplication *app = ui_harness_start (&argc, &argv);
+  if (app == NULL)
+    return 0;
+  g_log_set_always_fatal (G_LOG_FATAL_MASK);
+  FlexionWindow *win = flexion_window_new (ADW_APPLICATION (app));
+  gtk_window_set_default_size (GTK_WINDOW (win), atoi (argv[2]), atoi (argv[3]));
+  gtk_window_present (GTK_WINDOW (win));
+  ui_spin (0.5);
+  g_autoptr (GFile) file = g_file_new_for_path (argv[1]);
+  if (!flexion_window_load_file (win, file))
+    return 1;
+  ui_spin (0.5);
+  for (int i = 4; i < argc; i++)
+    {
+      const char *s = argv[i];
+      FlexionSimulation *sim = flexion_window_get_simulation (win);
+      if (g_str_has_prefix (s, "play:"))
+        {
+          g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+          ui_spin (g_ascii_strtod (s + 5, NULL));
+          g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+        }
+      else if (g_str_has_prefix (s, "action:"))
+        {
+          const char *name = s + 7;
+          const char *dot = strchr (name, '.');
+          GtkWidget *w = GTK_WIDGET (win);
+          gtk_widget_activate_action (w, name, NULL);
+          (void) dot;
+        }
+      else if (strcmp (s, "ensemble") == 0)
+        {
+          GtkWidget *t = find_named (GTK_WIDGET (win), "ensemble_toggle");
+          gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (t), TRUE);
+        }
+      else if (strcmp (s, "export") == 0)
+        flexion_window_show_export (win);
+      else if (g_str_has_prefix (s, "scrub:"))
+        flexion_simulation_seek (sim, g_ascii_strtod (s + 6, NULL));
+      else if (g_str_has_prefix (s, "wait:"))
+        ui_spin (g_ascii_strtod (s + 5, NULL));
+      else if (g_str_has_prefix (s, "set:"))
+        {
+          /* set:KEY=VALUE, VALUE in GVariant text (10.0, true, 'x') */
+          g_autoptr (GSettings) settings = g_settings_new ("io.github.flexion.Flexion");
+          g_auto (GStrv) kv = g_strsplit (s + 4, "=", 2);
+          g_autoptr (GVariant) v = g_variant_parse (NULL, kv[1], NULL, NULL, NULL);
+          if (v == NULL || !g_settings_set_value (settings, kv[0], v))
+            g_printerr ("cannot set %s\n", s);
+        }
+      else if (g_str_has_prefix (s, "dt:"))
+        {
+          FxDocument *doc = flexion_window_get_document (win);
+          FxModel *m = fx_document_begin_edit (doc);
+          m->dt = g_ascii_strtod (s + 3, NULL);
+          fx_document_end_edit (doc, "dt", "model:dt");
+        }
+      else if (g_str_has_prefix (s, "toast:"))
+        flexion_window_toast (win, s + 6);
+      else if (g_str_has_prefix (s, "shot:"))
+        {
+          ui_spin (0.4);
+          g_autofree char *cmd = g_strdup_printf ("import -window root '%s'", s + 5);
+          if (system (cmd) != 0)
+            g_printerr ("import failed\n");
+        }
+      else
+        g_printerr ("unknown step %s\n", s);
+    }
+  gtk_window_destroy (GTK_WINDOW (win));
+  ui_spin (0.2);
+  g_object_unref (app);
+  return 0;
+}
