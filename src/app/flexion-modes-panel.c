@@ -166,6 +166,8 @@ mode_row (const FxModes *modes, const FxMode *m)
   g_autofree char *text = fx_mode_label (modes, m);
   GtkWidget *label = gtk_label_new (text);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_tooltip_text (label, text);
   gtk_widget_add_css_class (label, "numeric");
   if (m->kind == FX_MODE_SELF_STRESS)
     gtk_widget_set_tooltip_text (label, _("Stresses in equilibrium with no load: drawn by their bending moment"));
@@ -186,6 +188,9 @@ kernel_summary_row (const FxModes *modes)
   g_autofree char *text = g_strdup_printf (_("mobility %u · %s"), modes->mobility, states);
   GtkWidget *label = gtk_label_new (text);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
+  /* wraps rather than widening the panel (and the window past 1280 px) */
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   gtk_widget_add_css_class (label, "dim-label");
   GtkWidget *row = gtk_list_box_row_new ();
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);

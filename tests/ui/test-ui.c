@@ -202,6 +202,20 @@ test_unsaved_changes_prompt (void)
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
+/* Which widgets make the window too wide: their minimum widths, by depth. */
+static void
+dump_min_widths (GtkWidget *w, int depth)
+{
+  int min;
+  gtk_widget_measure (w, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+  if (min < 200 || depth > 14)
+    return;
+  g_test_message ("%*s%s %s: %d", 2 * depth, "", G_OBJECT_TYPE_NAME (w),
+                  gtk_buildable_get_buildable_id (GTK_BUILDABLE (w)) ?: "", min);
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    dump_min_widths (c, depth + 1);
+}
+
 static void
 test_fits_small_screens (void)
 {
@@ -214,6 +228,8 @@ test_fits_small_screens (void)
   gtk_widget_measure (GTK_WIDGET (win), GTK_ORIENTATION_HORIZONTAL, -1, &min_w, NULL, NULL, NULL);
   gtk_widget_measure (GTK_WIDGET (win), GTK_ORIENTATION_VERTICAL, min_w, &min_h, NULL, NULL, NULL);
   g_test_message ("minimum window size %d x %d", min_w, min_h);
+  if (min_w > 1280)
+    dump_min_widths (GTK_WIDGET (win), 0);
   g_assert_cmpint (min_w, <=, 1280);
   g_assert_cmpint (min_h, <=, 720);
   gtk_window_destroy (GTK_WINDOW (win));
