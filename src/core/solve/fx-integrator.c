@@ -282,6 +282,9 @@ predict (FxIntegrator *it, gboolean extrapolate)
 #define ROUNDOFF_UPDATE 1e-15
 #define FLOOR_CONTRACTION 0.5
 
+/* Below this scaled residual a full Newton update is expected to be the last. */
+#define LIKELY_LAST_RESIDUAL 1e-7
+
 static gboolean
 reuse_allowed (FxIntegrator *it)
 {
@@ -348,11 +351,16 @@ newton (FxIntegrator *it, double dt, gboolean extrapolate, gboolean full,
        * falls; a full step is taken whenever it already does. A reused
        * factorisation that does not contract well is replaced instead. */
       double lambda = 1.0, res_old = *residual, res_new;
+      /* full Newton from a residual this small lands below the tolerance
+       * (quadratic convergence): the matrix at the new iterate would be
+       * assembled for nothing, so it is left to refresh_factors, should it
+       * be needed after all. The iterates are the same either way. */
+      gboolean likely_last = res_old < LIKELY_LAST_RESIDUAL;
       for (;;)
         {
           for (guint i = 0; i < it->n; i++)
             it->x[i] = it->x_base[i] - lambda * it->delta[i];
-          assembled = always_fresh;
+          assembled = always_fresh && !likely_last;
           if (assembled)
             fx_system_residual (sys, it->x, dt, it->R, it->mag, it->J);
           else
