@@ -5,10 +5,7 @@
  * dt = 1e-3: ms per step (target <= 1 ms). CPU time (not wall) so that a
  * shared machine disturbs it less. Not a test: `build/bench/bench-newton
  * [FOUR-BAR.flexion]`. */
-#include "fx-model.h"
-#include "fx-model-io.h"
-#include "fx-system.h"
-#include "fx-integrator.h"
+#include "test-models.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -90,18 +87,8 @@ main (int argc, char **argv)
       return 1;
 
   /* the flying spaghetti's free beam, 1000 elements, dt = 1e-3, 300 steps */
-  g_autoptr (FxModel) link = fx_model_new ();
-  link->gravity[0] = link->gravity[1] = 0.0;
+  g_autoptr (FxModel) link = test_flying_spaghetti (1000);
   link->dt = 1e-3;
-  fx_model_add_joint (link, "A", 0, 8);
-  fx_model_add_joint (link, "B", 6, 0);
-  FxLink *l = fx_model_add_link (link, "beam", "A", "B", 1000);
-  fx_section_set_canonical (&l->section, 1, 10, 1e4, 1e4, 100);
-  FxLoad *ld = fx_model_add_joint_load (link, "B");
-  ld->force[0] = 8;
-  ld->moment = -80;
-  ld->profile.type = FX_PROFILE_STEP_OFF;
-  ld->profile.t1 = 2.5;
   for (guint k = 0; k < G_N_ELEMENTS (kind_names); k++)
     if (!run ("1000-element link", link, (FxNewtonKind) k, 300))
       return 1;
