@@ -756,6 +756,9 @@ fx_integrator_step (FxIntegrator *it, double dt, FxStepReport *rep, GError **err
       facts += rep->factorisations;
       if (st == STEP_OK)
         {
+          /* on the user's grid exactly, as an unsplit step lands: the sum
+           * of 2^level substeps may differ from t0 + dt in its last bit */
+          sys->t = t0 + dt;
           fill_energy (it, rep);
           if (report_finite (rep))
             break;
