@@ -335,7 +335,13 @@ newton (FxIntegrator *it, double dt, gboolean extrapolate, gboolean full,
           && (always_fresh || *iters == 0 || error_estimate < ROUNDOFF_UPDATE))
         return STEP_OK;
       if (*iters >= it->max_iterations)
-        return STEP_NO_CONVERGENCE;
+        {
+          /* out of iterations while polishing: the tolerance is met, and
+           * the substep's balance test still judges the result */
+          gboolean met = *residual < it->tolerance
+                         && (upd < it->tolerance || error_estimate < it->tolerance);
+          return met ? STEP_OK : STEP_NO_CONVERGENCE;
+        }
 
       gboolean fresh = !it->factors_valid;
       if (fresh)
