@@ -32,6 +32,12 @@ struct _FlexionSimulation {
   gint64 last_tick;      /* us; 0: none since play          */
   double speed;          /* simulated s per wall s          */
   double dt;             /* 0: the model's                  */
+
+  /* the speed achieved on screen: simulated s per wall s over the last
+   * half second or more of play (0: not measured yet) */
+  double achieved;
+  gint64 measure_wall;   /* us at the reference; 0: none    */
+  double measure_t;      /* frame time at the reference     */
 };
 
 G_DEFINE_FINAL_TYPE (FlexionSimulation, flexion_simulation, G_TYPE_OBJECT)
@@ -73,6 +79,8 @@ set_playing (FlexionSimulation *sim, gboolean playing)
     return;
   sim->playing = playing;
   sim->last_tick = 0;
+  sim->measure_wall = 0;
+  sim->achieved = 0;
   if (sim->runner && !playing)
     fx_runner_set_horizon (sim->runner, fx_runner_time (sim->runner));
   g_object_notify_by_pspec (G_OBJECT (sim), properties[PROP_PLAYING]);
@@ -444,6 +452,27 @@ check_failure (FlexionSimulation *sim)
   g_signal_emit (sim, signals[FAILED], 0, message);
 }
 
+/* The achieved speed: simulated time shown per wall second, measured over
+ * windows of at least half a second (a new measurement replaces the last). */
+#define MEASURE_WINDOW_US 500000
+
+static void
+measure_speed (FlexionSimulation *sim, gint64 frame_time)
+{
+  if (sim->measure_wall == 0 || sim->frame->t < sim->measure_t)
+    {
+      sim->measure_wall = frame_time;
+      sim->measure_t = sim->frame->t;
+      return;
+    }
+  gint64 elapsed = frame_time - sim->measure_wall;
+  if (elapsed < MEASURE_WINDOW_US)
+    return;
+  sim->achieved = (sim->frame->t - sim->measure_t) / (elapsed / 1e6);
+  sim->measure_wall = frame_time;
+  sim->measure_t = sim->frame->t;
+}
+
 void
 flexion_simulation_tick (FlexionSimulation *sim, gint64 frame_time)
 {
@@ -490,6 +519,8 @@ flexion_simulation_tick (FlexionSimulation *sim, gint64 frame_time)
       && sim->display_time > sim->frame->t + 2 * dt)
     sim->display_time = sim->frame->t + 2 * dt;
 
+  if (sim->playing && sim->frame && sim->replay < 0)
+    measure_speed (sim, frame_time);
   if (shown)
     {
       g_object_notify_by_pspec (G_OBJECT (sim), properties[PROP_TIME]);
@@ -586,6 +617,36 @@ double
 flexion_simulation_get_deflection_max (FlexionSimulation *sim)
 {
   return sim->deflection_max;
+}
+
+double
+flexion_simulation_get_achieved_speed (FlexionSimulation *sim)
+{
+  return sim->playing ? sim->achieved : 0.0;
+}
+
+/* The solver part of the bar: Newton's work on the step on screen, the
+ * substep level when above 0, and, while playing, the speed measured on
+ * screen, saying so when the solver cannot keep up with real time. */
+char *
+flexion_simulation_describe_solver (FlexionSimulation *sim)
+{
+  const FxStepFrame *f = sim->frame;
+  GString *s = g_string_new (NULL);
+
+  if (f == NULL || f->step == 0)
+    return g_string_free (s, FALSE);
+  g_string_printf (s, _("Newton %u (%u factorisations) · residual %.1e"), f->report.newton_iters,
+                   f->report.factorisations, f->report.residual);
+  if (f->report.level > 0)
+    g_string_append_printf (s, _(" · substep level %u (%u substeps)"), f->report.level,
+                            f->report.substeps);
+  double achieved = flexion_simulation_get_achieved_speed (sim);
+  if (achieved > 0 && achieved < 0.9 * MIN (sim->speed, 1.0))
+    g_string_append_printf (s, _(" · slower than real time (%.2g×)"), achieved);
+  else if (achieved > 0)
+    g_string_append_printf (s, " · %.2g×", achieved);
+  return g_string_free (s, FALSE);
 }
 
 double

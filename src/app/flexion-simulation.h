@@ -78,6 +78,12 @@ gboolean           flexion_simulation_get_replaying    (FlexionSimulation *sim);
 void               flexion_simulation_seek             (FlexionSimulation *sim, double t);
 
 double             flexion_simulation_get_speed    (FlexionSimulation *sim);
+/* Simulated seconds per wall second achieved on screen (0 while paused or
+ * not yet measured): below the requested speed when the solver is slower. */
+double             flexion_simulation_get_achieved_speed (FlexionSimulation *sim);
+/* "Newton 3 (3 factorisations) · residual 1e-13 · 0.2×...": the bar's solver
+ * text for the frame on screen ("" before the first step). */
+char              *flexion_simulation_describe_solver (FlexionSimulation *sim);
 void               flexion_simulation_set_speed    (FlexionSimulation *sim, double speed);
 double             flexion_simulation_get_dt       (FlexionSimulation *sim);
 void               flexion_simulation_set_dt       (FlexionSimulation *sim, double dt);

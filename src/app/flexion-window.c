@@ -115,20 +115,9 @@ update_time (FlexionWindow *self)
   char buf[96];
   g_snprintf (buf, sizeof buf, "t = %.3f s", flexion_simulation_get_time (self->sim));
   gtk_inscription_set_text (self->time_label, buf);
-  FxStepFrame *f = flexion_simulation_get_frame (self->sim);
-  if (f && f->step > 0)
-    {
-      /* a step split into substeps says so: it is the solver working hard */
-      if (f->report.substeps > 1)
-        g_snprintf (buf, sizeof buf, _("Newton %u · residual %.1e · %u substeps"),
-                    f->report.newton_iters, f->report.residual, f->report.substeps);
-      else
-        g_snprintf (buf, sizeof buf, _("Newton %u · residual %.1e"), f->report.newton_iters,
-                    f->report.residual);
-      gtk_inscription_set_text (self->solver_label, buf);
-    }
-  else
-    gtk_inscription_set_text (self->solver_label, "");
+  /* the substep level and a solver slower than real time say so */
+  g_autofree char *solver = flexion_simulation_describe_solver (self->sim);
+  gtk_inscription_set_text (self->solver_label, solver);
 }
 
 static void

@@ -408,6 +408,16 @@ test_responsive_while_solving (void)
                   gap / 1e3, t1 - t0);
   g_assert_cmpfloat (t1, >, t0);     /* the solver did work meanwhile */
   g_assert_cmpint (gap, >, 0);       /* and the clock ticked            */
+  /* the bar's speed is the one measured: about the simulated time over
+   * the wall time, and said to be slower than real time when it is */
+  double achieved = flexion_simulation_get_achieved_speed (sim), rate = (t1 - t0) / 3.0;
+  g_autofree char *bar = flexion_simulation_describe_solver (sim);
+  g_test_message ("achieved %.3g×, simulated/wall %.3g×: \"%s\"", achieved, rate, bar);
+  g_assert_cmpfloat (achieved, >, 0.5 * rate);
+  g_assert_cmpfloat (achieved, <, 2.0 * rate);
+  g_assert_nonnull (strstr (bar, "factorisations"));
+  if (achieved < 0.5)
+    g_assert_nonnull (strstr (bar, "slower than real time"));
   /* a timing, not a correctness check: meaningless in a sanitizer build,
    * which runs everything several times slower (tools/test --sanitize) */
   if (ui_sanitizer_build ())

@@ -1,7 +1,8 @@
 /* fx-matrix.c: the Newton matrix and its three solvers (see fx-matrix.h).
  *
- * The banded path is GSL's LU (gsl_linalg_LU_band_decomp, LAPACK's dgbtf2
- * scheme) after a reverse Cuthill-McKee ordering; neither GSL nor SuiteSparse
+ * The banded path is LAPACK's dgbtf2/dgbtrs scheme on GSL's band storage
+ * (gsl_linalg_LU_band_decomp's layout and pivots, written out for speed:
+ * see band_lu) after a reverse Cuthill-McKee ordering; neither GSL nor SuiteSparse
  * ships RCM, so it is written here (a breadth-first search, forty lines).
  * The sparse path is SuiteSparse's KLU: symbolic analysis (block triangular
  * form and AMD ordering) once per pattern, a numeric factorisation with
@@ -580,14 +581,105 @@ fx_matrix_in_pattern (const FxMatrix *m, guint i, guint j)
 
 /* ---------------------------------------------------------- factorisation */
 
+/* LAPACK's dgbtf2 (unblocked banded LU with partial pivoting) on GSL's
+ * band layout (column j of A contiguous: A(i, j) at band[j ldab + kv + i - j],
+ * kv = kl + ku, the kl rows above for the fill-in of row exchanges), with
+ * the pivots as gsl_linalg_LU_band_decomp stores them. Written out because
+ * GSL's version calls BLAS level 1 and 2 per column through vector views:
+ * on a band of 7 + 8 the calls cost more than the arithmetic (bench-newton,
+ * perf: 35 % of a 1000-element link's step, half of it call overhead). */
+static void
+band_lu (guint n, guint kl, guint ku, double *band, gsize ldab, guint *piv)
+{
+  const guint kv = kl + ku;
+  guint ju = 0;
+
+  /* the fill-in rows of the first columns start at zero */
+  for (guint j = ku + 1; j < MIN (kv, n); j++)
+    for (guint r = kv - j; r < kl; r++)
+      band[j * ldab + r] = 0.0;
+  for (guint j = 0; j < n; j++)
+    {
+      double *col = band + j * ldab;
+      if (j + kv < n)
+        memset (band + (j + kv) * ldab, 0, sizeof (double) * kl);
+      guint km = MIN (kl, n - 1 - j), jp = 0;
+      double best = fabs (col[kv]);
+      for (guint p = 1; p <= km; p++)
+        if (fabs (col[kv + p]) > best)
+          {
+            best = fabs (col[kv + p]);
+            jp = p;
+          }
+      piv[j] = j + jp;
+      if (col[kv + jp] == 0.0)
+        continue;  /* singular: found on U's diagonal by the caller */
+      ju = MAX (ju, MIN (j + ku + jp, n - 1));
+      if (jp != 0)
+        for (guint c = 0; c <= ju - j; c++)
+          {
+            double *cc = band + (j + c) * ldab + kv - c;
+            double t = cc[jp];
+            cc[jp] = cc[0];
+            cc[0] = t;
+          }
+      if (km == 0)
+        continue;
+      double inv = 1.0 / col[kv];
+      for (guint p = 1; p <= km; p++)
+        col[kv + p] *= inv;
+      for (guint c = 1; c <= ju - j; c++)
+        {
+          double *cc = band + (j + c) * ldab + kv - c;
+          double t = cc[0];
+          if (t == 0.0)
+            continue;
+          for (guint p = 1; p <= km; p++)
+            cc[p] -= col[kv + p] * t;
+        }
+    }
+}
+
+/* LAPACK's dgbtrs after band_lu: L with the row exchanges, then U. */
+static void
+band_solve (guint n, guint kl, guint ku, const double *band, gsize ldab, const guint *piv,
+            double *b)
+{
+  const guint kv = kl + ku;
+
+  for (guint j = 0; j + 1 < n && kl > 0; j++)
+    {
+      guint lm = MIN (kl, n - 1 - j), l = piv[j];
+      if (l != j)
+        {
+          double t = b[l];
+          b[l] = b[j];
+          b[j] = t;
+        }
+      const double *col = band + j * ldab + kv;
+      double bj = b[j];
+      for (guint p = 1; p <= lm; p++)
+        b[j + p] -= col[p] * bj;
+    }
+  for (guint j = n; j-- > 0;)
+    {
+      const double *col = band + j * ldab + kv;
+      b[j] /= col[0];
+      double bj = b[j];
+      guint top = j > kv ? kv : j;
+      for (guint p = 1; p <= top; p++)
+        b[j - p] -= col[-(int) p] * bj;
+    }
+}
+
 static FxMatrixStatus
 factorize_band (FxMatrix *m)
 {
   const guint kv = m->kl + m->ku;
 
-  gsl_linalg_LU_band_decomp (m->n, m->kl, m->ku, m->AB, m->piv);
-  /* GSL divides by a zero pivot without saying so: look at U's diagonal
-   * (a non-finite entry anywhere reaches it too) */
+  band_lu (m->n, m->kl, m->ku, m->band, m->ldab, m->piv->data);
+  /* a zero pivot is left in place: look at U's diagonal (a non-finite
+   * entry anywhere reaches it too) */
   for (guint j = 0; j < m->n; j++)
     {
       double u = m->band[(gsize) j * m->ldab + kv];
@@ -698,10 +790,9 @@ fx_matrix_solve (FxMatrix *m, double *b)
     {
     case FX_MATRIX_BANDED:
       {
-        gsl_vector_view w = gsl_vector_view_array (m->work, m->n);
         for (guint i = 0; i < m->n; i++)
           m->work[m->perm[i]] = b[i];
-        gsl_linalg_LU_band_svx (m->kl, m->ku, m->AB, m->piv, &w.vector);
+        band_solve (m->n, m->kl, m->ku, m->band, m->ldab, m->piv->data, m->work);
         for (guint i = 0; i < m->n; i++)
           b[i] = m->work[m->perm[i]];
         break;

@@ -24,7 +24,7 @@ G_BEGIN_DECLS
 
 typedef enum {
   FX_MATRIX_AUTO,     /* choose from the predicted cost (the default)    */
-  FX_MATRIX_BANDED,   /* GSL banded LU after a bandwidth-reducing order  */
+  FX_MATRIX_BANDED,   /* banded LU (GSL storage) after a bandwidth-reducing order */
   FX_MATRIX_SPARSE,   /* SuiteSparse KLU                                  */
   FX_MATRIX_DENSE,    /* dense storage (tests, modes); solved by GSL LU   */
 } FxMatrixKind;
