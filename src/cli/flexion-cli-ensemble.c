@@ -7,7 +7,7 @@
  *   flexion-cli ensemble-merge PARTIAL... --stats OUT.csv [--paths OUT.csv]
  */
 #include "flexion-cli-ensemble.h"
-#include "flexion-cli-private.h"
+#include "flexion-cli-common.h"
 #include "fx-ensemble.h"
 #include "fx-model-io.h"
 
@@ -38,10 +38,9 @@ const char *flexion_cli_ensemble_usage =
 static void
 progress (guint done, guint total, gpointer data)
 {
-  int width = 40, filled = (int) (width * (double) done / MAX (total, 1));
+  g_autofree char *text = g_strdup_printf ("%u/%u samples", done, total);
 
-  g_printerr ("\r[%.*s%*s] %u/%u samples", filled,
-              "########################################", width - filled, "", done, total);
+  flexion_cli_progress_bar ((double) done / MAX (total, 1), text);
 }
 
 static gboolean

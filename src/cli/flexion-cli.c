@@ -14,7 +14,8 @@
  * Exit status: 0 success, 1 bad command line, 2 invalid model (refused before
  * the first step, on stderr), 3 solver failure, 4 unwritable output,
  * 130/143 interrupted by SIGINT/SIGTERM. An output is written beside its
- * target and renamed over it at the end: any failure leaves the old file.
+ * target and renamed over it at the end: any failure leaves the old file
+ * (fx-output.h; a device or a FIFO is written in place).
  */
 #define _POSIX_C_SOURCE 200809L  /* sigaction, isatty */
 #include "fx-model.h"
@@ -24,7 +25,7 @@
 #include "fx-memory.h"
 #include "fx-system.h"
 #include "fx-integrator.h"
-#include "flexion-cli-private.h"
+#include "flexion-cli-common.h"
 #include "flexion-cli-ensemble.h"
 #include "flexion-cli-modes.h"
 
@@ -71,7 +72,7 @@ static const char *usage_text =
   "  --plot KIND=OUT energy, balance, newton or probes (trajectories) plot to OUT.png,\n"
   "                  .svg or .pdf (repeatable)\n"
   "  --csv OUT       the energy series (as --energy of run)\n"
-  "  --probes-csv OUT  probe positions: t,<id>.x_m,<id>.y_m,...\n"
+  "  --probes-csv OUT  probe positions: t,<id>.x,<id>.y,... (as --probes of run)\n"
   "  --picture OUT   the mechanism at the end time, .png, .svg or .pdf, with the colour bar\n"
   "  --dark          dark colours; --inset adds an energy plot to the animation;\n"
   "  --no-colorbar, --no-time   leave those out of the animation\n"
@@ -83,45 +84,14 @@ static const char *usage_text =
   "\n"
   "--dt and --until are checked like the model's time.dt and time.end: finite,\n"
   "positive, and at most 1e8 steps. CSV fields with a comma, quote or newline\n"
-  "are quoted (RFC 4180). Outputs are written beside their target and renamed\n"
-  "over it at the end, so a failure or Ctrl+C leaves an existing file as it was.\n"
+  "are quoted (RFC 4180); a field starting with = + - or @ is quoted and starts\n"
+  "with ' (no spreadsheet formula). Outputs are written beside their target and\n"
+  "renamed over it at the end, so a failure, a full disk, a file-size limit or\n"
+  "Ctrl+C leaves an existing file as it was; a device or a FIFO (/dev/stdout, a\n"
+  "pipe) is written in place, never replaced.\n"
   "\n"
   "Exit status: 0 success, 1 bad command line, 2 invalid model, 3 solver failure,\n"
   "4 export failure (an unavailable format, an unwritable file), 130 interrupted.\n";
-
-/* ------------------------------------------------------------- signals */
-
-/* The signal that asked us to stop (0: none). Loops poll it and stop
- * cleanly: they remove their temporary files and keep the old targets. A
- * second signal kills at once (SA_RESETHAND). */
-static volatile sig_atomic_t interrupted;
-
-static void
-on_signal (int signum)
-{
-  interrupted = signum;
-}
-
-static void
-catch_signals (void)
-{
-  struct sigaction sa;
-
-  memset (&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sa.sa_flags = SA_RESETHAND;
-  sigemptyset (&sa.sa_mask);
-  sigaction (SIGINT, &sa, NULL);
-  sigaction (SIGTERM, &sa, NULL);
-}
-
-static int
-interrupted_status (const char *command)
-{
-  g_printerr ("\nflexion-cli %s: interrupted by signal %d; outputs left as they were\n",
-              command, (int) interrupted);
-  return EXIT_SIGNAL + (int) interrupted;
-}
 
 /* ---------------------------------------------------- checked arguments */
 
@@ -142,23 +112,6 @@ parse_seconds (const char *command, const char *option, const char *text, double
   return TRUE;
 }
 
-static gboolean
-apply_max_memory (const char *command, const char *text)
-{
-  guint64 bytes;
-
-  if (text == NULL)
-    return TRUE;
-  if (!fx_memory_parse_size (text, &bytes))
-    {
-      g_printerr ("flexion-cli %s: --max-memory wants a size such as 2G, 512M or 1000000, "
-                  "not \"%s\"\n", command, text);
-      return FALSE;
-    }
-  fx_memory_limit_set (bytes);
-  return TRUE;
-}
-
 /* The time span after the command line's overrides, held to the model
  * file's rules (the format's step count limit), so that --until 1e300 or
  * --dt 1e-300 cannot run forever. */
@@ -176,33 +129,6 @@ check_span (const char *command, const FxModel *model)
 }
 
 /* ------------------------------------------------------------- models */
-
-static void
-print_lines (const char *prefix, const char *text)
-{
-  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
-
-  for (guint i = 0; lines[i]; i++)
-    if (*g_strstrip (lines[i]) != '\0')
-      g_printerr ("%s%s\n", prefix, lines[i]);
-}
-
-FxModel *
-flexion_cli_load_model (const char *path)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GPtrArray) warnings = NULL;
-  FxModel *model = fx_model_load_file (path, &warnings, &error);
-
-  for (guint i = 0; warnings && i < warnings->len; i++)
-    g_printerr ("%s: warning: %s\n", path, (char *) g_ptr_array_index (warnings, i));
-  if (model == NULL)
-    {
-      g_printerr ("%s: invalid model:\n", path);
-      print_lines ("  ", error->message);
-    }
-  return model;
-}
 
 /* Builds the engine's system and its integrator with the Newton matrix:
  * every test before the first step (the file's rules, the causality
@@ -225,7 +151,7 @@ build_solver (const char *path, const FxModel *model, FxSystem **sys, FxIntegrat
   g_printerr ("%s: invalid model:\n", path);
   /* the matrix's message is about the model as a whole: "(root)", as the
    * loader says it, so that every line starts with a JSON path */
-  print_lines (error->domain == FX_MATRIX_ERROR ? "  (root): " : "  ", error->message);
+  flexion_cli_print_lines (error->domain == FX_MATRIX_ERROR ? "  (root): " : "  ", error->message);
   return FALSE;
 }
 
@@ -352,14 +278,10 @@ probes_header (const FxModel *model)
 }
 
 static void
-progress (double t, double t_end, gboolean tty)
+progress (double t, double t_end)
 {
-  if (!tty)
-    return;
-  int width = 40, filled = (int) (width * CLAMP (t / t_end, 0.0, 1.0));
-  g_printerr ("\r[%.*s%*s] %5.1f%%  t = %.4g s", filled,
-              "########################################", width - filled, "",
-              100.0 * CLAMP (t / t_end, 0.0, 1.0), t);
+  g_autofree char *text = g_strdup_printf ("%5.1f%%  t = %.4g s", 100.0 * CLAMP (t / t_end, 0.0, 1.0), t);
+  flexion_cli_progress_bar (t / t_end, text);
 }
 
 /* ---------------------------------------------------------------- run */
@@ -431,7 +353,7 @@ cmd_run (int argc, char **argv)
     }
   if ((dt_text && !parse_seconds ("run", "--dt", dt_text, &dt))
       || (until_text && !parse_seconds ("run", "--until", until_text, &until))
-      || !apply_max_memory ("run", max_memory))
+      || !flexion_cli_apply_max_memory ("run", max_memory))
     return EXIT_USAGE;
 
   g_autoptr (FxModel) model = flexion_cli_load_model (argv[1]);
@@ -452,7 +374,7 @@ cmd_run (int argc, char **argv)
     return EXIT_INVALID;
 
   /* from here on a signal must not kill us with temporaries on disk */
-  catch_signals ();
+  flexion_cli_catch_signals ();
   enum { ENERGY, TRACE, PROBES, N_OUTPUTS };
   Output out[N_OUTPUTS] = { { energy_path, NULL }, { trace_path, NULL }, { probes_path, NULL } };
   g_autofree char *ph = probes_header (model);
@@ -481,9 +403,9 @@ cmd_run (int argc, char **argv)
 
   for (guint step = 1; step <= n_steps && status == 0; step++)
     {
-      if (interrupted)
+      if (flexion_cli_interrupted)
         {
-          status = interrupted_status ("run");
+          status = flexion_cli_interrupted_status ("run");
           break;
         }
       if (!fx_integrator_step (integ, model->dt, &rep, &error))
@@ -512,7 +434,7 @@ cmd_run (int argc, char **argv)
             break;
           }
       if (tty && (step % 16 == 0 || step == n_steps))
-        progress (rep.t, model->t_end, tty);
+        progress (rep.t, model->t_end);
     }
   if (tty && status == 0)
     g_printerr ("\n");
@@ -564,7 +486,7 @@ cmd_check (int argc, char **argv)
       g_printerr ("flexion-cli check: expected one MODEL file\n\n%s", usage_text);
       return EXIT_USAGE;
     }
-  if (!apply_max_memory ("check", max_memory))
+  if (!flexion_cli_apply_max_memory ("check", max_memory))
     return EXIT_USAGE;
   g_autoptr (FxModel) model = flexion_cli_load_model (argv[1]);
   if (model == NULL)
@@ -607,13 +529,11 @@ export_progress (double fraction, gpointer data)
   ExportProgress *p = data;
   if (p->tty)
     {
-      int width = 40, filled = (int) (width * CLAMP (fraction, 0.0, 1.0));
-      g_printerr ("\r%s [%.*s%*s] %3.0f%%", p->what, filled,
-                  "########################################", width - filled, "",
-                  100.0 * CLAMP (fraction, 0.0, 1.0));
+      g_autofree char *text = g_strdup_printf ("%3.0f%% %s", 100.0 * CLAMP (fraction, 0.0, 1.0), p->what);
+      flexion_cli_progress_bar (fraction, text);
     }
   /* FALSE cancels the export, which removes its temporary files */
-  return !interrupted;
+  return !flexion_cli_interrupted;
 }
 
 /* An export's failure: 4 for the output, 2 for a run refused before its
@@ -757,7 +677,7 @@ cmd_export (int argc, char **argv)
                   "--csv, --probes-csv, --picture\n\n%s", usage_text);
       return EXIT_USAGE;
     }
-  if (!apply_max_memory ("export", max_memory))
+  if (!flexion_cli_apply_max_memory ("export", max_memory))
     return EXIT_USAGE;
   g_autoptr (FxModel) model = flexion_cli_load_model (model_path);
   if (model == NULL)
@@ -778,7 +698,7 @@ cmd_export (int argc, char **argv)
       return EXIT_INVALID;
   }
 
-  catch_signals ();
+  flexion_cli_catch_signals ();
   ExportProgress progress = { isatty (2), "" };
   g_autoptr (GError) error = NULL;
 
@@ -791,8 +711,8 @@ cmd_export (int argc, char **argv)
                                          &n, &error);
       if (progress.tty)
         g_printerr ("\n");
-      if (!ok && interrupted)
-        return interrupted_status ("export");
+      if (!ok && flexion_cli_interrupted)
+        return flexion_cli_interrupted_status ("export");
       if (!ok)
         {
           g_printerr ("flexion-cli export: %s: %s\n", animation, error->message);
@@ -809,8 +729,8 @@ cmd_export (int argc, char **argv)
                                                           export_progress, &progress, &error);
       if (progress.tty)
         g_printerr ("\n");
-      if (series == NULL && interrupted)
-        return interrupted_status ("export");
+      if (series == NULL && flexion_cli_interrupted)
+        return flexion_cli_interrupted_status ("export");
       if (series == NULL)
         {
           g_printerr ("flexion-cli export: %s\n", error->message);
@@ -876,6 +796,7 @@ main (int argc, char **argv)
    * print as '?' otherwise), numbers always with a decimal point */
   setlocale (LC_ALL, "");
   setlocale (LC_NUMERIC, "C");
+  flexion_cli_ignore_file_size_signal ();
 
   if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
     {

@@ -1,6 +1,7 @@
 /* fx-ensemble.c: samples on worker threads, folded in sample order into
  * mergeable statistics (see fx-ensemble.h). */
 #include "fx-ensemble.h"
+#include "fx-output.h"
 #include "fx-csv.h"
 #include "fx-integrator.h"
 #include "fx-model-io.h"
@@ -672,8 +673,8 @@ fx_ensemble_write_stats (const FxEnsemble *e, const char *path, GError **error)
         }
       g_string_append_c (s, '\n');
     }
-  /* g_file_set_contents writes a temporary file and renames it */
-  return g_file_set_contents (path, s->str, (gssize) s->len, error);
+  /* a temporary file beside the target, renamed over it (fx-output.h) */
+  return fx_output_set_contents (path, s->str, s->len, error);
 }
 
 gboolean
@@ -696,7 +697,7 @@ fx_ensemble_write_paths (const FxEnsemble *e, const char *path, GError **error)
           append_number (s, fx_ensemble_path_value (e, k, i, FX_ENSEMBLE_N_ENERGY + c));
         g_string_append_c (s, '\n');
       }
-  return g_file_set_contents (path, s->str, (gssize) s->len, error);
+  return fx_output_set_contents (path, s->str, s->len, error);
 }
 
 /* ------------------------------------------------------------ partials */
@@ -751,7 +752,7 @@ fx_ensemble_save (const FxEnsemble *e, const char *path, GError **error)
       g_variant_unref (v);
       v = swapped;
     }
-  gboolean ok = g_file_set_contents (path, g_variant_get_data (v), (gssize) g_variant_get_size (v),
+  gboolean ok = fx_output_set_contents (path, g_variant_get_data (v), g_variant_get_size (v),
                                      error);
   g_variant_unref (v);
   return ok;

@@ -26,6 +26,7 @@
  * whatever the units of the fields.
  */
 #include "fx-modes.h"
+#include "fx-output.h"
 #include "fx-csv.h"
 #include "fx-system-private.h"
 
@@ -1442,8 +1443,8 @@ finite_or_error (double v, GError **error)
 static gboolean
 write_atomically (const char *path, GString *text, GError **error)
 {
-  /* g_file_set_contents writes a temporary file beside the target and renames it */
-  return g_file_set_contents (path, text->str, (gssize) text->len, error);
+  /* a temporary file beside the target, renamed over it (fx-output.h) */
+  return fx_output_set_contents (path, text->str, text->len, error);
 }
 
 gboolean
