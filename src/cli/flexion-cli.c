@@ -91,7 +91,8 @@ static const char *usage_text =
   "pipe) is written in place, never replaced.\n"
   "\n"
   "Exit status: 0 success, 1 bad command line, 2 invalid model, 3 solver failure,\n"
-  "4 export failure (an unavailable format, an unwritable file), 130 interrupted.\n";
+  "4 export failure (an unavailable format, an unwritable file, a full disk, a\n"
+  "file-size limit), 128 + N interrupted by signal N (130 SIGINT, 143 SIGTERM).\n";
 
 /* ---------------------------------------------------- checked arguments */
 
@@ -548,6 +549,22 @@ export_status (const GError *error)
   return EXIT_SOLVER;
 }
 
+/* WIDTHxHEIGHT, digits only, each 16..8192 (sscanf's %u read -1 as
+ * 4294967295, and 0x0 failed later in the stream). */
+static gboolean
+parse_size (const char *text, guint *width, guint *height)
+{
+  g_auto (GStrv) wh = g_strsplit (text, "x", 3);
+  guint64 w, h;
+
+  if (g_strv_length (wh) != 2 || !g_ascii_string_to_unsigned (wh[0], 10, 16, 8192, &w, NULL)
+      || !g_ascii_string_to_unsigned (wh[1], 10, 16, 8192, &h, NULL))
+    return FALSE;
+  *width = (guint) w;
+  *height = (guint) h;
+  return TRUE;
+}
+
 static gboolean
 parse_plot_kind (const char *s, FxPlotKind *kind)
 {
@@ -622,14 +639,24 @@ cmd_export (int argc, char **argv)
       else if (g_str_equal (a, "--size") && has_value)
         {
           const char *v = argv[++i];
-          if (sscanf (v, "%ux%u", &o.width, &o.height) != 2)
+          if (!parse_size (v, &o.width, &o.height))
             {
-              g_printerr ("flexion-cli export: --size wants WIDTHxHEIGHT, not \"%s\"\n", v);
+              g_printerr ("flexion-cli export: --size wants WIDTHxHEIGHT in pixels, each from "
+                          "16 to 8192, not \"%s\"\n", v);
               return EXIT_USAGE;
             }
         }
       else if (g_str_equal (a, "--animation") && has_value)
-        animation = argv[++i];
+        {
+          animation = argv[++i];
+          if (!fx_animation_path_is_known (animation))
+            {
+              g_printerr ("flexion-cli export: --animation wants a .gif, .webm or .mp4 file, or "
+                          "a name without an extension for a new folder of PNG frames, not "
+                          "\"%s\"\n", animation);
+              return EXIT_USAGE;
+            }
+        }
       else if (g_str_equal (a, "--csv") && has_value)
         csv = argv[++i];
       else if (g_str_equal (a, "--probes-csv") && has_value)
@@ -658,6 +685,11 @@ cmd_export (int argc, char **argv)
         o.colorbar = FALSE;
       else if (g_str_equal (a, "--no-time"))
         o.time_stamp = FALSE;
+      else if (g_str_equal (a, "--help") || g_str_equal (a, "-h"))
+        {
+          fputs (usage_text, stdout);
+          return 0;
+        }
       else if (a[0] != '-' && model_path == NULL)
         model_path = a;
       else

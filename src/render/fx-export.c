@@ -33,6 +33,27 @@ fx_animation_format_for_path (const char *path)
   return FX_ANIMATION_PNG_SEQUENCE;
 }
 
+gboolean
+fx_animation_path_is_known (const char *path)
+{
+  g_autofree char *base = g_path_get_basename (path);
+  const char *dot = strrchr (base, '.');
+
+  return fx_animation_format_for_path (path) != FX_ANIMATION_PNG_SEQUENCE || dot == NULL
+         || dot == base;
+}
+
+static gboolean
+check_animation_path (const char *path, GError **error)
+{
+  if (fx_animation_path_is_known (path))
+    return TRUE;
+  g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED,
+               _("%s: use a .gif, .webm or .mp4 file name, or a name without an extension for a "
+                 "new folder of PNG frames"), path);
+  return FALSE;
+}
+
 const char *
 fx_animation_format_name (FxAnimationFormat f)
 {
@@ -806,6 +827,8 @@ fx_export_animation (const FxModel *model, const char *path, FxAnimationFormat f
       g_set_error_literal (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_UNAVAILABLE, why);
       return FALSE;
     }
+  if (!check_animation_path (path, error))
+    return FALSE;
   if (format == FX_ANIMATION_PNG_SEQUENCE && g_file_test (path, G_FILE_TEST_EXISTS))
     {
       g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED,
@@ -861,6 +884,8 @@ fx_export_frames (const FxModel *model, GPtrArray *frames, const char *path, FxA
       g_set_error_literal (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_UNAVAILABLE, why);
       return FALSE;
     }
+  if (!check_animation_path (path, error))
+    return FALSE;
   if (format == FX_ANIMATION_PNG_SEQUENCE && g_file_test (path, G_FILE_TEST_EXISTS))
     {
       g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED,
