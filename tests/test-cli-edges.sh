@@ -11,23 +11,11 @@ model=$root/data/examples/four-bar.flexion
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/flexion-test-cli-edges.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-n=0 failures=0
-ok ()   { n=$((n + 1)); echo "ok $n - $1"; }
-nok ()  { n=$((n + 1)); failures=$((failures + 1)); echo "not ok $n - $1"; shift; local l; for l in "$@"; do printf '%s\n' "$l" | sed 's/^/# /'; done; }
-skip () { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-diag () { sed 's/^/#   /' "$@"; }
-run_cli () {
-  local name=$1; shift
-  rc=0
-  "$cli" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null || rc=$?
-}
-expect_status () {
-  if (( rc == $2 )); then ok "$3"; else
-    nok "$3" "exit status $rc, expected $2"; echo "# stderr:"; diag "$tmp/$1.err"; fi
-}
+. "$(dirname "$0")/tap.sh"
 
-has_cairo=1
-if "$cli" export "$model" --csv "$tmp/probe.csv" 2>&1 | grep -q 'cannot draw'; then has_cairo=0; fi
+has_cairo=0
+if build_draws "$model"; then has_cairo=1; fi
+rm -f "$tmp/cairo-probe.csv"
 
 # --- help ---------------------------------------------------------------------
 run_cli help --help

@@ -10,20 +10,7 @@ model=$root/data/examples/stochastic-spaghetti.flexion
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/flexion-test-ensemble.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-n=0 failures=0
-ok ()   { n=$((n + 1)); echo "ok $n - $1"; }
-nok ()  { n=$((n + 1)); failures=$((failures + 1)); echo "not ok $n - $1"; shift; local l; for l in "$@"; do echo "# $l"; done; }
-diag () { sed 's/^/#   /' "$@"; }
-
-run_cli () {
-  local name=$1; shift
-  rc=0
-  "$cli" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null || rc=$?
-}
-expect_status () {
-  if (( rc == $2 )); then ok "$3"; else
-    nok "$3" "exit status $rc, expected $2"; echo "# stderr:"; diag "$tmp/$1.err"; fi
-}
+. "$(dirname "$0")/tap.sh"
 
 run_cli t1 ensemble "$model" --samples 8 --threads 1 --seed 3 --stats "$tmp/t1.csv"
 expect_status t1 0 "ensemble --threads 1 exits 0"
