@@ -90,5 +90,25 @@ else
   nok "20 problems listed, then '... and 10 more'" "$lines listed"; diag "$tmp/many.err"
 fi
 
+# --- --max-memory counts the elements, not only the Newton matrix --------------------
+python3 - "$tmp/million.flexion" <<'PY'
+import json, sys
+sec = {"rhoA": 1, "rhoI": 1e-4, "EA": 1e6, "GA": 1e6, "EI": 10}
+json.dump({"format": "flexion-model", "version": 1, "time": {"dt": 0.01, "end": 0.02},
+           "joints": [{"id": "A", "at": [0, 0], "support": "clamp"}, {"id": "B", "at": [1, 0]}],
+           "links": [{"id": "L", "from": "A", "to": "B", "elements": 1000000, "section": sec}]},
+          open(sys.argv[1], "w"))
+PY
+# 3 GB of address space: the 2.16 GB it took before the refusal would not fit
+rc=0
+( ulimit -v 3000000; exec "$cli" check "$tmp/million.flexion" --max-memory 1G ) \
+  >"$tmp/million.out" 2>"$tmp/million.err" </dev/null || rc=$?
+expect_status million 2 "a 10^6-element link under --max-memory 1G is refused (exit 2), within 3 GB"
+if grep -q "model's elements would need" "$tmp/million.err"; then
+  ok "the refusal counts the elements' memory"
+else
+  nok "the refusal counts the elements' memory"; diag "$tmp/million.err"
+fi
+
 echo "1..$n"
 (( failures == 0 ))
