@@ -360,9 +360,14 @@ build_full_model (void)
   fx_profile_set_table (&load->profile, G_N_ELEMENTS (table_t), table_t, table_v);
 
   fx_model_add_joint_load (m, "E");  /* a load of zero: still a load */
-  load = fx_model_add_joint_load (m, "E");  /* the extremes of a double */
-  load->force[0] = 1.7976931348623157e308;
+  load = fx_model_add_joint_load (m, "E");  /* the extremes of a double, in a table: */
+  load->force[0] = 1e12;                    /* forces are limited (FX_MAX_LOAD) */
   load->force[1] = -2.2250738585072014e-308;
+  {
+    const double extreme_t[] = { 0.0, 1.0 };
+    const double extreme_v[] = { 1.7976931348623157e308, -2.2250738585072014e-308 };
+    fx_profile_set_table (&load->profile, 2, extreme_t, extreme_v);
+  }
 
   /* At the pin C end the links rect, square and tube. */
   motor = fx_model_add_motor (m, "drive", "C", "rect", NULL, FX_MOTOR_TORQUE, -0.75);
@@ -859,12 +864,14 @@ test_round_trip_numbers (void)
         }
       if (i < G_N_ELEMENTS (special))
         v[0] = special[i];
-      /* joint positions are limited (FX_MAX_COORDINATE); forces are not */
+      /* joint positions (FX_MAX_COORDINATE) and forces (FX_MAX_LOAD) are
+       * limited; the values of a table profile are not */
+      const double t[2] = { 0.0, 1.0 };
       g_snprintf (id, sizeof id, "j%u", i);
       fx_model_add_joint (m, id, 0.0, 0.0);
       FxLoad *load = fx_model_add_joint_load (m, id);
-      load->force[0] = v[0];
-      load->force[1] = v[1];
+      load->force[0] = 1.0;
+      fx_profile_set_table (&load->profile, 2, t, v);
     }
   assert_round_trip (m);
 }

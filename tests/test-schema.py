@@ -136,6 +136,13 @@ REFUSED = {
     '79-far-joint': 'coordinates within 1e6 m',
     '81-tiny-rhoA': 'rhoA is 0 or at least 1e-30',
     '82-huge-width': 'section sizes at most 1e6 m',
+    '90-huge-moment': 'load moments within ±1e12 N m',
+    '91-huge-force': 'load forces within ±1e12 N',
+    '92-huge-white-noise': 'white noise sigma at most 1e6',
+    '93-huge-ou-noise': 'OU std at most 1e6',
+    '94-huge-gravity': 'gravity within ±1e4 m/s²',
+    '95-huge-initial-velocity': 'initial velocities within ±1e5 m/s, ±1e6 rad/s',
+    '96-drag-anchor-far': 'drag anchors within ±1e6 m',
 }
 # Beyond a schema: the JSON text itself, references between lists, unique
 # ids, comparisons between two values, sums over the model.
@@ -332,6 +339,11 @@ CASES = [
     ('max_iterations 1e3', set_(['solver'], {'max_iterations': 1e3}), True),
     ('max_iterations 1001', set_(['solver'], {'max_iterations': 1001}), False),
     ('tolerance 0', set_(['solver'], {'tolerance': 0}), False),
+    ('gravity of -1e4 m/s²', set_(['gravity'], [0, -1e4]), True),
+    ('gravity of -1.1e4 m/s²', set_(['gravity'], [0, -1.1e4]), False),
+    ('an initial omega of 1e6 rad/s', set_(['links', 0, 'initial'], {'omega': 1e6}), True),
+    ('an initial omega of 2e6 rad/s', set_(['links', 0, 'initial'], {'omega': 2e6}), False),
+    ('an initial speed of 2e5 m/s', set_(['links', 0, 'initial'], {'velocity': [0, 2e5]}), False),
     ('a drag at a link point', set_(['drags'], [DRAG]), True),
     ('a drag at a joint with its spring', set_(['drags'], [
         {'id': 'hand', 'joint': 'B', 'path': [[0, 2, 0], [1, 2, 1]], 'frequency': 3,

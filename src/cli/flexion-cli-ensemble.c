@@ -7,9 +7,10 @@
  *   flexion-cli ensemble-merge PARTIAL... --stats OUT.csv [--paths OUT.csv]
  */
 #include "flexion-cli-ensemble.h"
-#include "flexion-cli-private.h"
+#include "flexion-cli-common.h"
 #include "fx-ensemble.h"
 #include "fx-model-io.h"
+#include "fx-noise.h"
 
 #include <glib.h>
 #include <math.h>
@@ -22,7 +23,8 @@ const char *flexion_cli_ensemble_usage =
   "Options of ensemble (N samples of a model with noisy loads; the noise of sample i\n"
   "is drawn with (seed, i), so any thread count or split gives the same numbers):\n"
   "  --samples N     number of samples (required)\n"
-  "  --threads T     worker threads (default: all processors)\n"
+  "  --threads T     worker threads (default and at most: the processors, and at\n"
+  "                  most one per sample)\n"
   "  --seed S        noise seed (default: the model's seed)\n"
   "  --stats FILE    statistics CSV: t, then for H, kinetic, elastic, gravity,\n"
   "                  supplied, dissipated (accumulated) and every probe .x, .y:\n"
@@ -33,27 +35,34 @@ const char *flexion_cli_ensemble_usage =
   "  --quantile-samples Q  quantiles from samples 0..Q-1 (default 1000)\n"
   "  --part k/K      run only the k-th of K shares of the samples (k = 1..K)\n"
   "  --partial FILE  write the share's mergeable partial\n"
-  "Options of ensemble-merge PARTIAL...: --stats FILE, --paths FILE\n";
+  "Options of ensemble-merge PARTIAL...: --stats FILE, --paths FILE (needs partials\n"
+  "made with --keep), --allow-incomplete (merge although parts are missing; without\n"
+  "it a missing part is refused with exit 2, naming it). The statistics are the\n"
+  "same bytes whatever the parts, threads and merge order.\n"
+  "Outputs are checked writable before any sample runs.\n";
 
 static void
 progress (guint done, guint total, gpointer data)
 {
-  int width = 40, filled = (int) (width * (double) done / MAX (total, 1));
+  g_autofree char *text = g_strdup_printf ("%u/%u samples", done, total);
 
-  g_printerr ("\r[%.*s%*s] %u/%u samples", filled,
-              "########################################", width - filled, "", done, total);
+  flexion_cli_progress_bar ((double) done / MAX (total, 1), text);
 }
 
+/* k/K with 1 <= k <= K <= samples, digits only (no sign, no overflow:
+ * 4294967297/4294967298 was read as 1/2). */
 static gboolean
-parse_part (const char *s, guint *part, guint *n_parts)
+parse_part (const char *s, guint samples, guint *part, guint *n_parts)
 {
-  guint k = 0, n = 0;
-  char end;
+  g_auto (GStrv) halves = s ? g_strsplit (s, "/", 3) : NULL;
+  guint64 k = 0, n = 0;
 
-  if (s == NULL || sscanf (s, "%u/%u%c", &k, &n, &end) != 2 || k < 1 || n < 1 || k > n)
+  if (halves == NULL || g_strv_length (halves) != 2
+      || !g_ascii_string_to_unsigned (halves[1], 10, 1, samples, &n, NULL)
+      || !g_ascii_string_to_unsigned (halves[0], 10, 1, n, &k, NULL))
     return FALSE;
-  *part = k - 1;
-  *n_parts = n;
+  *part = (guint) k - 1;
+  *n_parts = (guint) n;
   return TRUE;
 }
 
@@ -90,7 +99,7 @@ write_outputs (const FxEnsemble *e, const char *stats, const char *paths, const 
 }
 
 typedef struct {
-  int samples, threads, keep, every, quantile_samples;
+  int samples, threads, keep, every, quantile_samples;  /* keep, quantile_samples: G_MININT not given */
   gint64 seed;
   const char *stats, *paths, *partial, *part;
 } EnsembleArgs;
@@ -102,10 +111,24 @@ run_ensemble (const char *path, const EnsembleArgs *a)
   FxEnsembleOptions o;
   int status = EXIT_USAGE;
 
+  guint part = 0, n_parts = 1;
+  if (a->part && !parse_part (a->part, (guint) a->samples, &part, &n_parts))
+    {
+      g_printerr ("flexion-cli ensemble: --part expects k/K with 1 <= k <= K <= --samples (%d), "
+                  "got \"%s\"\n", a->samples, a->part);
+      return status;
+    }
+  /* an unwritable output is known before hours of samples, not after */
+  if (!flexion_cli_check_writable ("ensemble", a->stats)
+      || !flexion_cli_check_writable ("ensemble", a->paths)
+      || !flexion_cli_check_writable ("ensemble", a->partial))
+    return EXIT_WRITE;
   g_autoptr (FxModel) model = flexion_cli_load_model (path);
   if (model == NULL)
     return EXIT_INVALID;
   fx_ensemble_options_init (&o, model);
+  o.part = part;
+  o.n_parts = n_parts;
   o.n_samples = (guint) a->samples;
   o.threads = (guint) a->threads;
   o.every = (guint) a->every;
@@ -114,11 +137,6 @@ run_ensemble (const char *path, const EnsembleArgs *a)
   if (a->quantile_samples >= 0)
     o.quantile_samples = (guint) a->quantile_samples;
   o.keep = a->keep >= 0 ? (guint) a->keep : a->paths ? 10 : 0;
-  if (a->part && !parse_part (a->part, &o.part, &o.n_parts))
-    {
-      g_printerr ("flexion-cli ensemble: --part expects k/K with 1 <= k <= K, got \"%s\"\n", a->part);
-      return status;
-    }
   if (!fx_model_has_noise (model))
     g_printerr ("%s: note: the model has no noisy load, so every sample is the same\n", path);
 
@@ -151,7 +169,8 @@ run_ensemble (const char *path, const EnsembleArgs *a)
 int
 flexion_cli_ensemble (int argc, char **argv)
 {
-  int samples = 0, threads = 0, keep = -1, every = 0, quantile_samples = -1;
+  /* G_MININT: not given (-1 given is refused, not taken for the default) */
+  int samples = 0, threads = 0, keep = G_MININT, every = 0, quantile_samples = G_MININT;
   gint64 seed = G_MININT64;  /* not given */
   char *stats = NULL, *paths = NULL, *partial = NULL, *part = NULL;
   GOptionEntry entries[] = {
@@ -177,13 +196,21 @@ flexion_cli_ensemble (int argc, char **argv)
       g_printerr ("flexion-cli ensemble: %s\n\n%s", error->message, flexion_cli_ensemble_usage);
       goto out;
     }
-  if (argc != 2 || samples < 1 || threads < 0 || every < 0
+  if (argc != 2 || samples < 1 || (guint) samples > FX_NOISE_MAX_SAMPLES || threads < 0
+      || every < 0 || (keep < 0 && keep != G_MININT)
+      || (quantile_samples < 0 && quantile_samples != G_MININT)
       || (seed != G_MININT64 && (seed < 0 || seed > G_MAXUINT32))
       || (stats == NULL && partial == NULL && paths == NULL))
     {
-      g_printerr ("flexion-cli ensemble: expected one MODEL, --samples N >= 1 and an output "
-                  "(--stats, --paths or --partial); --seed from 0 to %u\n\n%s",
-                  G_MAXUINT32, flexion_cli_ensemble_usage);
+      g_printerr ("flexion-cli ensemble: expected one MODEL, --samples N from 1 to %u and an "
+                  "output (--stats, --paths or --partial); --seed from 0 to %u; --threads, "
+                  "--every, --keep and --quantile-samples not negative\n\n%s",
+                  FX_NOISE_MAX_SAMPLES, G_MAXUINT32, flexion_cli_ensemble_usage);
+      goto out;
+    }
+  if (paths && keep == 0)
+    {
+      g_printerr ("flexion-cli ensemble: --paths with --keep 0 would write no path\n");
       goto out;
     }
 
@@ -200,7 +227,7 @@ out:
 }
 
 static int
-merge_parts (int n, char **files, const char *stats, const char *paths)
+merge_parts (int n, char **files, const char *stats, const char *paths, gboolean allow_incomplete)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) parts = g_ptr_array_new_with_free_func ((GDestroyNotify) fx_ensemble_free);
@@ -223,13 +250,26 @@ merge_parts (int n, char **files, const char *stats, const char *paths)
       g_printerr ("flexion-cli ensemble-merge: %s\n", error->message);
       return EXIT_INVALID;
     }
+  /* statistics over 70 of 80 samples are not the study's: refused unless
+   * asked for (a cluster task that failed must not go unnoticed) */
+  g_autofree char *missing = fx_ensemble_missing ((FxEnsemble *const *) parts->pdata, parts->len);
+  if (missing && !allow_incomplete)
+    {
+      g_printerr ("flexion-cli ensemble-merge: %s; merge them all, or pass --allow-incomplete "
+                  "for statistics of the samples present\n", missing);
+      return EXIT_INVALID;
+    }
+  if (missing)
+    g_printerr ("flexion-cli ensemble-merge: note: %s\n", missing);
+  if (paths && fx_ensemble_n_paths (e) == 0)
+    {
+      g_printerr ("flexion-cli ensemble-merge: --paths: the partials keep no probe paths "
+                  "(run ensemble with --keep K)\n");
+      return EXIT_USAGE;
+    }
   report_failures (e);
   printf ("%u samples merged from %u partials (%u failed)\n",
           fx_ensemble_n_ok (e) + fx_ensemble_n_failed (e), parts->len, fx_ensemble_n_failed (e));
-  if (fx_ensemble_n_ok (e) + fx_ensemble_n_failed (e) < fx_ensemble_n_samples (e))
-    g_printerr ("flexion-cli ensemble-merge: note: the partials hold %u of the study's %u "
-                "samples\n", fx_ensemble_n_ok (e) + fx_ensemble_n_failed (e),
-                fx_ensemble_n_samples (e));
   return write_outputs (e, stats, paths, NULL);
 }
 
@@ -237,9 +277,12 @@ int
 flexion_cli_ensemble_merge (int argc, char **argv)
 {
   char *stats = NULL, *paths = NULL;
+  gboolean allow_incomplete = FALSE;
   GOptionEntry entries[] = {
     { "stats", 0, 0, G_OPTION_ARG_FILENAME, &stats, "Statistics CSV", "FILE" },
     { "paths", 0, 0, G_OPTION_ARG_FILENAME, &paths, "Probe paths CSV", "FILE" },
+    { "allow-incomplete", 0, 0, G_OPTION_ARG_NONE, &allow_incomplete,
+      "Merge even if parts are missing", NULL },
     { NULL }
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("PARTIAL...");
@@ -254,7 +297,11 @@ flexion_cli_ensemble_merge (int argc, char **argv)
                   "\n%s", flexion_cli_ensemble_usage);
       goto out;
     }
-  status = merge_parts (argc - 1, argv + 1, stats, paths);
+  if (!flexion_cli_check_writable ("ensemble-merge", stats)
+      || !flexion_cli_check_writable ("ensemble-merge", paths))
+    status = EXIT_WRITE;
+  else
+    status = merge_parts (argc - 1, argv + 1, stats, paths, allow_incomplete);
 
 out:
   g_free (stats);

@@ -1,7 +1,7 @@
 /* flexion-cli-modes.c: "flexion-cli modes", the linear modes of a model
  * (fx-modes.h, docs/theory.md §8) on the command line. */
 #include "flexion-cli-modes.h"
-#include "flexion-cli-private.h"
+#include "flexion-cli-common.h"
 
 #include "fx-model-io.h"
 #include "fx-modes.h"

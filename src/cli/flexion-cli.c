@@ -15,7 +15,8 @@
  * Exit status: 0 success, 1 bad command line, 2 invalid model (refused before
  * the first step, on stderr), 3 solver failure, 4 unwritable output,
  * 130/143 interrupted by SIGINT/SIGTERM. An output is written beside its
- * target and renamed over it at the end: any failure leaves the old file.
+ * target and renamed over it at the end: any failure leaves the old file
+ * (fx-output.h; a device or a FIFO is written in place).
  */
 #define _POSIX_C_SOURCE 200809L  /* sigaction, isatty */
 #include "fx-model.h"
@@ -27,7 +28,7 @@
 #include "fx-system.h"
 #include "fx-integrator.h"
 #include "fx-measure.h"
-#include "flexion-cli-private.h"
+#include "flexion-cli-common.h"
 #include "flexion-cli-ensemble.h"
 #include "flexion-cli-modes.h"
 
@@ -83,7 +84,7 @@ static const char *usage_text =
   "  --plot KIND=OUT energy, balance, newton or probes (trajectories) plot to OUT.png,\n"
   "                  .svg or .pdf (repeatable)\n"
   "  --csv OUT       the energy series (as --energy of run)\n"
-  "  --probes-csv OUT  probe positions: t,<id>.x_m,<id>.y_m,...\n"
+  "  --probes-csv OUT  probe positions: t,<id>.x,<id>.y,... (as --probes of run)\n"
   "  --picture OUT   the mechanism at the end time, .png, .svg or .pdf, with the colour bar\n"
   "  --dark          dark colours; --inset adds an energy plot to the animation;\n"
   "  --no-colorbar, --no-time   leave those out of the animation\n"
@@ -95,45 +96,15 @@ static const char *usage_text =
   "\n"
   "--dt and --until are checked like the model's time.dt and time.end: finite,\n"
   "positive, and at most 1e8 steps. CSV fields with a comma, quote or newline\n"
-  "are quoted (RFC 4180). Outputs are written beside their target and renamed\n"
-  "over it at the end, so a failure or Ctrl+C leaves an existing file as it was.\n"
+  "are quoted (RFC 4180); a field starting with = + - or @ is quoted and starts\n"
+  "with ' (no spreadsheet formula). Outputs are written beside their target and\n"
+  "renamed over it at the end, so a failure, a full disk, a file-size limit or\n"
+  "Ctrl+C leaves an existing file as it was; a device or a FIFO (/dev/stdout, a\n"
+  "pipe) is written in place, never replaced.\n"
   "\n"
   "Exit status: 0 success, 1 bad command line, 2 invalid model, 3 solver failure,\n"
-  "4 export failure (an unavailable format, an unwritable file), 130 interrupted.\n";
-
-/* ------------------------------------------------------------- signals */
-
-/* The signal that asked us to stop (0: none). Loops poll it and stop
- * cleanly: they remove their temporary files and keep the old targets. A
- * second signal kills at once (SA_RESETHAND). */
-static volatile sig_atomic_t interrupted;
-
-static void
-on_signal (int signum)
-{
-  interrupted = signum;
-}
-
-static void
-catch_signals (void)
-{
-  struct sigaction sa;
-
-  memset (&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sa.sa_flags = SA_RESETHAND;
-  sigemptyset (&sa.sa_mask);
-  sigaction (SIGINT, &sa, NULL);
-  sigaction (SIGTERM, &sa, NULL);
-}
-
-static int
-interrupted_status (const char *command)
-{
-  g_printerr ("\nflexion-cli %s: interrupted by signal %d; outputs left as they were\n",
-              command, (int) interrupted);
-  return EXIT_SIGNAL + (int) interrupted;
-}
+  "4 export failure (an unavailable format, an unwritable file, a full disk, a\n"
+  "file-size limit), 128 + N interrupted by signal N (130 SIGINT, 143 SIGTERM).\n";
 
 /* ---------------------------------------------------- checked arguments */
 
@@ -169,23 +140,6 @@ parse_newton (const char *text, FxNewtonKind *kind)
   return FALSE;
 }
 
-static gboolean
-apply_max_memory (const char *command, const char *text)
-{
-  guint64 bytes;
-
-  if (text == NULL)
-    return TRUE;
-  if (!fx_memory_parse_size (text, &bytes))
-    {
-      g_printerr ("flexion-cli %s: --max-memory wants a size such as 2G, 512M or 1000000, "
-                  "not \"%s\"\n", command, text);
-      return FALSE;
-    }
-  fx_memory_limit_set (bytes);
-  return TRUE;
-}
-
 /* The time span after the command line's overrides, held to the model
  * file's rules (the format's step count limit), so that --until 1e300 or
  * --dt 1e-300 cannot run forever. */
@@ -204,55 +158,58 @@ check_span (const char *command, const FxModel *model)
 
 /* ------------------------------------------------------------- models */
 
-static void
-print_lines (const char *prefix, const char *text)
-{
-  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
-
-  for (guint i = 0; lines[i]; i++)
-    if (*g_strstrip (lines[i]) != '\0')
-      g_printerr ("%s%s\n", prefix, lines[i]);
-}
-
-FxModel *
-flexion_cli_load_model (const char *path)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GPtrArray) warnings = NULL;
-  FxModel *model = fx_model_load_file (path, &warnings, &error);
-
-  for (guint i = 0; warnings && i < warnings->len; i++)
-    g_printerr ("%s: warning: %s\n", path, (char *) g_ptr_array_index (warnings, i));
-  if (model == NULL)
-    {
-      g_printerr ("%s: invalid model:\n", path);
-      print_lines ("  ", error->message);
-    }
-  return model;
-}
-
 /* Builds the engine's system and its integrator with the Newton matrix:
  * every test before the first step (the file's rules, the causality
  * assignment, what the engine can build, the memory its matrix needs).
  * FALSE after saying why on stderr. */
+/* Bytes per element the system takes besides the Newton matrix (its
+ * state, midpoint and work arrays, the model's copies): measured as the peak
+ * of `check` on one link of 1e5 and 4e5 elements (265 MB, 955 MB) less the
+ * banded matrix (1.5 and 1.2 KB per element). The elements are checked
+ * before the system is built, and the matrix then gets what they leave of
+ * the limit, so that --max-memory counts both (a 10^6-element link reached
+ * 2.16 GB under 1G when only the matrix counted, issue 25). */
+#define SYSTEM_BYTES_PER_ELEMENT 1500u
+
+static guint64
+system_bytes (const FxModel *model)
+{
+  guint64 elements = 0;
+
+  for (guint l = 0; l < model->links->len; l++)
+    elements += fx_model_link (model, l)->elements;
+  return elements * SYSTEM_BYTES_PER_ELEMENT;
+}
+
 static gboolean
 build_solver (const char *path, const FxModel *model, FxSystem **sys, FxIntegrator **integ)
 {
   g_autoptr (GError) error = NULL;
+  guint64 limit = fx_memory_limit_get (), elements = system_bytes (model);
 
-  *sys = fx_system_new (model, &error);
+  *sys = fx_memory_check (elements, "the model's elements", "use fewer elements per link or "
+                          "fewer links", &error) ? fx_system_new (model, &error) : NULL;
   if (*sys != NULL)
     {
       *integ = fx_integrator_new (*sys, model->tolerance, model->max_iterations);
-      if (fx_integrator_prepare (*integ, &error))
+      fx_memory_limit_set (MAX (limit - elements, 1));
+      gboolean ok = fx_integrator_prepare (*integ, &error);
+      fx_memory_limit_set (limit);
+      if (ok)
         return TRUE;
       g_clear_pointer (integ, fx_integrator_free);
       g_clear_pointer (sys, fx_system_free);
+      if (g_error_matches (error, FX_MATRIX_ERROR, FX_MATRIX_ERROR_TOO_LARGE))
+        {
+          g_autofree char *total = fx_format_bytes (limit), *taken = fx_format_bytes (elements);
+          g_prefix_error (&error, "of the memory limit %s, the model's elements take about %s; ",
+                          total, taken);
+        }
     }
   g_printerr ("%s: invalid model:\n", path);
   /* the matrix's message is about the model as a whole: "(root)", as the
    * loader says it, so that every line starts with a JSON path */
-  print_lines (error->domain == FX_MATRIX_ERROR ? "  (root): " : "  ", error->message);
+  flexion_cli_print_lines (error->domain == FX_MATRIX_ERROR ? "  (root): " : "  ", error->message);
   /* the fixes that have been tried and work, best first */
   if (g_error_matches (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_CAUSALITY))
     {
@@ -415,14 +372,10 @@ reactions_header (const FxModel *model, const guint8 *holds)
 }
 
 static void
-progress (double t, double t_end, gboolean tty)
+progress (double t, double t_end)
 {
-  if (!tty)
-    return;
-  int width = 40, filled = (int) (width * CLAMP (t / t_end, 0.0, 1.0));
-  g_printerr ("\r[%.*s%*s] %5.1f%%  t = %.4g s", filled,
-              "########################################", width - filled, "",
-              100.0 * CLAMP (t / t_end, 0.0, 1.0), t);
+  g_autofree char *text = g_strdup_printf ("%5.1f%%  t = %.4g s", 100.0 * CLAMP (t / t_end, 0.0, 1.0), t);
+  flexion_cli_progress_bar (t / t_end, text);
 }
 
 /* ---------------------------------------------------------------- run */
@@ -547,7 +500,7 @@ cmd_run (int argc, char **argv)
     return EXIT_USAGE;
   if ((dt_text && !parse_seconds ("run", "--dt", dt_text, &dt))
       || (until_text && !parse_seconds ("run", "--until", until_text, &until))
-      || !apply_max_memory ("run", max_memory))
+      || !flexion_cli_apply_max_memory ("run", max_memory))
     return EXIT_USAGE;
 
   g_autoptr (FxModel) model = flexion_cli_load_model (argv[1]);
@@ -569,7 +522,7 @@ cmd_run (int argc, char **argv)
   fx_integrator_set_newton (integ, newton);
 
   /* from here on a signal must not kill us with temporaries on disk */
-  catch_signals ();
+  flexion_cli_catch_signals ();
   enum { ENERGY, TRACE, PROBES, REACTIONS, N_OUTPUTS };
   Output out[N_OUTPUTS] = { { energy_path, NULL }, { trace_path, NULL }, { probes_path, NULL },
                             { reactions_path, NULL } };
@@ -604,9 +557,9 @@ cmd_run (int argc, char **argv)
 
   for (guint step = 1; step <= n_steps && status == 0; step++)
     {
-      if (interrupted)
+      if (flexion_cli_interrupted)
         {
-          status = interrupted_status ("run");
+          status = flexion_cli_interrupted_status ("run");
           break;
         }
       if (!fx_integrator_step (integ, model->dt, &rep, &error))
@@ -636,7 +589,7 @@ cmd_run (int argc, char **argv)
             break;
           }
       if (tty && (step % 16 == 0 || step == n_steps))
-        progress (rep.t, model->t_end, tty);
+        progress (rep.t, model->t_end);
     }
   if (tty && status == 0)
     g_printerr ("\n");
@@ -690,7 +643,7 @@ cmd_check (int argc, char **argv)
       g_printerr ("flexion-cli check: expected one MODEL file\n\n%s", usage_text);
       return EXIT_USAGE;
     }
-  if (!apply_max_memory ("check", max_memory))
+  if (!flexion_cli_apply_max_memory ("check", max_memory))
     return EXIT_USAGE;
   g_autoptr (FxModel) model = flexion_cli_load_model (argv[1]);
   if (model == NULL)
@@ -735,13 +688,11 @@ export_progress (double fraction, gpointer data)
   ExportProgress *p = data;
   if (p->tty)
     {
-      int width = 40, filled = (int) (width * CLAMP (fraction, 0.0, 1.0));
-      g_printerr ("\r%s [%.*s%*s] %3.0f%%", p->what, filled,
-                  "########################################", width - filled, "",
-                  100.0 * CLAMP (fraction, 0.0, 1.0));
+      g_autofree char *text = g_strdup_printf ("%3.0f%% %s", 100.0 * CLAMP (fraction, 0.0, 1.0), p->what);
+      flexion_cli_progress_bar (fraction, text);
     }
   /* FALSE cancels the export, which removes its temporary files */
-  return !interrupted;
+  return !flexion_cli_interrupted;
 }
 
 /* An export's failure: 4 for the output, 2 for a run refused before its
@@ -754,6 +705,22 @@ export_status (const GError *error)
   if (g_error_matches (error, FX_MATRIX_ERROR, FX_MATRIX_ERROR_TOO_LARGE))
     return EXIT_INVALID;
   return EXIT_SOLVER;
+}
+
+/* WIDTHxHEIGHT, digits only, each 16..8192 (sscanf's %u read -1 as
+ * 4294967295, and 0x0 failed later in the stream). */
+static gboolean
+parse_size (const char *text, guint *width, guint *height)
+{
+  g_auto (GStrv) wh = g_strsplit (text, "x", 3);
+  guint64 w, h;
+
+  if (g_strv_length (wh) != 2 || !g_ascii_string_to_unsigned (wh[0], 10, 16, 8192, &w, NULL)
+      || !g_ascii_string_to_unsigned (wh[1], 10, 16, 8192, &h, NULL))
+    return FALSE;
+  *width = (guint) w;
+  *height = (guint) h;
+  return TRUE;
 }
 
 static gboolean
@@ -830,14 +797,24 @@ cmd_export (int argc, char **argv)
       else if (g_str_equal (a, "--size") && has_value)
         {
           const char *v = argv[++i];
-          if (sscanf (v, "%ux%u", &o.width, &o.height) != 2)
+          if (!parse_size (v, &o.width, &o.height))
             {
-              g_printerr ("flexion-cli export: --size wants WIDTHxHEIGHT, not \"%s\"\n", v);
+              g_printerr ("flexion-cli export: --size wants WIDTHxHEIGHT in pixels, each from "
+                          "16 to 8192, not \"%s\"\n", v);
               return EXIT_USAGE;
             }
         }
       else if (g_str_equal (a, "--animation") && has_value)
-        animation = argv[++i];
+        {
+          animation = argv[++i];
+          if (!fx_animation_path_is_known (animation))
+            {
+              g_printerr ("flexion-cli export: --animation wants a .gif, .webm or .mp4 file, or "
+                          "a name without an extension for a new folder of PNG frames, not "
+                          "\"%s\"\n", animation);
+              return EXIT_USAGE;
+            }
+        }
       else if (g_str_equal (a, "--csv") && has_value)
         csv = argv[++i];
       else if (g_str_equal (a, "--probes-csv") && has_value)
@@ -866,6 +843,11 @@ cmd_export (int argc, char **argv)
         o.colorbar = FALSE;
       else if (g_str_equal (a, "--no-time"))
         o.time_stamp = FALSE;
+      else if (g_str_equal (a, "--help") || g_str_equal (a, "-h"))
+        {
+          fputs (usage_text, stdout);
+          return 0;
+        }
       else if (a[0] != '-' && model_path == NULL)
         model_path = a;
       else
@@ -885,7 +867,7 @@ cmd_export (int argc, char **argv)
                   "--csv, --probes-csv, --picture\n\n%s", usage_text);
       return EXIT_USAGE;
     }
-  if (!apply_max_memory ("export", max_memory))
+  if (!flexion_cli_apply_max_memory ("export", max_memory))
     return EXIT_USAGE;
   g_autoptr (FxModel) model = flexion_cli_load_model (model_path);
   if (model == NULL)
@@ -906,7 +888,7 @@ cmd_export (int argc, char **argv)
       return EXIT_INVALID;
   }
 
-  catch_signals ();
+  flexion_cli_catch_signals ();
   ExportProgress progress = { isatty (2), "" };
   g_autoptr (GError) error = NULL;
 
@@ -919,8 +901,8 @@ cmd_export (int argc, char **argv)
                                          &n, &error);
       if (progress.tty)
         g_printerr ("\n");
-      if (!ok && interrupted)
-        return interrupted_status ("export");
+      if (!ok && flexion_cli_interrupted)
+        return flexion_cli_interrupted_status ("export");
       if (!ok)
         {
           g_printerr ("flexion-cli export: %s: %s\n", animation, error->message);
@@ -937,8 +919,8 @@ cmd_export (int argc, char **argv)
                                                           export_progress, &progress, &error);
       if (progress.tty)
         g_printerr ("\n");
-      if (series == NULL && interrupted)
-        return interrupted_status ("export");
+      if (series == NULL && flexion_cli_interrupted)
+        return flexion_cli_interrupted_status ("export");
       if (series == NULL)
         {
           g_printerr ("flexion-cli export: %s\n", error->message);
@@ -1004,6 +986,7 @@ main (int argc, char **argv)
    * print as '?' otherwise), numbers always with a decimal point */
   setlocale (LC_ALL, "");
   setlocale (LC_NUMERIC, "C");
+  flexion_cli_ignore_file_size_signal ();
 
   if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
     {

@@ -1,5 +1,6 @@
 /* fx-ensemble-plot.c: ensemble statistics against time, and probe paths. */
 #include "fx-ensemble-plot.h"
+#include "fx-output.h"
 #include "fx-render-private.h"
 
 #include <glib/gi18n-lib.h>
@@ -421,23 +422,27 @@ fx_ensemble_plot_write_png (FxEnsemblePlotKind kind, const FxEnsemble *e, gboole
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
   cairo_t *cr = cairo_create (surface);
   FxPlotStyle style;
-  g_autofree char *tmp = g_strdup_printf ("%s.part-%d", path, (int) getpid ());
+  g_autoptr (FxOutput) out = fx_output_new (path, error);
 
+  if (out == NULL)
+    {
+      cairo_destroy (cr);
+      cairo_surface_destroy (surface);
+      return FALSE;
+    }
   fx_plot_style_init (&style);
   style.dark = dark;
   fx_ensemble_plot_draw (cr, kind, e, -1, &style, w, h);
   cairo_destroy (cr);
-  cairo_status_t status = cairo_surface_write_to_png (surface, tmp);
+  cairo_status_t status = cairo_surface_write_to_png (surface, fx_output_file (out));
   cairo_surface_destroy (surface);
-  if (status != CAIRO_STATUS_SUCCESS || g_rename (tmp, path) != 0)
+  if (status != CAIRO_STATUS_SUCCESS)
     {
-      g_unlink (tmp);
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("cannot write %s: %s"), path,
-                   status != CAIRO_STATUS_SUCCESS ? cairo_status_to_string (status)
-                                                  : g_strerror (errno));
+                   cairo_status_to_string (status));
       return FALSE;
     }
-  return TRUE;
+  return fx_output_commit (g_steal_pointer (&out), error);
 }
 
 void

@@ -5,6 +5,7 @@
 #include "fx-render-private.h"
 #include "fx-system.h"
 #include "fx-memory.h"
+#include "fx-output.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -30,6 +31,27 @@ fx_animation_format_for_path (const char *path)
   if (g_str_has_suffix (lower, ".mp4"))
     return FX_ANIMATION_MP4;
   return FX_ANIMATION_PNG_SEQUENCE;
+}
+
+gboolean
+fx_animation_path_is_known (const char *path)
+{
+  g_autofree char *base = g_path_get_basename (path);
+  const char *dot = strrchr (base, '.');
+
+  return fx_animation_format_for_path (path) != FX_ANIMATION_PNG_SEQUENCE || dot == NULL
+         || dot == base;
+}
+
+static gboolean
+check_animation_path (const char *path, GError **error)
+{
+  if (fx_animation_path_is_known (path))
+    return TRUE;
+  g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED,
+               _("%s: use a .gif, .webm or .mp4 file name, or a name without an extension for a "
+                 "new folder of PNG frames"), path);
+  return FALSE;
 }
 
 const char *
@@ -127,63 +149,45 @@ fx_animation_options_init (FxAnimationOptions *o)
 
 /* ---- temporary files beside the target ---- */
 
-static char *
-temp_path_beside (const char *path, gboolean dir, GError **error)
+/* An output through fx-output.h (a temporary beside a regular target, a
+ * device or a FIFO written in place), its errors in FX_EXPORT_ERROR. */
+static gboolean
+export_error (GError *local, GError **error)
 {
-  g_autofree char *tmpl = g_strconcat (path, ".part-XXXXXX", NULL);
-  if (dir)
-    {
-      if (g_mkdtemp (tmpl) == NULL)
-        goto fail;
-    }
-  else
-    {
-      int fd = g_mkstemp (tmpl);
-      if (fd < 0)
-        goto fail;
-      close (fd);
-      /* mkstemp makes it private; an export is an ordinary file */
-      mode_t mask = umask (0);
-      umask (mask);
-      g_chmod (tmpl, 0666 & ~mask);
-    }
-  return g_steal_pointer (&tmpl);
-fail:
-  g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, _("cannot write beside %s: %s"),
-               path, g_strerror (errno));
-  return NULL;
+  g_set_error_literal (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, local->message);
+  g_error_free (local);
+  return FALSE;
 }
 
-static void
-remove_tree (const char *path)
+static FxOutput *
+output_new (const char *path, GError **error)
 {
-  GDir *dir = g_dir_open (path, 0, NULL);
-  if (dir)
-    {
-      const char *name;
-      while ((name = g_dir_read_name (dir)))
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-          g_unlink (child);
-        }
-      g_dir_close (dir);
-      g_rmdir (path);
-    }
-  else
-    g_unlink (path);
+  GError *local = NULL;
+  FxOutput *out = fx_output_new (path, &local);
+  if (out == NULL)
+    export_error (local, error);
+  return out;
 }
 
 static gboolean
-move_into_place (const char *tmp, const char *path, GError **error)
+output_commit (FxOutput *out, GError **error)
 {
-  if (g_rename (tmp, path) != 0)
+  GError *local = NULL;
+  return fx_output_commit (out, &local) || export_error (local, error);
+}
+
+/* A new folder beside `path` for PNG frames. */
+static char *
+temp_folder_beside (const char *path, GError **error)
+{
+  g_autofree char *tmpl = g_strconcat (path, ".part-XXXXXX", NULL);
+  if (g_mkdtemp (tmpl) == NULL)
     {
-      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, _("cannot write %s: %s"), path,
-                   g_strerror (errno));
-      remove_tree (tmp);
-      return FALSE;
+      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, _("cannot write beside %s: %s"),
+                   path, g_strerror (errno));
+      return NULL;
     }
-  return TRUE;
+  return g_steal_pointer (&tmpl);
 }
 
 static gboolean
@@ -644,7 +648,8 @@ render (Painter *p, guint i)
 }
 
 static gboolean
-write_gif (Painter *p, const char *tmp, FxExportProgress progress, gpointer data, GError **error)
+write_gif (Painter *p, const char *tmp, const char *target, FxExportProgress progress, gpointer data,
+           GError **error)
 {
   const FxAnimationOptions *o = p->o;
   guint n = p->run->frames->len;
@@ -668,7 +673,7 @@ write_gif (Painter *p, const char *tmp, FxExportProgress progress, gpointer data
   FILE *f = g_fopen (tmp, "wb");
   if (f == NULL)
     {
-      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, _("cannot write %s: %s"), tmp,
+      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, _("cannot write %s: %s"), target,
                    g_strerror (errno));
       return FALSE;
     }
@@ -693,7 +698,7 @@ write_gif (Painter *p, const char *tmp, FxExportProgress progress, gpointer data
     written = FALSE;
   if (ok && !written)
     {
-      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, _("writing %s failed: %s"), tmp,
+      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, _("writing %s failed: %s"), target,
                    g_strerror (errno));
       ok = FALSE;
     }
@@ -762,32 +767,41 @@ write_animation (Painter *painter, FxAnimationFormat format, const char *path, d
                  double video_share, GError **error)
 {
   gboolean ok = FALSE;
-  g_autofree char *tmp = NULL;
 
-  if (format == FX_ANIMATION_GIF)
+  if (format == FX_ANIMATION_PNG_SEQUENCE)
     {
-      tmp = temp_path_beside (path, FALSE, error);
-      ok = tmp && write_gif (painter, tmp, progress, data, error);
-    }
-  else if (format == FX_ANIMATION_PNG_SEQUENCE)
-    {
-      tmp = temp_path_beside (path, TRUE, error);
+      /* a new folder (checked absent): written beside, renamed at the end */
+      g_autofree char *tmp = temp_folder_beside (path, error);
       ok = tmp && write_png_frames (painter, tmp, progress, data, from, png_share, error);
+      if (ok && g_rename (tmp, path) != 0)
+        {
+          g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, _("cannot write %s: %s"), path,
+                       g_strerror (errno));
+          ok = FALSE;
+        }
+      if (!ok && tmp)
+        fx_output_remove (tmp);
+      return ok;
     }
+  FxOutput *out = output_new (path, error);
+  if (out == NULL)
+    return FALSE;
+  if (format == FX_ANIMATION_GIF)
+    ok = write_gif (painter, fx_output_file (out), path, progress, data, error);
   else
     {
-      g_autofree char *frames = temp_path_beside (path, TRUE, error);
-      tmp = frames ? temp_path_beside (path, FALSE, error) : NULL;
-      ok = tmp && write_png_frames (painter, frames, progress, data, from, video_share, error)
-           && encode_video (format, frames, fps, tmp, error);
+      g_autofree char *frames = temp_folder_beside (path, error);
+      ok = frames && write_png_frames (painter, frames, progress, data, from, video_share, error)
+           && encode_video (format, frames, fps, fx_output_file (out), error);
       if (frames)
-        remove_tree (frames);
+        fx_output_remove (frames);
     }
-  if (ok)
-    ok = move_into_place (tmp, path, error);
-  else if (tmp)
-    remove_tree (tmp);
-  return ok;
+  if (!ok)
+    {
+      fx_output_abort (out);
+      return FALSE;
+    }
+  return output_commit (out, error);
 }
 
 gboolean
@@ -814,6 +828,8 @@ fx_export_animation (const FxModel *model, const char *path, FxAnimationFormat f
       g_set_error_literal (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_UNAVAILABLE, why);
       return FALSE;
     }
+  if (!check_animation_path (path, error))
+    return FALSE;
   if (format == FX_ANIMATION_PNG_SEQUENCE && g_file_test (path, G_FILE_TEST_EXISTS))
     {
       g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED,
@@ -869,6 +885,8 @@ fx_export_frames (const FxModel *model, GPtrArray *frames, const char *path, FxA
       g_set_error_literal (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_UNAVAILABLE, why);
       return FALSE;
     }
+  if (!check_animation_path (path, error))
+    return FALSE;
   if (format == FX_ANIMATION_PNG_SEQUENCE && g_file_test (path, G_FILE_TEST_EXISTS))
     {
       g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED,
@@ -909,18 +927,19 @@ write_picture (const char *path, guint w, guint h, DrawFunc draw, gpointer data,
                    _("%s: use a .png, .svg or .pdf file name"), path);
       return FALSE;
     }
-  g_autofree char *tmp = temp_path_beside (path, FALSE, error);
-  if (tmp == NULL)
+  FxOutput *out = output_new (path, error);
+  if (out == NULL)
     return FALSE;
+  const char *file = fx_output_file (out);
   cairo_surface_t *s = format == FX_IMAGE_PNG ? cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h)
-                       : format == FX_IMAGE_SVG ? cairo_svg_surface_create (tmp, w, h)
-                       : cairo_pdf_surface_create (tmp, w, h);
+                       : format == FX_IMAGE_SVG ? cairo_svg_surface_create (file, w, h)
+                       : cairo_pdf_surface_create (file, w, h);
   cairo_t *cr = cairo_create (s);
   draw (cr, data, w, h);
   cairo_destroy (cr);
   cairo_status_t st = CAIRO_STATUS_SUCCESS;
   if (format == FX_IMAGE_PNG)
-    st = cairo_surface_write_to_png (s, tmp);
+    st = cairo_surface_write_to_png (s, file);
   cairo_surface_finish (s);
   if (st == CAIRO_STATUS_SUCCESS)
     st = cairo_surface_status (s);
@@ -929,10 +948,10 @@ write_picture (const char *path, guint w, guint h, DrawFunc draw, gpointer data,
     {
       g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, _("cannot write %s: %s"), path,
                    cairo_status_to_string (st));
-      g_unlink (tmp);
+      fx_output_abort (out);
       return FALSE;
     }
-  return move_into_place (tmp, path, error);
+  return output_commit (out, error);
 }
 
 typedef struct {

@@ -33,6 +33,10 @@ typedef enum { FX_IMAGE_PNG, FX_IMAGE_SVG, FX_IMAGE_PDF } FxImageFormat;
 /* .gif .webm .mp4; anything else (a name without one of those) is a folder
  * for a PNG sequence. */
 FxAnimationFormat fx_animation_format_for_path (const char *path);
+/* TRUE for .gif, .webm, .mp4 (any case) or a name without an extension (a
+ * new folder of PNG frames); another extension (a.xyz) is a mistake, not a
+ * folder to make. */
+gboolean fx_animation_path_is_known (const char *path);
 const char       *fx_animation_format_name     (FxAnimationFormat format);
 /* Whether this machine can write `format`; if not, `why` says what is missing. */
 gboolean          fx_animation_format_available (FxAnimationFormat format, char **why);

@@ -1,5 +1,6 @@
 /* fx-series.c */
 #include "fx-series.h"
+#include "fx-output.h"
 #include "fx-csv.h"
 
 #include <math.h>
@@ -273,7 +274,7 @@ fx_series_write_csv (const FxSeries *s, const char *path, GError **error)
                               p->dissipated, p->balance, p->newton, p->factorisations,
                               p->residual, p->joint_gap, p->substeps);
     }
-  gboolean ok = g_file_set_contents (path, out->str, out->len, error);
+  gboolean ok = fx_output_set_contents (path, out->str, out->len, error);
   g_string_free (out, TRUE);
   return ok;
 }
@@ -302,7 +303,7 @@ fx_series_write_probes_csv (const FxSeries *s, const char *path, GError **error)
         }
       g_string_append_c (out, '\n');
     }
-  gboolean ok = g_file_set_contents (path, out->str, out->len, error);
+  gboolean ok = fx_output_set_contents (path, out->str, out->len, error);
   g_string_free (out, TRUE);
   return ok;
 }

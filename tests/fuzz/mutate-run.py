@@ -10,7 +10,16 @@ outcomes:
   - exit 1 (a command-line value refused), 2 (refused, every message line
     starting with a JSON path), 3 (solver failure, with a message), 4;
   - never a signal, a sanitizer report or a hang (per-run timeout);
-  - `check` agrees with `run` on what is refused before the first step.
+  - `check` agrees with `run` on what is refused before the first step;
+  - exit 0 is a success only with the books kept: max |balance| at most
+    BALANCE_LIMIT of the energy scale (the run's summary), and every probe
+    within the +-1e6 m box (issue 25: 12 mutants ended at 1e7..4e27 m with
+    exit 0). This holds fully once the integrator refuses such steps (helper
+    `newton`: step acceptance and the state box); until then a finding of
+    this kind is the integrator's, not the mutator's.
+
+New input kinds (issue 25): drags, noise profiles (white, OU) on loads, and
+the command lines of ensemble, ensemble-merge and modes beside run's.
 
   mutate-run.py FLEXION_CLI SOURCE_ROOT WORK_DIR [SECONDS]
   FLEXION_FUZZ_SECONDS overrides SECONDS; FLEXION_FUZZ_SEED replays a run.
@@ -30,6 +39,9 @@ EXTREMES = [0, -0.0, 1e308, -1e308, 5e-324, 1e-300, 1e300, 1e6, 1.000001e6, -1e6
             9e-10, 1e30, 1.1e30, 1e-30, 9e-31, 2.0 ** 53 + 1, 1e15, 0.5, -1, 1]
 ODD_IDS = ["a,b", 'q"uote', "new\nline", "ü€", "", " ", "x" * 300, "links", "[0]"]
 TIMEOUT = 30  # s per run: far above any short span, so a timeout is a hang
+BALANCE_LIMIT = 1e-10  # of the energy scale: an exit 0 above it broke the books
+BOX = 1e6  # m: the state box of docs/model-format.md's Limits
+SUMMARY_BALANCE = re.compile(r"max \|balance\| \S+ J \(([^ ]+) of the energy scale\)")
 PATH_LINE = re.compile(r"^  (\(root\)|[A-Za-z_][A-Za-z_0-9]*(\[\d+\])?([.\[][^ :]*)?): ")
 
 
@@ -114,8 +126,104 @@ def wrong_type(rng, model):
     put(model, rng.choice(nodes), rng.choice([None, "1", [1, 2], {}, True, [], 1]))
 
 
+def random_profile(rng):
+    kind = rng.choice(["white", "ou"])
+    p = {"type": kind}
+    if kind == "white":
+        p["sigma"] = rng.choice(EXTREMES + [20, 1e6, 1.1e6])
+    else:
+        p["std"] = rng.choice(EXTREMES + [20, 1e6, 1.1e6])
+        p["tau"] = rng.choice(EXTREMES + [0.01])
+    if rng.random() < 0.5:
+        p["times"] = {"type": "step-off", "t1": rng.choice(EXTREMES)}
+    return p
+
+
+def add_noise(rng, model):
+    """A noise profile on a load (a new joint load if there is none)."""
+    joints = [j for j in model.get("joints", []) if isinstance(j, dict) and "id" in j]
+    loads = model.setdefault("loads", [])
+    if not isinstance(loads, list):
+        return
+    if not loads and joints:
+        loads.append({"joint": rng.choice(joints)["id"], "moment": rng.choice(EXTREMES)})
+    if loads and isinstance(loads[0], dict):
+        load = rng.choice(loads)
+        if isinstance(load, dict):
+            load["profile"] = random_profile(rng)
+
+
+def add_drag(rng, model):
+    """A drag on a link point or a joint, along a random path."""
+    links = [l for l in model.get("links", []) if isinstance(l, dict) and "id" in l]
+    if not links:
+        return
+    link = rng.choice(links)
+    drag = {"link": link["id"], "s": rng.choice([0, 0.5, 1, 1.5, -1])} if rng.random() < 0.7 \
+        else {"joint": link.get("to")}
+    t = 0.0
+    drag["path"] = []
+    for _ in range(rng.randint(1, 4)):
+        drag["path"].append([t, rng.choice(EXTREMES), rng.choice(EXTREMES)])
+        t += rng.choice([0.01, 0.1, 1, 0, -1])
+    if rng.random() < 0.5:
+        drag["frequency"] = rng.choice(EXTREMES + [2, 1e6, 2e6])
+    if rng.random() < 0.3:
+        drag["release"] = rng.choice(EXTREMES)
+    model.setdefault("drags", []).append(drag)
+
+
 MUTATIONS = [mutate_number] * 5 + [mutate_elements, delete_key, duplicate_item, odd_string,
-                                   same_place, wrong_type]
+                                   same_place, wrong_type, add_noise, add_noise, add_drag,
+                                   add_drag]
+
+
+def other_command(rng, cli, model_path, work):
+    """The command line of ensemble, ensemble-merge or modes on the mutant,
+    with odd values among good ones (outputs inside `work`)."""
+    stats = os.path.join(work, "mutant-stats.csv")
+    partial = os.path.join(work, "mutant-part.bin")
+    kind = rng.choice(["ensemble", "merge", "modes"])
+    odd = ["1", "2", "3", "0", "-1", "8", "1000000000", "4294967297", "x", ""]
+    if kind == "ensemble":
+        args = [cli, "ensemble", model_path, "--samples", rng.choice(odd[:3] + odd),
+                "--threads", rng.choice(["1", "2", "0", "100000", "-3"]), "--stats", stats]
+        if rng.random() < 0.5:
+            k = rng.choice(["1/2", "2/2", "3/2", "0/1", "4294967297/4294967298", "1/0", "a/b"])
+            args += ["--part", k, "--partial", partial]
+        if rng.random() < 0.3:
+            args += ["--keep", rng.choice(odd), "--paths", os.path.join(work, "mutant-paths.csv")]
+    elif kind == "merge":
+        args = [cli, "ensemble-merge", partial, partial if rng.random() < 0.2 else model_path,
+                "--stats", stats]
+        if rng.random() < 0.5:
+            args.append("--allow-incomplete")
+    else:
+        args = [cli, "modes", model_path, "--count", rng.choice(["1", "2", "10", "0", "-1", "x"]),
+                "--csv", os.path.join(work, "mutant-modes.csv")]
+    return args + ["--max-memory", "64M"] if kind != "merge" else args
+
+
+def books_kept(out, probes):
+    """None, or why an exit 0 is not a success: a balance above
+    BALANCE_LIMIT of the energy scale, or a probe outside the box."""
+    m = SUMMARY_BALANCE.search(out)
+    if m:
+        try:
+            if float(m.group(1)) > BALANCE_LIMIT:
+                return f"exit 0 with max |balance| {m.group(1)} of the energy scale"
+        except ValueError:
+            pass
+    if os.path.exists(probes):
+        with open(probes, encoding="utf-8") as f:
+            next(f, None)
+            for n, line in enumerate(f, 2):
+                try:
+                    if any(abs(float(v)) > BOX for v in line.strip().split(",")[1:]):
+                        return f"exit 0 with a probe outside the +-1e6 m box (line {n})"
+                except ValueError:
+                    break
+    return None
 
 
 def short_span(rng, model):
@@ -151,7 +259,7 @@ def judge(rc, out, err, energy):
     if rc == 0:
         if re.search(r"\b(nan|inf)\b", out, re.I):
             return "exit 0 with a non-finite summary"
-        return finite_csv(energy)
+        return finite_csv(energy) if energy else None
     if rc == 2:
         lines = err.splitlines()
         if not any("invalid model:" in l for l in lines):
@@ -178,12 +286,14 @@ def main():
             seeds.append(json.load(f))
     model_path = os.path.join(work, "mutant.flexion")
     energy = os.path.join(work, "mutant-energy.csv")
+    probes = os.path.join(work, "mutant-probes.csv")
     env = dict(os.environ, LC_ALL="C.UTF-8",
                ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "detect_leaks=1"),
                UBSAN_OPTIONS=os.environ.get("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1"))
     print(f"# mutate-run: seed {seed} (FLEXION_FUZZ_SEED={seed} replays), {seconds:g} s")
     end = time.monotonic() + seconds
     tried = findings = 0
+    kinds = "run; drags, noise profiles; ensemble, ensemble-merge, modes command lines"
     while time.monotonic() < end:
         model = copy.deepcopy(rng.choice(seeds))
         for _ in range(rng.randint(1, 3)):
@@ -199,18 +309,29 @@ def main():
             continue
         with open(model_path, "w", encoding="utf-8") as f:
             f.write(text)
-        args = [cli, "run", model_path, "--energy", energy, "--max-memory", "64M"]
+        args = [cli, "run", model_path, "--energy", energy, "--probes", probes, "--max-memory", "64M"]
         until = short_span(rng, model)
         if until:
             args += ["--until", until]
-        if os.path.exists(energy):
-            os.unlink(energy)
+        other = rng.random() < 0.2
+        if other:
+            args = other_command(rng, cli, model_path, work)
+        for old in (energy, probes):
+            if os.path.exists(old):
+                os.unlink(old)
         tried += 1
         try:
             p = subprocess.run(args, capture_output=True, text=True, timeout=TIMEOUT, env=env,
                                errors="replace")
-            why = judge(p.returncode, p.stdout, p.stderr, energy)
-            if why is None and tried % 4 == 0:
+            if other:
+                # exit 2 there is a refused model or partial: a message is enough
+                why = judge(p.returncode, "", p.stderr, None) if p.returncode != 2 else \
+                    judge(0 if p.stderr.strip() else 3, "", p.stderr, None)
+            else:
+                why = judge(p.returncode, p.stdout, p.stderr, energy)
+                if why is None and p.returncode == 0:
+                    why = books_kept(p.stdout, probes)
+            if why is None and not other and tried % 4 == 0:
                 c = subprocess.run([cli, "check", model_path, "--max-memory", "64M"],
                                    capture_output=True, text=True, timeout=TIMEOUT, env=env,
                                    errors="replace")
@@ -229,7 +350,7 @@ def main():
                     print(f"#   {line}")
             if findings >= 5:
                 break
-    print(f"# mutate-run: {tried} models tried, {findings} findings, seed {seed}")
+    print(f"# mutate-run: {tried} models tried ({kinds}), {findings} findings, seed {seed}")
     with open(os.path.join(work, "stats.txt"), "a", encoding="utf-8") as f:
         f.write(f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} run {tried} inputs "
                 f"{seconds:g} s findings {findings} seed {seed}\n")

@@ -92,6 +92,21 @@ fx_format_bytes (guint64 bytes)
   return g_format_size_full (bytes, G_FORMAT_SIZE_DEFAULT);
 }
 
+void
+fx_format_bytes_pair (guint64 need, guint64 limit, char **need_text, char **limit_text)
+{
+  *need_text = fx_format_bytes (need);
+  *limit_text = fx_format_bytes (limit);
+  /* "1.1 GB, more than the limit of 1.1 GB" says nothing: then in bytes */
+  if (g_str_equal (*need_text, *limit_text))
+    {
+      g_free (*need_text);
+      g_free (*limit_text);
+      *need_text = g_format_size_full (need, G_FORMAT_SIZE_LONG_FORMAT);
+      *limit_text = g_format_size_full (limit, G_FORMAT_SIZE_LONG_FORMAT);
+    }
+}
+
 /* ------------------------------------------------------------- life cycle */
 
 FxMatrix *
@@ -348,7 +363,8 @@ too_large (guint64 bytes, const char *what, GError **error)
   guint64 limit = fx_memory_limit_get ();
   if (bytes <= limit)
     return FALSE;
-  g_autofree char *need = fx_format_bytes (bytes), *have = fx_format_bytes (limit);
+  g_autofree char *need = NULL, *have = NULL;
+  fx_format_bytes_pair (bytes, limit, &need, &have);
   g_set_error (error, FX_MATRIX_ERROR, FX_MATRIX_ERROR_TOO_LARGE,
                _("the Newton matrix would need %s (%s), more than the limit of %s: "
                  "use fewer elements per link or fewer links"), need, what, have);

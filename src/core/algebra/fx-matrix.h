@@ -107,5 +107,9 @@ guint64        fx_memory_limit_get  (void);
 
 /* "1.2 GB", for messages. */
 char          *fx_format_bytes      (guint64 bytes);
+/* Both sizes of a "need ..., more than the limit of ..." message: in bytes
+ * as well when the short forms would read the same. */
+void           fx_format_bytes_pair (guint64 need, guint64 limit, char **need_text,
+                                     char **limit_text);
 
 G_END_DECLS

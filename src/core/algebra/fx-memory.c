@@ -37,7 +37,8 @@ fx_memory_check (guint64 bytes, const char *what, const char *advice, GError **e
 
   if (bytes <= limit)
     return TRUE;
-  g_autofree char *need = fx_format_bytes (bytes), *have = fx_format_bytes (limit);
+  g_autofree char *need = NULL, *have = NULL;
+  fx_format_bytes_pair (bytes, limit, &need, &have);
   g_set_error (error, FX_MATRIX_ERROR, FX_MATRIX_ERROR_TOO_LARGE,
                _("%s would need %s, more than the limit of %s: %s"), what, need, have, advice);
   return FALSE;

@@ -1,22 +1,25 @@
 /* fx-csv.c: RFC 4180 fields and CSV files written beside their target. */
-#define _POSIX_C_SOURCE 200809L  /* fchmod, fsync, fileno */
+#define _POSIX_C_SOURCE 200809L  /* fsync, fileno */
 #include "fx-csv.h"
+#include "fx-output.h"
 
-#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 static void
 append_quoted (GString *out, const char *prefix, const char *suffix)
 {
   const char *parts[2] = { prefix, suffix };
-  gboolean quote = FALSE;
+  const char *first = prefix && *prefix ? prefix : suffix;
+  /* a cell that starts like a formula would run as one in a spreadsheet:
+   * it is quoted and starts with an apostrophe (OWASP's CSV injection) */
+  gboolean formula = first && *first && strchr ("=+-@\t\r", *first) != NULL;
+  gboolean quote = formula;
 
   for (guint k = 0; k < 2; k++)
     quote = quote || (parts[k] && strpbrk (parts[k], ",\"\r\n") != NULL);
@@ -27,6 +30,8 @@ append_quoted (GString *out, const char *prefix, const char *suffix)
       return;
     }
   g_string_append_c (out, '"');
+  if (formula)
+    g_string_append_c (out, '\'');
   for (guint k = 0; k < 2; k++)
     for (const char *p = parts[k]; p && *p; p++)
       {
@@ -50,8 +55,7 @@ fx_csv_append_field2 (GString *out, const char *prefix, const char *suffix)
 }
 
 struct _FxCsvFile {
-  char *path;
-  char *tmp;
+  FxOutput *out;    /* the temporary beside the target, or a device written in place */
   FILE *f;
   int saved_errno;  /* of the first failed write, 0 if none */
 };
@@ -59,34 +63,20 @@ struct _FxCsvFile {
 FxCsvFile *
 fx_csv_file_new (const char *path, GError **error)
 {
-  g_autofree char *tmp = g_strconcat (path, ".part-XXXXXX", NULL);
-  int fd = g_mkstemp (tmp);
+  FxOutput *out = fx_output_new (path, error);
 
-  if (fd < 0)
+  if (out == NULL)
+    return NULL;
+  FILE *f = g_fopen (fx_output_file (out), "w");
+  if (f == NULL)
     {
-      int saved = errno;
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   _("cannot write %s: %s"), path, g_strerror (saved));
+      fx_output_set_error (error, path, errno);
+      fx_output_abort (out);
       return NULL;
     }
-  /* mkstemp makes it private; a CSV file is an ordinary file */
-  mode_t mask = umask (0);
-  umask (mask);
-  fchmod (fd, 0666 & ~mask);
-
   FxCsvFile *file = g_new0 (FxCsvFile, 1);
-  file->path = g_strdup (path);
-  file->tmp = g_steal_pointer (&tmp);
-  file->f = fdopen (fd, "w");
-  if (file->f == NULL)
-    {
-      int saved = errno;
-      close (fd);
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   _("cannot write %s: %s"), path, g_strerror (saved));
-      fx_csv_file_abort (file);
-      return NULL;
-    }
+  file->out = out;
+  file->f = f;
   return file;
 }
 
@@ -119,14 +109,6 @@ fx_csv_file_failed (const FxCsvFile *file)
   return file->saved_errno != 0;
 }
 
-static void
-file_free (FxCsvFile *file)
-{
-  g_free (file->path);
-  g_free (file->tmp);
-  g_free (file);
-}
-
 void
 fx_csv_file_abort (FxCsvFile *file)
 {
@@ -134,8 +116,8 @@ fx_csv_file_abort (FxCsvFile *file)
     return;
   if (file->f)
     fclose (file->f);
-  g_unlink (file->tmp);
-  file_free (file);
+  fx_output_abort (file->out);
+  g_free (file);
 }
 
 gboolean
@@ -143,21 +125,22 @@ fx_csv_file_commit (FxCsvFile *file, GError **error)
 {
   int saved = file->saved_errno;
 
-  /* the data reaches the disk before the rename makes it the target */
-  if (saved == 0 && (fflush (file->f) != 0 || fsync (fileno (file->f)) != 0))
+  /* the data reaches the disk before the rename makes it the target (a
+   * device or a FIFO has nothing to sync) */
+  if (saved == 0 && fflush (file->f) != 0)
+    saved = errno ? errno : EIO;
+  if (saved == 0 && !fx_output_is_direct (file->out) && fsync (fileno (file->f)) != 0)
     saved = errno ? errno : EIO;
   if (fclose (file->f) != 0 && saved == 0)
     saved = errno ? errno : EIO;
   file->f = NULL;
-  if (saved == 0 && g_rename (file->tmp, file->path) != 0)
-    saved = errno;
   if (saved != 0)
     {
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   _("cannot write %s: %s"), file->path, g_strerror (saved));
+      fx_output_set_error (error, fx_output_target (file->out), saved);
       fx_csv_file_abort (file);
       return FALSE;
     }
-  file_free (file);
-  return TRUE;
+  gboolean ok = fx_output_commit (g_steal_pointer (&file->out), error);
+  g_free (file);
+  return ok;
 }

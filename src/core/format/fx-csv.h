@@ -2,12 +2,15 @@
  *
  * Fields follow RFC 4180: a field holding a comma, a double quote, a
  * carriage return or a newline is written between double quotes, with its
- * quotes doubled. Ids are user text and may hold any of those.
+ * quotes doubled. Ids are user text and may hold any of those. A field that
+ * starts with = + - @, a tab or a carriage return is quoted and starts with an
+ * apostrophe, so that a spreadsheet does not run it as a formula.
  *
  * An FxCsvFile writes into a temporary file beside the target and renames it
  * over the target only when everything was written and closed without an
  * error: a full disk, a solver failure or Ctrl+C leaves the old target as it
- * was (and no temporary behind).
+ * was (and no temporary behind). A device or a FIFO is written in place
+ * (fx-output.h).
  */
 #pragma once
 

@@ -116,6 +116,46 @@ check_vector (Report *r, const char *path, const char *key, const double v[2])
   check_finite (r, here, "[1]", v[1]);
 }
 
+/* A drag's anchor [t, x, y] stays where joints may be; x and y are the
+ * point's [1] and [2] (not [0], the time). */
+static void
+check_drag_anchor (Report *r, const char *point_path, double x, double y)
+{
+  const double v[2] = { x, y };
+
+  for (guint i = 0; i < 2; i++)
+    if (fabs (v[i]) > FX_MAX_COORDINATE)
+      fx_io_report_error (r, point_path, i == 0 ? "[1]" : "[2]", "%s m is too far out: "
+                          "coordinates are limited to %s m", fx_io_num (v[i]),
+                          fx_io_num (FX_MAX_COORDINATE));
+}
+
+/* ---- limits on loads and motion (docs/model-format.md, "Limits") ---- */
+
+/* |v| <= limit for a finite v (a non-finite one was reported already). */
+static void
+check_bound (Report *r, const char *path, const char *key, double v, double limit,
+             const char *unit, const char *what)
+{
+  g_autofree char *here = fx_io_path_join (path, key);
+
+  const char *space = *unit ? " " : "";
+
+  if (isfinite (v) && fabs (v) > limit && !fx_io_report_is_bad (r, here))
+    fx_io_report_error (r, path, key, "%s%s%s is too large: %s are limited to %s%s%s in size",
+                        fx_io_num (v), space, unit, what, fx_io_num (limit), space, unit);
+}
+
+static void
+check_bound_vector (Report *r, const char *path, const char *key, const double v[2],
+                    double limit, const char *unit, const char *what)
+{
+  g_autofree char *here = fx_io_path_join (path, key);
+
+  check_bound (r, here, "[0]", v[0], limit, unit, what);
+  check_bound (r, here, "[1]", v[1], limit, unit, what);
+}
+
 static void
 check_enum (Report *r, const char *path, const char *key, int value, const char *name)
 {
@@ -169,6 +209,8 @@ static void
 check_settings (Report *r, const FxModel *m)
 {
   check_vector (r, NULL, "gravity", m->gravity);
+  check_bound_vector (r, NULL, "gravity", m->gravity, FX_MAX_GRAVITY, "m/s²",
+                      "gravity's components");
   check_positive (r, "time", "dt", m->dt);
   check_positive (r, "time", "end", m->t_end);
   if (isfinite (m->dt) && m->dt > 0 && isfinite (m->t_end) && m->t_end > 0
@@ -211,6 +253,8 @@ check_motion (Check *c, const char *joint_path, const FxJoint *joint)
     fx_io_report_error (c->r, path, NULL, "only a pin or clamp support can be driven; this joint's "
                   "support is \"%s\"", fx_support_to_string (joint->support));
   check_vector (c->r, path, "velocity", joint->drive_velocity);
+  check_bound_vector (c->r, path, "velocity", joint->drive_velocity, FX_MAX_SPEED, "m/s",
+                      "velocities");
   check_profile (c->r, path, &joint->drive_profile);
 }
 
@@ -384,6 +428,10 @@ check_initial (Report *r, const char *link_path, const FxLink *link)
 
   check_vector (r, path, "velocity", link->initial_velocity);
   check_finite (r, path, "omega", link->initial_omega);
+  check_bound_vector (r, path, "velocity", link->initial_velocity, FX_MAX_SPEED, "m/s",
+                      "velocities");
+  check_bound (r, path, "omega", link->initial_omega, FX_MAX_OMEGA, "rad/s",
+               "angular velocities");
 }
 
 static void
@@ -472,9 +520,11 @@ check_profile (Report *r, const char *parent_path, const FxProfile *p)
       return;
     case FX_NOISE_WHITE:
       check_non_negative (r, path, "sigma", p->noise_sigma);
+      check_bound (r, path, "sigma", p->noise_sigma, FX_MAX_NOISE, "s^(1/2)", "noise intensities");
       break;
     case FX_NOISE_OU:
       check_non_negative (r, path, "std", p->noise_sigma);
+      check_bound (r, path, "std", p->noise_sigma, FX_MAX_NOISE, "", "noise deviations");
       check_positive (r, path, "tau", p->noise_tau);
       break;
     default:
@@ -575,6 +625,8 @@ check_load (Check *c, guint i, const char *path, GHashTable *ids)
   check_load_target (c, path, load);
   check_vector (c->r, path, "force", load->force);
   check_finite (c->r, path, "moment", load->moment);
+  check_bound_vector (c->r, path, "force", load->force, FX_MAX_LOAD, "N", "forces");
+  check_bound (c->r, path, "moment", load->moment, FX_MAX_LOAD, "N m", "moments");
   check_enum (c->r, path, "frame", load->frame, fx_frame_to_string (load->frame));
   check_profile (c->r, path, &load->profile);
 }
@@ -702,12 +754,7 @@ check_drag (Check *c, guint i, const char *path, GHashTable *ids)
         fx_io_report_error (c->r, here, NULL, "times must rise: %s after %s", fx_io_num (drag->path_t[k]),
                       fx_io_num (drag->path_t[k - 1]));
       else
-        {
-          /* the anchor stays where joints may be */
-          double xy[2] = { drag->path_x[k], drag->path_y[k] };
-          g_autofree char *point = g_strdup_printf ("path[%u]", k);
-          check_position (c->r, path, point, xy);
-        }
+        check_drag_anchor (c->r, here, drag->path_x[k], drag->path_y[k]);
     }
   check_positive (c->r, path, "frequency", drag->frequency);
   if (isfinite (drag->frequency) && drag->frequency > FX_MAX_DRAG_FREQUENCY)

@@ -10,6 +10,7 @@
  * whichever pass saw it first.
  */
 #include "fx-model-io-private.h"
+#include "fx-output.h"
 #include <glib/gi18n-lib.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -142,7 +143,7 @@ fx_model_load_file (const char *filename, GPtrArray **warnings, GError **error)
         *warnings = g_ptr_array_new_with_free_func (g_free);
       return NULL;
     }
-  return fx_model_load_data (data, (gssize) length, warnings, error);
+  return fx_model_load_data (data, length, warnings, error);
 }
 
 char *
@@ -173,9 +174,9 @@ fx_model_save_file (const FxModel *model, const char *filename, GError **error)
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   data = fx_model_to_data (model, &length);
-  /* g_file_set_contents() writes a temporary file beside the target and
+  /* fx_output_set_contents() writes a temporary file beside the target and
    * renames it over, so a failed save leaves the old file whole. */
-  if (!g_file_set_contents (filename, data, (gssize) length, &local))
+  if (!fx_output_set_contents (filename, data, length, &local))
     {
       g_set_error (error, FX_MODEL_ERROR, FX_MODEL_ERROR_IO, _("Cannot save “%s”: %s"),
                    filename, local->message);

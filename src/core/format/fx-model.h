@@ -275,6 +275,14 @@ typedef struct {
 #define FX_MAX_LENGTH     1e6    /* m: section dimensions                    */
 #define FX_MAX_MAGNITUDE  1e30   /* any other number, in its SI unit         */
 #define FX_MIN_MAGNITUDE  1e-30  /* any non-zero number, in its SI unit      */
+/* Loads and motion (issue 25: a 1e25 N m moment or a noise of sigma 1e30
+ * ran to exit 0 with the energy books broken): generous for any mechanism,
+ * far below what the solver's residual scaling can still resolve. */
+#define FX_MAX_LOAD       1e12   /* N, N m: load force components, moments  */
+#define FX_MAX_NOISE      1e6    /* white sigma (s^1/2), OU std: multipliers */
+#define FX_MAX_GRAVITY    1e4    /* m/s^2: each component of gravity         */
+#define FX_MAX_SPEED      1e5    /* m/s: initial and driven velocities       */
+#define FX_MAX_OMEGA      1e6    /* rad/s: initial angular velocities        */
 
 FxModel  *fx_model_new            (void);
 void      fx_model_free           (FxModel *model);

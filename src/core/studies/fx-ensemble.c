@@ -1,7 +1,9 @@
 /* fx-ensemble.c: samples on worker threads, folded in sample order into
  * mergeable statistics (see fx-ensemble.h). */
 #include "fx-ensemble.h"
+#include "fx-output.h"
 #include "fx-csv.h"
+#include "fx-exact-sum.h"
 #include "fx-integrator.h"
 #include "fx-model-io.h"
 #include "fx-noise.h"
@@ -17,9 +19,10 @@
 #include <sys/resource.h>
 #endif
 
-/* /2: eight columns per probe (fx-measure.h), where /1 had x and y */
-#define PARTIAL_MAGIC "flexion-ensemble-partial/2"
-#define PARTIAL_TYPE "(stuuuuuadasstadadauada(udds)auadd)"
+/* /3: eight columns per probe (fx-measure.h), where /1 had x and y; exact
+ * sums instead of Welford's mean and M2, and the part k/K */
+#define PARTIAL_MAGIC "flexion-ensemble-partial/3"
+#define PARTIAL_TYPE "(stuuuuuuuadasstauadauada(udds)auadd)"
 
 static const char *const energy_names[FX_ENSEMBLE_N_ENERGY] = {
   "H", "kinetic", "elastic", "gravity", "supplied", "dissipated"
@@ -35,8 +38,15 @@ struct _FxEnsemble {
   GPtrArray *cols;          /* char *                              */
   char *model_sum;          /* SHA-256 of the model as saved        */
 
+  guint part, n_parts;      /* k - 1 and K of --part k/K (0, 1: all) */
+
   guint64 n_ok;
-  double *mean, *m2;        /* n_times * n_cols                    */
+  /* per cell (n_times * n_cols): the exact sums of the values and of their
+   * squares over the successful samples, so that the statistics do not
+   * depend on how the samples were split, threaded or merged */
+  FxExactSum *s1, *s2;
+  double *mean, *m2;        /* per cell, from s1 and s2 (lazy)      */
+  gboolean moments_stale;
   GArray *q_index;          /* guint: samples kept for quantiles   */
   GArray *q_values;         /* n_times * n_cols doubles per sample */
   GArray *failures;         /* FxEnsembleFailure                   */
@@ -59,8 +69,11 @@ ensemble_new (guint n_times, const double *times, GPtrArray *cols)
   for (guint c = 0; c < cols->len; c++)
     g_ptr_array_add (e->cols, g_strdup (g_ptr_array_index (cols, c)));
   e->n_cols = cols->len;
+  e->s1 = g_new0 (FxExactSum, MAX (n_times * e->n_cols, 1));
+  e->s2 = g_new0 (FxExactSum, MAX (n_times * e->n_cols, 1));
   e->mean = g_new0 (double, MAX (n_times * e->n_cols, 1));
   e->m2 = g_new0 (double, MAX (n_times * e->n_cols, 1));
+  e->n_parts = 1;
   e->q_index = g_array_new (FALSE, FALSE, sizeof (guint));
   e->q_values = g_array_new (FALSE, FALSE, sizeof (double));
   e->failures = g_array_new (FALSE, TRUE, sizeof (FxEnsembleFailure));
@@ -77,6 +90,13 @@ fx_ensemble_free (FxEnsemble *e)
   g_free (e->times);
   g_ptr_array_unref (e->cols);
   g_free (e->model_sum);
+  for (gsize k = 0; k < (gsize) e->n_times * e->n_cols; k++)
+    {
+      fx_exact_sum_clear (&e->s1[k]);
+      fx_exact_sum_clear (&e->s2[k]);
+    }
+  g_free (e->s1);
+  g_free (e->s2);
   g_free (e->mean);
   g_free (e->m2);
   g_array_unref (e->q_index);
@@ -129,9 +149,28 @@ fx_ensemble_failure (const FxEnsemble *e, guint i)
   return &g_array_index (e->failures, FxEnsembleFailure, i);
 }
 
+/* Mean and M2 (the sum of squared deviations) of every cell from the exact
+ * sums, each rounded once: n M2 = n S2 - S1^2 exactly, then rounded. */
+static void
+update_moments (FxEnsemble *e)
+{
+  gsize cells = (gsize) e->n_times * e->n_cols;
+  double n = (double) e->n_ok;
+
+  if (!e->moments_stale)
+    return;
+  for (gsize k = 0; k < cells; k++)
+    {
+      e->mean[k] = e->n_ok > 0 ? fx_exact_sum_value (&e->s1[k]) / n : 0.0;
+      e->m2[k] = e->n_ok > 0 ? fx_exact_sum_spread (&e->s1[k], &e->s2[k], n) / n : 0.0;
+    }
+  e->moments_stale = FALSE;
+}
+
 double
 fx_ensemble_mean (const FxEnsemble *e, guint i, guint c)
 {
+  update_moments ((FxEnsemble *) e);
   return e->mean[i * e->n_cols + c];
 }
 
@@ -139,6 +178,7 @@ fx_ensemble_mean (const FxEnsemble *e, guint i, guint c)
 double
 fx_ensemble_std (const FxEnsemble *e, guint i, guint c)
 {
+  update_moments ((FxEnsemble *) e);
   return e->n_ok > 1 ? sqrt (MAX (e->m2[i * e->n_cols + c], 0.0) / (double) (e->n_ok - 1)) : 0.0;
 }
 
@@ -354,7 +394,7 @@ run_sample (const Run *run, SampleResult *res)
 
 /* ------------------------------------------------------------ folding */
 
-/* Welford's update, cell by cell, in sample order. */
+/* The sample's values into the exact sums, cell by cell. */
 static void
 fold (const Run *run, SampleResult *res)
 {
@@ -369,12 +409,11 @@ fold (const Run *run, SampleResult *res)
     }
   e->n_ok++;
   g_clear_pointer (&e->q_cache, g_free);
+  e->moments_stale = TRUE;
   for (guint k = 0; k < cells; k++)
     {
-      double y = res->values[k], delta = y - e->mean[k];
-
-      e->mean[k] += delta / (double) e->n_ok;
-      e->m2[k] += delta * (y - e->mean[k]);
+      fx_exact_sum_add (&e->s1[k], res->values[k]);
+      fx_exact_sum_add_square (&e->s2[k], res->values[k]);
     }
   e->worst_balance = MAX (e->worst_balance, res->worst_balance);
   if (res->sample < e->quantile_samples)
@@ -496,6 +535,8 @@ fx_ensemble_run (const FxModel *model, const FxEnsembleOptions *o, GError **erro
 
   e->seed = o->seed;
   e->n_samples = o->n_samples;
+  e->part = o->part;
+  e->n_parts = o->n_parts;
   e->first = (guint) ((guint64) o->part * o->n_samples / o->n_parts);
   e->count = (guint) ((guint64) (o->part + 1) * o->n_samples / o->n_parts) - e->first;
   e->quantile_samples = o->quantile_samples;
@@ -509,17 +550,27 @@ fx_ensemble_run (const FxModel *model, const FxEnsembleOptions *o, GError **erro
   g_mutex_init (&run.lock);
   run.pending = g_hash_table_new_full (NULL, NULL, NULL, result_free);
 
+  /* no more workers than samples or processors: more only cost memory
+   * (a thread per sample of 10^6 samples exhausted the process) */
   threads = o->threads > 0 ? o->threads : g_get_num_processors ();
-  threads = MIN (threads, e->count);
+  threads = MIN (threads, MIN (e->count, g_get_num_processors ()));
   if (threads <= 1 && o->nice <= 0)
     worker (&run);
   else
     {
       g_autoptr (GPtrArray) pool = g_ptr_array_new ();
 
+      /* a thread that cannot be created is one worker fewer, not an abort */
       for (guint i = 0; i < threads; i++)
-        g_ptr_array_add (pool, g_thread_new ("flexion-sample", worker, &run));
-      for (guint i = 0; i < threads; i++)
+        {
+          GThread *t = g_thread_try_new ("flexion-sample", worker, &run, NULL);
+          if (t == NULL)
+            break;
+          g_ptr_array_add (pool, t);
+        }
+      if (pool->len == 0)
+        worker (&run);
+      for (guint i = 0; i < pool->len; i++)
         g_thread_join (g_ptr_array_index (pool, i));
     }
   g_hash_table_unref (run.pending);
@@ -556,21 +607,18 @@ by_first (gconstpointer a, gconstpointer b)
   return x->first < y->first ? -1 : x->first > y->first;
 }
 
-/* Chan, Golub and LeVeque's pairwise update of mean and M2. */
+/* The exact sums add up exactly: any order of parts gives the same bytes. */
 static void
 merge_into (FxEnsemble *m, const FxEnsemble *p)
 {
   guint cells = m->n_times * m->n_cols;
-  double na = (double) m->n_ok, nb = (double) p->n_ok, n = na + nb;
 
-  if (p->n_ok > 0)
-    for (guint k = 0; k < cells; k++)
-      {
-        double delta = p->mean[k] - m->mean[k];
-
-        m->mean[k] += delta * nb / n;
-        m->m2[k] += p->m2[k] + delta * delta * na * nb / n;
-      }
+  for (guint k = 0; k < cells; k++)
+    {
+      fx_exact_sum_add_sum (&m->s1[k], &p->s1[k]);
+      fx_exact_sum_add_sum (&m->s2[k], &p->s2[k]);
+    }
+  m->moments_stale = TRUE;
   m->n_ok += p->n_ok;
   m->count += p->count;
   g_clear_pointer (&m->q_cache, g_free);
@@ -670,8 +718,8 @@ fx_ensemble_write_stats (const FxEnsemble *e, const char *path, GError **error)
         }
       g_string_append_c (s, '\n');
     }
-  /* g_file_set_contents writes a temporary file and renames it */
-  return g_file_set_contents (path, s->str, (gssize) s->len, error);
+  /* a temporary file beside the target, renamed over it (fx-output.h) */
+  return fx_output_set_contents (path, s->str, s->len, error);
 }
 
 gboolean
@@ -694,7 +742,7 @@ fx_ensemble_write_paths (const FxEnsemble *e, const char *path, GError **error)
           append_number (s, fx_ensemble_path_value (e, k, i, FX_ENSEMBLE_N_ENERGY + c));
         g_string_append_c (s, '\n');
       }
-  return g_file_set_contents (path, s->str, (gssize) s->len, error);
+  return fx_output_set_contents (path, s->str, s->len, error);
 }
 
 /* ------------------------------------------------------------ partials */
@@ -728,13 +776,25 @@ fx_ensemble_save (const FxEnsemble *e, const char *path, GError **error)
   g_variant_builder_init (&cols, G_VARIANT_TYPE ("as"));
   for (guint c = 0; c < e->n_cols; c++)
     g_variant_builder_add (&cols, "s", (char *) g_ptr_array_index (e->cols, c));
+  /* the exact sums: the number of partials of each (s1 then s2 per cell),
+   * then all the partials in that order */
+  g_autoptr (GArray) sum_n = g_array_sized_new (FALSE, FALSE, sizeof (guint32), 2 * cells);
+  g_autoptr (GArray) sum_p = g_array_new (FALSE, FALSE, sizeof (double));
+  for (gsize k = 0; k < 2 * cells; k++)
+    {
+      const FxExactSum *sum = k < cells ? &e->s1[k] : &e->s2[k - cells];
+      guint32 n = sum->n;
+      g_array_append_val (sum_n, n);
+      g_array_append_vals (sum_p, sum->p, sum->n);
+    }
 
-  GVariant *v = g_variant_new ("(stuuuuu@ad@asst@ad@ad@au@ad@a(udds)@au@add)",
+  GVariant *v = g_variant_new ("(stuuuuuuu@ad@asst@au@ad@au@ad@a(udds)@au@add)",
                                PARTIAL_MAGIC, e->seed, e->n_samples, e->first, e->count,
-                               e->quantile_samples, e->keep,
+                               e->quantile_samples, e->keep, e->part, e->n_parts,
                                doubles (e->times, e->n_times), g_variant_builder_end (&cols),
                                e->model_sum ? e->model_sum : "", e->n_ok,
-                               doubles (e->mean, cells), doubles (e->m2, cells),
+                               uints ((guint *) sum_n->data, sum_n->len),
+                               doubles ((double *) sum_p->data, sum_p->len),
                                uints ((guint *) e->q_index->data, e->q_index->len),
                                doubles ((double *) e->q_values->data, e->q_values->len),
                                g_variant_builder_end (&failures),
@@ -749,10 +809,58 @@ fx_ensemble_save (const FxEnsemble *e, const char *path, GError **error)
       g_variant_unref (v);
       v = swapped;
     }
-  gboolean ok = g_file_set_contents (path, g_variant_get_data (v), (gssize) g_variant_get_size (v),
+  gboolean ok = fx_output_set_contents (path, g_variant_get_data (v), g_variant_get_size (v),
                                      error);
   g_variant_unref (v);
   return ok;
+}
+
+/* An index list (quantile samples, kept paths) within the part's samples,
+ * increasing, and below `limit`. */
+static gboolean
+indices_sane (const GArray *index, guint first, guint count, guint limit)
+{
+  for (guint k = 0; k < index->len; k++)
+    {
+      guint i = g_array_index (index, guint, k);
+      if (i < first || (guint64) i >= (guint64) first + count || i >= limit
+          || (k > 0 && i <= g_array_index (index, guint, k - 1)))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* What a partial written by fx_ensemble_save always satisfies: a hand-edited
+ * or damaged one (0 samples, a range past N, more results than samples)
+ * is refused rather than merged into wrong statistics. */
+static const char *
+partial_problem (const FxEnsemble *e)
+{
+  guint64 end = (guint64) e->first + e->count;
+
+  if (e->n_samples < 1 || e->count < 1)
+    return _("it holds no samples");
+  if (end > e->n_samples)
+    return _("its samples run past the study's number of samples");
+  if (e->n_parts < 1 || e->part >= e->n_parts || e->n_parts > e->n_samples)
+    return _("its part number is out of range");
+  if (e->n_ok + e->failures->len > e->count)
+    return _("it holds more results than samples");
+  if (!indices_sane (e->q_index, e->first, e->count, e->quantile_samples)
+      || !indices_sane (e->path_index, e->first, e->count, e->keep))
+    return _("its kept samples are outside its range");
+  for (guint i = 0; i < e->failures->len; i++)
+    {
+      guint f = fx_ensemble_failure (e, i)->sample;
+      if (f < e->first || f >= end)
+        return _("a failed sample is outside its range");
+    }
+  for (guint i = 0; i < e->n_times; i++)
+    if (!isfinite (e->times[i]) || e->times[i] < 0 || (i > 0 && e->times[i] <= e->times[i - 1]))
+      return _("its output times are not increasing");
+  if (!(e->worst_balance >= 0) || !isfinite (e->worst_balance))
+    return _("its balance is not a finite number");
+  return NULL;
 }
 
 static const double *
@@ -773,19 +881,20 @@ fx_ensemble_load (const char *path, GError **error)
     g_variant_new_from_data (G_VARIANT_TYPE (PARTIAL_TYPE), data, length, FALSE, g_free, data));
   g_autoptr (GVariant) v = G_BYTE_ORDER == G_BIG_ENDIAN ? g_variant_byteswap (raw)
                                                         : g_variant_get_normal_form (raw);
-  g_autoptr (GVariant) times_v = NULL, cols_v = NULL, mean_v = NULL, m2_v = NULL, qi_v = NULL;
+  g_autoptr (GVariant) times_v = NULL, cols_v = NULL, sn_v = NULL, sp_v = NULL, qi_v = NULL;
   g_autoptr (GVariant) qv_v = NULL, fail_v = NULL, pi_v = NULL, pv_v = NULL;
   const char *magic = NULL, *sum = NULL;
   guint64 seed = 0, n_ok = 0;
-  guint32 n_samples, first, count, q, keep;
+  guint32 n_samples, first, count, q, keep, part, n_parts;
   double worst;
 
-  g_variant_get (v, "(&stuuuuu@ad@as&st@ad@ad@au@ad@a(udds)@au@add)", &magic, &seed, &n_samples,
-                 &first, &count, &q, &keep, &times_v, &cols_v, &sum, &n_ok, &mean_v, &m2_v, &qi_v,
-                 &qv_v, &fail_v, &pi_v, &pv_v, &worst);
-  gsize n_times, n_mean, n_m2, n_qi, n_qv, n_pi, n_pv;
+  g_variant_get (v, "(&stuuuuuuu@ad@as&st@au@ad@au@ad@a(udds)@au@add)", &magic, &seed,
+                 &n_samples, &first, &count, &q, &keep, &part, &n_parts, &times_v, &cols_v, &sum,
+                 &n_ok, &sn_v, &sp_v, &qi_v, &qv_v, &fail_v, &pi_v, &pv_v, &worst);
+  gsize n_times, n_sn, n_sp, n_qi, n_qv, n_pi, n_pv;
   const double *times = fixed_doubles (times_v, &n_times);
-  const double *mean = fixed_doubles (mean_v, &n_mean), *m2 = fixed_doubles (m2_v, &n_m2);
+  const guint32 *sn = g_variant_get_fixed_array (sn_v, &n_sn, sizeof (guint32));
+  const double *sp = fixed_doubles (sp_v, &n_sp);
   const guint32 *qi = g_variant_get_fixed_array (qi_v, &n_qi, sizeof (guint32));
   const double *qv = fixed_doubles (qv_v, &n_qv);
   const guint32 *pi = g_variant_get_fixed_array (pi_v, &n_pi, sizeof (guint32));
@@ -797,10 +906,12 @@ fx_ensemble_load (const char *path, GError **error)
   g_variant_iter_init (&iter, cols_v);
   while (g_variant_iter_next (&iter, "&s", &name))
     g_ptr_array_add (cols, g_strdup (name));
-  gsize cells = n_times * cols->len;
+  gsize cells = n_times * cols->len, n_partials = 0;
+  for (gsize k = 0; k < n_sn && k < 2 * cells; k++)
+    n_partials += sn[k];
   if (strcmp (magic, PARTIAL_MAGIC) != 0 || cols->len < FX_ENSEMBLE_N_ENERGY || n_times == 0
       || (cols->len - FX_ENSEMBLE_N_ENERGY) % FX_PROBE_N_VALUES != 0
-      || n_mean != cells || n_m2 != cells || n_qv != n_qi * cells
+      || n_sn != 2 * cells || n_sp != n_partials || n_qv != n_qi * cells
       || n_pv != n_pi * cells)
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
@@ -817,10 +928,14 @@ fx_ensemble_load (const char *path, GError **error)
   e->quantile_samples = q;
   e->keep = keep;
   e->model_sum = g_strdup (sum);
+  e->part = part;
+  e->n_parts = n_parts;
   e->n_ok = n_ok;
   e->worst_balance = worst;
-  memcpy (e->mean, mean, sizeof (double) * cells);
-  memcpy (e->m2, m2, sizeof (double) * cells);
+  e->moments_stale = TRUE;
+  for (gsize k = 0, at = 0; k < 2 * cells; at += sn[k], k++)
+    for (guint32 j = 0; j < sn[k]; j++)
+      fx_exact_sum_add (k < cells ? &e->s1[k] : &e->s2[k - cells], sp[at + j]);
   g_array_append_vals (e->q_index, qi, n_qi);
   g_array_append_vals (e->q_values, qv, n_qv);
   g_array_append_vals (e->path_index, pi, n_pi);
@@ -834,5 +949,58 @@ fx_ensemble_load (const char *path, GError **error)
       f.message = g_strdup (message);
       g_array_append_val (e->failures, f);
     }
+  const char *problem = partial_problem (e);
+  if (problem != NULL)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   _("%s is not a usable ensemble partial: %s"), path, problem);
+      fx_ensemble_free (e);
+      return NULL;
+    }
   return e;
+}
+
+char *
+fx_ensemble_missing (FxEnsemble *const *parts, guint n_parts)
+{
+  g_autoptr (GPtrArray) sorted = g_ptr_array_new ();
+  g_autoptr (GString) ranges = g_string_new (NULL);
+  g_autoptr (GString) names = g_string_new (NULL);
+  guint next = 0, n_missing = 0, k_parts = n_parts > 0 ? parts[0]->n_parts : 0;
+  gboolean one_split = TRUE;
+
+  for (guint i = 0; i < n_parts; i++)
+    {
+      g_ptr_array_add (sorted, parts[i]);
+      one_split = one_split && parts[i]->n_parts == k_parts;
+    }
+  g_ptr_array_sort (sorted, by_first);
+  for (guint i = 0; i <= sorted->len; i++)
+    {
+      const FxEnsemble *p = i < sorted->len ? g_ptr_array_index (sorted, i) : NULL;
+      guint start = p ? p->first : (n_parts > 0 ? parts[0]->n_samples : 0);
+      if (start > next)
+        {
+          g_string_append_printf (ranges, "%s%u to %u", ranges->len ? ", " : "", next, start - 1);
+          n_missing += start - next;
+        }
+      if (p)
+        next = MAX (next, p->first + p->count);
+    }
+  if (n_missing == 0)
+    return NULL;
+  /* with one split k/K throughout, the parts that are not there by name */
+  if (one_split)
+    for (guint k = 0; k < k_parts; k++)
+      {
+        gboolean present = FALSE;
+        for (guint i = 0; i < n_parts && !present; i++)
+          present = parts[i]->part == k;
+        if (!present)
+          g_string_append_printf (names, "%s%u/%u", names->len ? ", " : "", k + 1, k_parts);
+      }
+  if (names->len > 0)
+    return g_strdup_printf (_("parts %s are missing (%u samples: %s)"), names->str, n_missing,
+                            ranges->str);
+  return g_strdup_printf (_("%u samples are missing: %s"), n_missing, ranges->str);
 }

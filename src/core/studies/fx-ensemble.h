@@ -2,8 +2,10 @@
  * statistics per output time (docs/theory.md §9).
  *
  * Sample i draws its noise with (seed, i) (fx-noise.h), so a sample is the
- * same whichever run, part or thread computes it. Statistics are folded in
- * sample order (Welford), so the numbers do not depend on the thread count.
+ * same whichever run, part or thread computes it. Means and spreads come from
+ * exact sums of the values and of their squares (fx-exact-sum.h), rounded once
+ * at the end: the statistics, to the last bit, are a pure function of (model,
+ * seed, samples), whatever the parts, threads and merge order.
  * Columns: H, kinetic, elastic, gravity, supplied, dissipated (the last two
  * accumulated since t = 0), then for every probe its FX_PROBE_N_VALUES
  * values (fx-measure.h): <probe>.x, .y, .vx, .vy, .angle, .N, .V, .M.
@@ -13,8 +15,7 @@
  * quantile_samples (all of them when N <= quantile_samples): exact for those
  * samples, and the same set whether the study ran in one piece or in merged
  * parts, so merged quantiles equal a single run's exactly. Means and
- * standard deviations use every successful sample; merged parts (Chan et
- * al.'s pairwise update) agree with a single run to round-off.
+ * standard deviations use every successful sample.
  */
 #pragma once
 
@@ -44,7 +45,8 @@ typedef void (*FxEnsembleProgress) (guint done, guint total, gpointer data);
 typedef struct {
   guint n_samples;         /* N of the study                                   */
   guint part, n_parts;     /* run share `part` (0-based) of n_parts (1: all)    */
-  guint threads;           /* worker threads (0: the number of processors)     */
+  guint threads;           /* worker threads (0, or more than the processors or
+                            * samples: one per processor, at most one per sample) */
   guint64 seed;            /* the noise seed (the model's unless overridden)    */
   guint every;             /* an output time every `every` steps (0: automatic) */
   guint quantile_samples;  /* quantiles from samples 0 .. this - 1             */
@@ -81,6 +83,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxEnsemble, fx_ensemble_free)
 /* Combines the partials of one study (same model, seed, N, times), in any
  * order, parts that do not overlap. */
 FxEnsemble  *fx_ensemble_merge        (FxEnsemble *const *parts, guint n_parts, GError **error);
+/* NULL if the parts cover every sample of their study; else which parts
+ * (k/K, when they come from one split) and which samples are missing. */
+char        *fx_ensemble_missing      (FxEnsemble *const *parts, guint n_parts);
 
 guint        fx_ensemble_n_times      (const FxEnsemble *e);
 guint        fx_ensemble_n_columns    (const FxEnsemble *e);

@@ -7,6 +7,7 @@
  * fx-modes-arnoldi.c (the lowest vibrations of large models).
  */
 #include "fx-modes-private.h"
+#include "fx-output.h"
 #include "fx-csv.h"
 
 #include <glib/gi18n-lib.h>
@@ -448,8 +449,8 @@ finite_or_error (double v, GError **error)
 static gboolean
 write_atomically (const char *path, GString *text, GError **error)
 {
-  /* g_file_set_contents writes a temporary file beside the target and renames it */
-  return g_file_set_contents (path, text->str, (gssize) text->len, error);
+  /* a temporary file beside the target, renamed over it (fx-output.h) */
+  return fx_output_set_contents (path, text->str, text->len, error);
 }
 
 gboolean
