@@ -64,7 +64,9 @@ PY
 run_cli formula run "$tmp/formula.flexion" --probes "$tmp/formula.csv"
 expect_status formula 0 "run with probe ids = @ - exits 0"
 header=$(head -n 1 "$tmp/formula.csv")
-want="t,\"'=1+1.x\",\"'=1+1.y\",\"'@SUM(A1).x\",\"'@SUM(A1).y\",\"'-2.x\",\"'-2.y\",plain.x,plain.y"
+cols () { local c; for c in x y vx vy angle N V M; do printf ',%s' "$1.$c"; done; }
+quoted () { local c; for c in x y vx vy angle N V M; do printf ',"'"'"'%s.%s"' "$1" "$c"; done; }
+want="t$(quoted =1+1)$(quoted '@SUM(A1)')$(quoted -2)$(cols plain)"
 if [[ $header == "$want" ]]; then
   ok "cells starting with = @ - are quoted and start with an apostrophe"
 else
