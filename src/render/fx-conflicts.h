@@ -29,6 +29,11 @@ GPtrArray *fx_conflict_ends (const FxModel *model);
 /* Whether `link` has an end in `ends`. */
 gboolean   fx_conflict_ends_involve (const GPtrArray *ends, guint link);
 
+/* For drawing a conflict: the assignment of `model` with the links that
+ * have an end in `ends` set to Auto, so the other links keep their glyphs;
+ * NULL if even that has none. */
+FxAssignment *fx_conflict_relaxed_assignment (const FxModel *model, const GPtrArray *ends);
+
 /* "Link crank, at joint O: <why>." */
 char      *fx_conflict_end_sentence (const FxModel *model, const FxConflictEnd *end);
 
