@@ -294,39 +294,65 @@ propagate (Problem *p)
   return TRUE;
 }
 
-/* Depth-first search over the links from `start` (all below are set), with
- * propagation; undo goes through the trail, so a level costs what it
- * changes, not a copy of every bit. */
+typedef struct {
+  guint pick;   /* the link decided at this level        */
+  guint mark;   /* the trail's length before the decision */
+  int choice;   /* the bit being tried                    */
+} Level;
+
+/* Depth-first search over the links in index order, with propagation:
+ * each level sets the lowest unset link, F first (a free-free link is the
+ * cheapest and most natural), then V. The levels live on a heap stack and
+ * undo goes through the trail, so a level costs what it changes (no copy of
+ * every bit, no recursion as deep as the model is big). */
 static gboolean
-search (Problem *p, guint start)
+search (Problem *p)
 {
-  guint n_links = p->model->links->len;
+  guint n_links = p->model->links->len, start = 0;
+  g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (Level));
 
-  if (!propagate (p))
-    return FALSE;
-
-  guint pick = start;
-  while (pick < n_links && p->bit[pick] != BIT_UNSET)
-    pick++;
-  if (pick == n_links)
-    return TRUE;
-  if (p->budget == 0)
+  for (;;)
     {
-      p->exhausted = TRUE;
-      return FALSE;
+      gboolean failed = !propagate (p);
+      if (!failed)
+        {
+          guint pick = start;
+          while (pick < n_links && p->bit[pick] != BIT_UNSET)
+            pick++;
+          if (pick == n_links)
+            return TRUE;
+          if (p->budget == 0)
+            {
+              p->exhausted = TRUE;
+              failed = TRUE;
+            }
+          else
+            {
+              p->budget--;
+              Level level = { pick, p->trail_len, FX_CAUSAL_F };
+              g_array_append_val (stack, level);
+              set_bit (p, pick, FX_CAUSAL_F);
+              start = pick + 1;
+              continue;
+            }
+        }
+      /* back to the deepest level with a choice left */
+      for (;;)
+        {
+          if (stack->len == 0)
+            return FALSE;
+          Level *top = &g_array_index (stack, Level, stack->len - 1);
+          undo_to (p, top->mark);
+          if (top->choice == FX_CAUSAL_F)
+            {
+              top->choice = FX_CAUSAL_V;
+              set_bit (p, top->pick, FX_CAUSAL_V);
+              start = top->pick + 1;
+              break;
+            }
+          g_array_set_size (stack, stack->len - 1);
+        }
     }
-  p->budget--;
-
-  guint mark = p->trail_len;
-  /* Prefer F first: a free-free link is the cheapest and most natural. */
-  for (int choice = FX_CAUSAL_F; choice <= FX_CAUSAL_V; choice++)
-    {
-      set_bit (p, pick, choice);
-      if (search (p, pick + 1))
-        return TRUE;
-      undo_to (p, mark);
-    }
-  return FALSE;
 }
 
 static const char *
@@ -404,12 +430,21 @@ explain_fixed_conflicts (Problem *p, GPtrArray *conflicts)
               n_f++;
             }
         }
-      if (j->ground && n_f > 0)
+      if (j->ground && n_f > 0 && fx_support_grounds (joint->support, p->channel))
         add_conflict (conflicts, "joints", (int) j->joint, g_strdup_printf (
           _("joint \"%s\" (%s): its support fixes the %s, so no member may be %s, "
           "but %s is. Fix: make %s %s (for example pinned or clamped-clamped), "
           "or remove the support."),
           joint->id, channel_name (p->channel), channel_name (p->channel),
+          causal_word (p->channel, FX_CAUSAL_F), f_links->str, f_links->str,
+          causal_word (p->channel, FX_CAUSAL_V)));
+      else if (j->ground && n_f > 0)
+        add_conflict (conflicts, "joints", (int) j->joint, g_strdup_printf (
+          _("joint \"%s\" (%s): its own inertia (a mass, slider block or body) or a speed "
+          "motor takes the %s there, so no member may be %s, but %s is. Fix: make %s %s "
+          "(for example pinned or clamped-clamped)."),
+          joint->id, channel_name (p->channel),
+          p->channel == FX_CHANNEL_TRANSLATION ? _("force") : _("moment"),
           causal_word (p->channel, FX_CAUSAL_F), f_links->str, f_links->str,
           causal_word (p->channel, FX_CAUSAL_V)));
       if (j->ground && n_f > 0)
@@ -478,11 +513,12 @@ explain_infeasible (Problem *p, GPtrArray *conflicts)
         {
           guint fs = want[0] == FX_CAUSAL_F ? 0 : 1;
           add_conflict (conflicts, "links", (int) l, g_strdup_printf (
-            _("link \"%s\" (%s): its end at joint \"%s\" is free and needs a %s link, "
-            "its end at joint \"%s\" is supported and needs a %s link, and one link "
+            _("link \"%s\" (%s): its end at joint \"%s\" is %s and needs the link to be %s, "
+            "its end at joint \"%s\" is held and needs it to be %s, and one link "
             "has one causality. Fix: split link \"%s\" into two links at an interior "
             "welded joint, add an inertia (mass) at joint \"%s\", or support joint \"%s\"."),
             link->id, channel_name (p->channel), joint_id[fs],
+            p->channel == FX_CHANNEL_TRANSLATION ? _("free") : _("free to turn"),
             causal_word (p->channel, FX_CAUSAL_F), joint_id[1 - fs],
             causal_word (p->channel, FX_CAUSAL_V), link->id, joint_id[fs], joint_id[fs]));
           add_plain (p, g_strdup_printf (
@@ -601,7 +637,7 @@ solve_channel (const FxModel *model, FxChannel channel, int *bits, GPtrArray *co
   for (guint i = 0; i < p.junctions->len; i++)
     enqueue (&p, i);
 
-  ok = search (&p, 0);
+  ok = search (&p);
   if (exhausted)
     *exhausted = p.exhausted;
   if (ok)

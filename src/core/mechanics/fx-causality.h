@@ -59,8 +59,8 @@ typedef struct {
   FxLinkAssignment *links;  /* one per model link, same order               */
   GPtrArray *conflicts;     /* char*: one explanation per conflict, with fixes,
                              * each starting with the JSON path it is about */
-  GPtrArray *plain_conflicts; /* char*: the same in plain words for the app
-                               * (no JSON paths, no causality jargon) */
+  GPtrArray *plain_conflicts; /* char*: conflicts[i] in plain words for the app
+                               * (no JSON paths, no causality jargon), one each */
   GArray *regularisers;     /* FxRegulariser, never NULL, sorted by joint   */
 } FxAssignment;
 
@@ -69,8 +69,8 @@ typedef struct {
  * model today; floating-frame links (docs/theory.md) will answer TRUE. */
 gboolean      fx_link_ends_independent (const FxModel *model, guint link);
 
-/* The total regularising mass, kg (point masses and the masses rotary ones
- * were made from count once each). */
+/* The total regularising mass, kg: the point masses (a rotary inertia adds
+ * no mass). */
 double        fx_assignment_regularising_mass (const FxAssignment *a);
 /* The regularising mass at a joint of `model` for channel (kg), as the
  * assignment would add it: epsilon sum 1/2 rhoA L of the links there. */
