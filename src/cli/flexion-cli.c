@@ -414,16 +414,28 @@ print_regularisers (const FxAssignment *a, const FxModel *model)
       else
         printf ("regularising mass %.3g kg at joint %s (%s)\n", r->mass, j->id, of);
     }
+  for (guint i = 0; i < a->split_regularisers->len; i++)
+    {
+      const FxRegulariser *r = &g_array_index (a->split_regularisers, FxRegulariser, i);
+      if (r->channel == FX_CHANNEL_ROTATION)
+        printf ("regularising rotary inertia %.3g kg m^2 at the middle of split link %s (a mass of "
+                "%.3g kg, %g %% of the link's mass)\n", r->inertia, fx_model_link (model, (guint) r->link)->id,
+                r->mass, pct);
+      else
+        printf ("regularising mass %.3g kg at the middle of split link %s (%g %% of the link's mass)\n",
+                r->mass, fx_model_link (model, (guint) r->link)->id, pct);
+    }
 }
 
 /* One line for run: how many, and their share of the total mass. */
 static void
 print_regularising_share (const FxAssignment *a, const FxModel *model)
 {
-  if (a->regularisers->len == 0)
+  guint n = a->regularisers->len + a->split_regularisers->len;
+  if (n == 0)
     return;
   double reg = fx_assignment_regularising_mass (a), total = fx_model_total_mass (model) + reg;
-  printf ("regularising inertia: %u (%.3g kg, %.2g %% of the total mass)\n", a->regularisers->len,
+  printf ("regularising inertia: %u (%.3g kg, %.2g %% of the total mass)\n", n,
           reg, total > 0 ? 100.0 * reg / total : 0.0);
 }
 

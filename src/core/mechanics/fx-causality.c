@@ -882,15 +882,13 @@ ends_per_joint (const FxModel *model)
 /* Whether an inertia may go at this junction if it stays exposed: any
  * point mass in translation; in rotation a rotary inertia needs one
  * rotation, so a weld or a lone link end (not one end of several at a pin,
- * nor a body's attachment). A split's midpoint (joint index >= n_user)
- * should be covered by its halves. */
+ * nor a body's attachment). A split's midpoint (a weld) may take either,
+ * but its halves should cover it (see vertex_first). */
 static gboolean
 junction_may_take_inertia (const FxModel *model, const Junction *j, FxChannel channel,
-                           const guint *ends, guint n_user)
+                           const guint *ends)
 {
   const FxJoint *joint = fx_model_joint (model, (guint) j->joint);
-  if ((guint) j->joint >= n_user)
-    return FALSE;
   if (channel == FX_CHANNEL_TRANSLATION)
     return TRUE;
   if (fx_model_find_body_of_joint (model, joint->id) >= 0)
@@ -908,6 +906,7 @@ match_channel (const FxModel *model, FxChannel channel, guint n_user)
   g_autofree int *vertex = g_new (int, MAX (nj, 1));
   g_autofree gboolean *covered = g_new0 (gboolean, MAX (nj, 1));
   g_autofree gboolean *required = g_new0 (gboolean, MAX (nj, 1));
+  g_autofree gboolean *first = g_new0 (gboolean, MAX (nj, 1));  /* covered first */
   guint (*lj)[2] = link_junctions (model, junctions);
   ChannelMatch cm = { g_new (int, MAX (n, 1)), g_new (BitPair, MAX (n, 1)),
                       g_array_new (FALSE, FALSE, sizeof (guint)), FALSE, FALSE,
@@ -941,7 +940,8 @@ match_channel (const FxModel *model, FxChannel channel, guint n_user)
     {
       const Junction *j = &g_array_index (junctions, Junction, i);
       vertex[i] = (!j->ground && !covered[i]) ? (int) nv++ : -1;
-      required[i] = !junction_may_take_inertia (model, j, channel, ends, n_user);
+      required[i] = !junction_may_take_inertia (model, j, channel, ends);
+      first[i] = required[i] || (guint) j->joint >= n_user;
     }
   guint n_vertices = nv;
   g_autoptr (GArray) eu = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -972,17 +972,18 @@ match_channel (const FxModel *model, FxChannel channel, guint n_user)
       g_array_append_val (etag, tag);
     }
 
-  /* Priority: junctions that cannot take an inertia first; then by joint
+  /* Priority: junctions that cannot take an inertia, and split midpoints,
+   * first; then by joint
    * index from the highest down, so that on ties the inertia goes to the
    * lowest-numbered joint; private end vertices last. */
   g_autofree guint *order = g_new (guint, MAX (n_vertices, 1));
   g_autofree guint *jidx = g_new (guint, MAX (nj, 1));
   guint k = 0, m = 0;
   for (guint i = 0; i < nj; i++)
-    if (vertex[i] >= 0 && required[i])
+    if (vertex[i] >= 0 && first[i])
       order[k++] = (guint) vertex[i];
   for (guint i = 0; i < nj; i++)
-    if (vertex[i] >= 0 && !required[i])
+    if (vertex[i] >= 0 && !first[i])
       jidx[m++] = i;
   /* junctions are built joint by joint, so junction order is joint order */
   for (guint i = m; i > 0; i--)
@@ -1213,15 +1214,48 @@ fx_regularising_mass_at (const FxModel *model, guint joint, double *member_mass)
   return regularising_mass_from (model, mm);
 }
 
+/* `at` is the model the joint is counted in (the expanded one for a split's
+ * midpoint); `model` gives epsilon and the total mass. */
 static void
-add_regulariser (GArray *regs, const FxModel *model, guint joint, FxChannel channel)
+add_regulariser_at (GArray *regs, const FxModel *model, const FxModel *at, guint joint,
+                    FxChannel channel, int link)
 {
   double mm, h;
-  members_at (model, joint, &mm, &h);
-  FxRegulariser r = { joint, channel, regularising_mass_from (model, mm), 0.0, mm };
+  members_at (at, joint, &mm, &h);
+  FxRegulariser r = { joint, channel, regularising_mass_from (model, mm), 0.0, mm, link };
   if (channel == FX_CHANNEL_ROTATION)
     r.inertia = r.mass * (0.5 * h) * (0.5 * h);
   g_array_append_val (regs, r);
+}
+
+static void
+add_regulariser (GArray *regs, const FxModel *model, guint joint, FxChannel channel)
+{
+  add_regulariser_at (regs, model, model, joint, channel, -1);
+}
+
+/* The regularisers of tier 3: at model joints, and at split midpoints
+ * (whose joints exist only in the expanded model, after the model's own,
+ * one per split link in link order). */
+static void
+add_tier3_regularisers (FxAssignment *a, const FxModel *model, const gboolean *split,
+                        const Tier3 *t3)
+{
+  g_autoptr (FxModel) e = expand_model (model, split, NULL);
+  g_autofree int *mid_link = g_new (int, MAX (e->joints->len, 1));
+  for (guint l = 0, k = model->joints->len; l < model->links->len; l++)
+    if (split[l])
+      mid_link[k++] = (int) l;
+  for (guint c = 0; c < 2; c++)
+    for (guint i = 0; i < t3->ch[c].exposed->len; i++)
+      {
+        guint joint = g_array_index (t3->ch[c].exposed, guint, i);
+        FxChannel channel = c == 0 ? FX_CHANNEL_TRANSLATION : FX_CHANNEL_ROTATION;
+        if (joint < model->joints->len)
+          add_regulariser (a->regularisers, model, joint, channel);
+        else
+          add_regulariser_at (a->split_regularisers, model, e, joint, channel, mid_link[joint]);
+      }
 }
 
 static gint
@@ -1237,12 +1271,14 @@ double
 fx_assignment_regularising_mass (const FxAssignment *a)
 {
   double m = 0.0;
-  for (guint i = 0; i < a->regularisers->len; i++)
-    {
-      const FxRegulariser *r = &g_array_index (a->regularisers, FxRegulariser, i);
-      if (r->channel == FX_CHANNEL_TRANSLATION)
-        m += r->mass;
-    }
+  const GArray *lists[2] = { a->regularisers, a->split_regularisers };
+  for (guint k = 0; k < 2; k++)
+    for (guint i = 0; i < lists[k]->len; i++)
+      {
+        const FxRegulariser *r = &g_array_index (lists[k], FxRegulariser, i);
+        if (r->channel == FX_CHANNEL_TRANSLATION)
+          m += r->mass;
+      }
   return m;
 }
 
@@ -1405,6 +1441,7 @@ fx_assignment_compute (const FxModel *model)
   a->conflicts = g_ptr_array_new_with_free_func (g_free);
   a->plain_conflicts = g_ptr_array_new_with_free_func (g_free);
   a->regularisers = g_array_new (FALSE, FALSE, sizeof (FxRegulariser));
+  a->split_regularisers = g_array_new (FALSE, FALSE, sizeof (FxRegulariser));
 
   /* tier 1, as drawn: the search (whose choices the examples were made
    * with), and where it gave up or cannot see independent ends, the
@@ -1432,10 +1469,7 @@ fx_assignment_compute (const FxModel *model)
             n_e += split[l] ? 2 : 1;
           memcpy (T, t3.ch[0].bits, sizeof (int) * n_e);
           memcpy (R, t3.ch[1].bits, sizeof (int) * n_e);
-          for (guint c = 0; c < 2; c++)
-            for (guint i = 0; i < t3.ch[c].exposed->len; i++)
-              add_regulariser (a->regularisers, model, g_array_index (t3.ch[c].exposed, guint, i),
-                               c == 0 ? FX_CHANNEL_TRANSLATION : FX_CHANNEL_ROTATION);
+          add_tier3_regularisers (a, model, split, &t3);
         }
     }
   if (!ok && a->conflicts->len == 0)
@@ -1483,21 +1517,23 @@ fx_assignment_expand (const FxAssignment *a, const FxModel *model)
     split[l] = a->links[l].split;
   FxModel *e = expand_model (model, split, a->links);
 
-  for (guint i = 0; i < a->regularisers->len; i++)
-    {
-      const FxRegulariser *r = &g_array_index (a->regularisers, FxRegulariser, i);
-      FxJoint *j = fx_model_joint (e, r->joint);
-      if (r->channel == FX_CHANNEL_TRANSLATION)
-        {
-          j->mass += r->mass;
-          j->regularising_mass += r->mass;
-        }
-      else
-        {
-          j->inertia += r->inertia;
-          j->regularising_inertia += r->inertia;
-        }
-    }
+  const GArray *lists[2] = { a->regularisers, a->split_regularisers };
+  for (guint k = 0; k < 2; k++)
+    for (guint i = 0; i < lists[k]->len; i++)
+      {
+        const FxRegulariser *r = &g_array_index (lists[k], FxRegulariser, i);
+        FxJoint *j = fx_model_joint (e, r->joint);
+        if (r->channel == FX_CHANNEL_TRANSLATION)
+          {
+            j->mass += r->mass;
+            j->regularising_mass += r->mass;
+          }
+        else
+          {
+            j->inertia += r->inertia;
+            j->regularising_inertia += r->inertia;
+          }
+      }
   /* a roller is a pin on a straight guide: a slider block whose mass is
    * the joint's (its own, or the regularising one just added) */
   for (guint jt = 0; jt < model->joints->len; jt++)
@@ -1524,6 +1560,8 @@ fx_assignment_free (FxAssignment *a)
     g_ptr_array_unref (a->plain_conflicts);
   if (a->regularisers)
     g_array_unref (a->regularisers);
+  if (a->split_regularisers)
+    g_array_unref (a->split_regularisers);
   g_free (a);
 }
 

@@ -52,6 +52,9 @@ typedef struct {
   double mass;          /* kg, translation (and the mass a rotary one was made from) */
   double inertia;       /* kg m^2, rotation (0 for a point mass) */
   double member_mass;   /* sum of 1/2 rhoA L of the links meeting there (kg), for "1 % of ..." */
+  int link;             /* -1; in split_regularisers: the model link at whose
+                         * split midpoint it sits (joint is then the expanded
+                         * model's joint index, past the model's own) */
 } FxRegulariser;
 
 typedef struct {
@@ -62,6 +65,10 @@ typedef struct {
   GPtrArray *plain_conflicts; /* char*: conflicts[i] in plain words for the app
                                * (no JSON paths, no causality jargon), one each */
   GArray *regularisers;     /* FxRegulariser, never NULL, sorted by joint   */
+  GArray *split_regularisers; /* FxRegulariser at the midpoints of split links
+                               * (rare: a link held at one end whose other end
+                               * is one of several at a pin on a roller or mass),
+                               * never NULL, usually empty */
 } FxAssignment;
 
 /* Whether each end of `link` may take its own causality (a wildcard in the
