@@ -351,6 +351,21 @@ fx_regulariser_sentence (const FxRegulariser *r)
                          "unless you keep it."), m);
 }
 
+char *
+fx_split_regulariser_note (const FxAssignment *as, guint link)
+{
+  for (guint i = 0; as->split_regularisers && i < as->split_regularisers->len; i++)
+    {
+      const FxRegulariser *r = &g_array_index (as->split_regularisers, FxRegulariser, i);
+      if (r->link != (int) link)
+        continue;
+      g_autofree char *m = mass_text (r->mass);
+      return g_strdup_printf (_("A regularising mass of %s sits where it is split, added so the "
+                                "pins are consistent; it is not saved."), m);
+    }
+  return NULL;
+}
+
 gboolean
 fx_regulariser_keep (FxModel *model, const FxRegulariser *r)
 {
@@ -367,7 +382,8 @@ fx_regulariser_keep (FxModel *model, const FxRegulariser *r)
 char *
 fx_regularisers_summary (const FxModel *model, const FxAssignment *as)
 {
-  guint n = as->regularisers->len;
+  /* at joints, and (rarely) at the midpoints of split links */
+  guint n = as->regularisers->len + (as->split_regularisers ? as->split_regularisers->len : 0);
   if (n == 0)
     return NULL;
   double total = fx_model_total_mass (model);

@@ -78,6 +78,9 @@ const FxRegulariser *fx_assignment_regulariser_at (const FxAssignment *as, guint
  * "Regularising mass 12 g (1 % of the links meeting here), added so the
  * pins are consistent; ..." */
 char      *fx_regulariser_sentence  (const FxRegulariser *r);
+/* For link `link` split with a regularising mass at its midpoint (rare):
+ * a sentence saying so; else NULL. */
+char      *fx_split_regulariser_note (const FxAssignment *as, guint link);
 /* Turns it into the joint's own mass (or rotary inertia) in `model`. */
 gboolean   fx_regulariser_keep      (FxModel *model, const FxRegulariser *r);
 /* "2 added, 12 g, 0.5 % of the total mass"; NULL when there are none. */
