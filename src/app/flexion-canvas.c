@@ -64,13 +64,7 @@ rebuild_model_frame (FlexionCanvas *self)
   if (!fx_assignment_ok (self->assignment))
     {
       self->conflicts = fx_conflict_ends (canvas_model (self));
-      g_autoptr (FxModel) trial = fx_model_copy (canvas_model (self));
-      for (guint l = 0; l < trial->links->len; l++)
-        if (fx_conflict_ends_involve (self->conflicts, l))
-          fx_model_link (trial, l)->formulation = FX_FORMULATION_AUTO;
-      self->relaxed = fx_assignment_compute (trial);
-      if (!fx_assignment_ok (self->relaxed))
-        g_clear_pointer (&self->relaxed, fx_assignment_free);
+      self->relaxed = fx_conflict_relaxed_assignment (canvas_model (self), self->conflicts);
     }
 }
 

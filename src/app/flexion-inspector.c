@@ -711,6 +711,13 @@ show_link (FlexionInspector *self, const FxModel *m, guint li)
   else
     chosen = g_strdup (_("No consistent assignment: see the conflicts below"));
   GtkWidget *combo = combo_row (g, _("Formulation"), chosen, forms, sel, G_CALLBACK (on_formulation), self);
+  g_autofree char *split_note = fx_assignment_ok (as) ? fx_split_regulariser_note (as, li) : NULL;
+  if (split_note)
+    {
+      GtkWidget *note = paragraph (split_note);
+      gtk_widget_add_css_class (note, "dim-label");
+      adw_preferences_group_add (g, note);
+    }
   gtk_widget_set_tooltip_text (combo, _("Which ports of the link take force and which take "
                                         "velocity; Auto lets Flexion choose a consistent set"));
   if (!fx_assignment_ok (as))

@@ -132,6 +132,19 @@ fx_conflict_ends_involve (const GPtrArray *ends, guint link)
   return FALSE;
 }
 
+FxAssignment *
+fx_conflict_relaxed_assignment (const FxModel *model, const GPtrArray *ends)
+{
+  g_autoptr (FxModel) trial = fx_model_copy (model);
+  for (guint l = 0; l < trial->links->len; l++)
+    if (fx_conflict_ends_involve (ends, l))
+      fx_model_link (trial, l)->formulation = FX_FORMULATION_AUTO;
+  FxAssignment *as = fx_assignment_compute (trial);
+  if (!fx_assignment_ok (as))
+    g_clear_pointer (&as, fx_assignment_free);
+  return as;
+}
+
 /* ---- sentences ---- */
 
 char *
@@ -143,21 +156,22 @@ fx_conflict_end_sentence (const FxModel *model, const FxConflictEnd *e)
   return g_strdup_printf (_("Link %s, at joint %s: %s."), l->id, e->at_to ? l->to : l->from, e->why);
 }
 
-/* Whether `word` (up to its end) is a JSON path: "(root)", "links",
- * "joints[3]", "links[0].section". */
+/* Whether `word` (`len` bytes) is a JSON path as the loader writes them:
+ * "(root)", "links[0]", "joints[3].at", or a top-level key ("time"). */
 static gboolean
 is_json_path (const char *word, gsize len)
 {
-  if (len == 6 && strncmp (word, "(root)", 6) == 0)
-    return TRUE;
-  gsize i = 0;
-  while (i < len && (g_ascii_islower (word[i]) || word[i] == '_'))
-    i++;
-  if (i == 0)
+  static const char *const keys[] = {
+    "(root)", "joints", "links", "loads", "motors", "springs", "probes", "bodies", "drags",
+    "time", "gravity", "regularisation", "solver", "noise", "format", "version", NULL,
+  };
+  g_autofree char *w = g_strndup (word, len);
+  if (strchr (w, ' ') != NULL)
     return FALSE;
-  while (i < len && strchr ("[]0123456789._abcdefghijklmnopqrstuvwxyz", word[i]))
-    i++;
-  return i == len && (word[len - 1] == ']' || memchr (word, '[', len) == NULL);
+  g_autofree char *head = g_strndup (w, strcspn (w, "[."));
+  if (!g_strv_contains (keys, head))
+    return FALSE;
+  return g_str_equal (head, w) || w[strlen (head)] == '[' || w[strlen (head)] == '.';
 }
 
 char *
@@ -337,6 +351,21 @@ fx_regulariser_sentence (const FxRegulariser *r)
                          "unless you keep it."), m);
 }
 
+char *
+fx_split_regulariser_note (const FxAssignment *as, guint link)
+{
+  for (guint i = 0; as->split_regularisers && i < as->split_regularisers->len; i++)
+    {
+      const FxRegulariser *r = &g_array_index (as->split_regularisers, FxRegulariser, i);
+      if (r->link != (int) link)
+        continue;
+      g_autofree char *m = mass_text (r->mass);
+      return g_strdup_printf (_("A regularising mass of %s sits where it is split, added so the "
+                                "pins are consistent; it is not saved."), m);
+    }
+  return NULL;
+}
+
 gboolean
 fx_regulariser_keep (FxModel *model, const FxRegulariser *r)
 {
@@ -353,7 +382,8 @@ fx_regulariser_keep (FxModel *model, const FxRegulariser *r)
 char *
 fx_regularisers_summary (const FxModel *model, const FxAssignment *as)
 {
-  guint n = as->regularisers->len;
+  /* at joints, and (rarely) at the midpoints of split links */
+  guint n = as->regularisers->len + (as->split_regularisers ? as->split_regularisers->len : 0);
   if (n == 0)
     return NULL;
   double total = fx_model_total_mass (model);

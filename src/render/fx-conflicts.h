@@ -29,6 +29,11 @@ GPtrArray *fx_conflict_ends (const FxModel *model);
 /* Whether `link` has an end in `ends`. */
 gboolean   fx_conflict_ends_involve (const GPtrArray *ends, guint link);
 
+/* For drawing a conflict: the assignment of `model` with the links that
+ * have an end in `ends` set to Auto, so the other links keep their glyphs;
+ * NULL if even that has none. */
+FxAssignment *fx_conflict_relaxed_assignment (const FxModel *model, const GPtrArray *ends);
+
 /* "Link crank, at joint O: <why>." */
 char      *fx_conflict_end_sentence (const FxModel *model, const FxConflictEnd *end);
 
@@ -73,6 +78,9 @@ const FxRegulariser *fx_assignment_regulariser_at (const FxAssignment *as, guint
  * "Regularising mass 12 g (1 % of the links meeting here), added so the
  * pins are consistent; ..." */
 char      *fx_regulariser_sentence  (const FxRegulariser *r);
+/* For link `link` split with a regularising mass at its midpoint (rare):
+ * a sentence saying so; else NULL. */
+char      *fx_split_regulariser_note (const FxAssignment *as, guint link);
 /* Turns it into the joint's own mass (or rotary inertia) in `model`. */
 gboolean   fx_regulariser_keep      (FxModel *model, const FxRegulariser *r);
 /* "2 added, 12 g, 0.5 % of the total mass"; NULL when there are none. */

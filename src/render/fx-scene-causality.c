@@ -120,12 +120,26 @@ draw_conflict_rings (const Scene *sc)
     }
 }
 
+/* A small grey dot at (x, y). */
+static void
+regulariser_dot (const Scene *sc, double x, double y)
+{
+  cairo_t *cr = sc->cr;
+  cairo_new_sub_path (cr);
+  cairo_arc (cr, x, y, 3.5 * sc->ls, 0, 2 * G_PI);
+  fx_set_rgb (cr, sc->pal->dim);
+  cairo_fill_preserve (cr);
+  fx_set_rgb (cr, sc->pal->bg);
+  cairo_set_line_width (cr, 1 * sc->ls);
+  cairo_stroke (cr);
+}
+
 /* A small grey dot beside each joint where the assignment added a
- * regularising inertia (docs/theory.md): derived, not in the file. */
+ * regularising inertia (docs/theory.md), and beside the midpoint of a split
+ * link that carries one: derived, not in the file. */
 static void
 draw_regularisers (const Scene *sc, const FxAssignment *as)
 {
-  cairo_t *cr = sc->cr;
   double ls = sc->ls;
   for (guint i = 0; i < as->regularisers->len; i++)
     {
@@ -135,14 +149,18 @@ draw_regularisers (const Scene *sc, const FxAssignment *as)
       double x, y;
       scene_joint_device (sc, r->joint, &x, &y);
       /* above and left, clear of the joint's ring and the link glyphs */
-      double off = (8 + 7 * r->channel) * ls;
-      cairo_new_sub_path (cr);
-      cairo_arc (cr, x - off, y - 8 * ls, 3.5 * ls, 0, 2 * G_PI);
-      fx_set_rgb (cr, sc->pal->dim);
-      cairo_fill_preserve (cr);
-      fx_set_rgb (cr, sc->pal->bg);
-      cairo_set_line_width (cr, 1 * ls);
-      cairo_stroke (cr);
+      regulariser_dot (sc, x - (8 + 7 * r->channel) * ls, y - 8 * ls);
+    }
+  for (guint i = 0; as->split_regularisers && i < as->split_regularisers->len; i++)
+    {
+      const FxRegulariser *r = &g_array_index (as->split_regularisers, FxRegulariser, i);
+      if (r->link < 0 || (guint) r->link >= sc->frame->n_links || !scene_link_has_nodes (sc->frame, r->link))
+        continue;
+      double mx, my, x, y;
+      scene_link_point (sc->frame, r->link, 0.5, &mx, &my);
+      scene_dev (sc, mx, my, &x, &y);
+      /* beside the split's diamond */
+      regulariser_dot (sc, x - (12 + 7 * r->channel) * ls, y - 8 * ls);
     }
 }
 

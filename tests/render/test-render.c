@@ -5,6 +5,8 @@
 #include "fx-measure-plot.h"
 #include "fx-runner.h"
 #include "fx-model-io.h"
+#include "fx-conflicts.h"
+#include "fx-render-private.h"
 #include "../test-models.h"
 
 #include <cairo-pdf.h>
@@ -176,6 +178,91 @@ test_scene_image (void)
   g_assert_cmpint (fx_scene_pick_link (last, &view, dx, dy + 2, 6, &sfrac), ==, 0);
   g_assert_cmpfloat (fabs (sfrac - 0.5), <, 0.15);
   g_assert_cmpint (fx_scene_pick_link (last, &view, -500, -500, 6, &sfrac), ==, -1);
+}
+
+/* How many pixels are within 0.1 (per channel) of `rgb`. */
+static guint
+count_colour (cairo_surface_t *s, const double rgb[3])
+{
+  cairo_surface_flush (s);
+  int w = cairo_image_surface_get_width (s), h = cairo_image_surface_get_height (s);
+  int stride = cairo_image_surface_get_stride (s);
+  const guint8 *data = cairo_image_surface_get_data (s);
+  guint n = 0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      {
+        guint32 px = *(const guint32 *) (data + y * stride + 4 * x);
+        double c[3] = { ((px >> 16) & 255) / 255.0, ((px >> 8) & 255) / 255.0, (px & 255) / 255.0 };
+        n += fabs (c[0] - rgb[0]) < 0.1 && fabs (c[1] - rgb[1]) < 0.1 && fabs (c[2] - rgb[2]) < 0.1;
+      }
+  return n;
+}
+
+static void
+test_conflict_glyphs (void)
+{
+  /* the four-bar's crank set free-free by hand: its end at the pin support
+   * is ringed in red, and the coupler and rocker (Auto) keep their glyphs,
+   * blue V among them (the crank's own are all F) */
+  g_autoptr (FxModel) m = test_load_example ("four-bar.flexion");
+  fx_model_link (m, 0)->formulation = FX_FORMULATION_FREE_FREE;
+  g_autoptr (GPtrArray) ends = fx_conflict_ends (m);
+  g_assert_cmpuint (ends->len, ==, 1);
+  g_autoptr (FxAssignment) relaxed = fx_conflict_relaxed_assignment (m, ends);
+  g_assert_nonnull (relaxed);
+  g_autoptr (FxStepFrame) frame = fx_step_frame_new_from_model (m);
+  const FxPalette *pal = fx_palette_get (FALSE);
+  guint red[2], blue[2];
+  for (int with_relaxed = 0; with_relaxed < 2; with_relaxed++)
+    {
+      cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 640, 480);
+      cairo_t *cr = cairo_create (s);
+      FxSceneStyle style;
+      fx_scene_style_init (&style);
+      style.assignment = with_relaxed ? relaxed : NULL;
+      style.conflicts = ends;
+      style.show_grid = FALSE;
+      FxView view;
+      double bbox[4];
+      g_assert_true (fx_scene_bounds (frame, bbox));
+      fx_view_fit (&view, bbox, 640, 480, 60);
+      fx_scene_draw (cr, m, frame, NULL, &view, &style, 640, 480);
+      cairo_destroy (cr);
+      red[with_relaxed] = count_colour (s, pal->error);
+      blue[with_relaxed] = count_colour (s, pal->accent);
+      if (with_relaxed)
+        {
+          g_autofree char *png = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), "conflict-scene.png", NULL);
+          g_assert_cmpint (cairo_surface_write_to_png (s, png), ==, CAIRO_STATUS_SUCCESS);
+        }
+      cairo_surface_destroy (s);
+    }
+  g_test_message ("red pixels %u / %u, blue %u / %u (without / with the other links' glyphs)",
+                  red[0], red[1], blue[0], blue[1]);
+  g_assert_cmpuint (red[0], >, 50);      /* the ring */
+  g_assert_cmpuint (red[1], ==, red[0]);
+  g_assert_cmpuint (blue[1], >, blue[0] + 50);  /* the V glyphs of coupler and rocker */
+}
+
+static void
+test_strip_paths (void)
+{
+  /* the app never shows the loader's JSON paths; other colons stay */
+  const char *cases[][2] = {
+    { "(root): no valid formulation for this mechanism:\n  links[0]: link \"crank\" is stuck.",
+      "no valid formulation for this mechanism: link \"crank\" is stuck." },
+    { "joints[3].at: must be finite", "must be finite" },
+    { "(root): time: dt must be > 0", "dt must be > 0" },
+    { "solver failed at t = 1 s: Newton did not converge", "solver failed at t = 1 s: Newton did not converge" },
+    { "warning: keep me", "warning: keep me" },
+    { "one\ntwo", "one\ntwo" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *plain = fx_conflict_strip_paths (cases[i][0]);
+      g_assert_cmpstr (plain, ==, cases[i][1]);
+    }
 }
 
 static void
@@ -422,6 +509,8 @@ main (int argc, char **argv)
   g_test_add_func ("/render/view", test_view);
   g_test_add_func ("/render/scene-image", test_scene_image);
   g_test_add_func ("/render/vector-outputs", test_vector_outputs);
+  g_test_add_func ("/render/conflict-glyphs", test_conflict_glyphs);
+  g_test_add_func ("/render/strip-paths", test_strip_paths);
   g_test_add_func ("/render/plots", test_plots);
   g_test_add_func ("/render/ensemble-probe-axes", test_ensemble_probe_axes);
   g_test_add_func ("/render/measure-plot", test_measure_plot);

@@ -265,6 +265,30 @@ find_button (GtkWidget *widget, const char *label)
   return NULL;
 }
 
+typedef struct {
+  FlexionWindow *win;
+  const char *label;
+  GtkWidget *found;
+} ButtonWait;
+
+static gboolean
+button_shown (gpointer data)
+{
+  ButtonWait *b = data;
+  b->found = find_button (GTK_WIDGET (b->win), b->label);
+  return b->found != NULL;
+}
+
+/* The button once the inspector shows it (it rebuilds on the main loop;
+ * 5 s only bound a loaded machine), or NULL. */
+static GtkWidget *
+wait_for_button (FlexionWindow *win, const char *label)
+{
+  ButtonWait b = { win, label, NULL };
+  ui_wait_until (button_shown, &b, 5);
+  return b.found;
+}
+
 static void
 test_simply_supported_example (void)
 {
@@ -280,8 +304,7 @@ test_simply_supported_example (void)
   /* the roller rolls on a regularising mass until the user keeps it */
   g_assert_cmpuint (n_regularisers (m), ==, 1);
   flexion_canvas_select (FLEXION_CANVAS (flexion_window_get_canvas (win)), 1, -1);
-  ui_spin (0.3);
-  GtkWidget *keep = find_button (GTK_WIDGET (win), "Keep as Joint Mass");
+  GtkWidget *keep = wait_for_button (win, "Keep as Joint Mass");
   g_assert_nonnull (keep);
   g_signal_emit_by_name (keep, "clicked");
   g_assert_cmpfloat (fx_model_joint (model_of (win), 1)->mass, >, 0);
@@ -311,9 +334,10 @@ test_keep_regulariser (void)
 
   flexion_canvas_select (FLEXION_CANVAS (flexion_window_get_canvas (win)), (int) r.joint, -1);
   ui_spin (0.3);
-  GtkWidget *keep = find_button (GTK_WIDGET (win), "Keep as Joint Mass");
-  g_assert_nonnull (keep);
   screenshot (win, "ui-regularising-joint.png");
+  /* found after the main loop ran: a rebuild of the inspector replaces it */
+  GtkWidget *keep = wait_for_button (win, "Keep as Joint Mass");
+  g_assert_nonnull (keep);
   g_signal_emit_by_name (keep, "clicked");
   ui_spin (0.3);
   g_assert_cmpfloat (fx_model_joint (fx_document_get_model (doc), r.joint)->mass, ==, r.mass);
@@ -407,7 +431,7 @@ check_forced_conflict (FlexionWindow *win, const char *shot)
       const FxConflictFix *f = fixes->pdata[i];
       g_test_message ("fix: %s (%s)", f->label, f->machine);
       g_autofree char *button = g_strdup_printf ("Fix: %s", f->label);
-      g_assert_nonnull (find_button (GTK_WIDGET (win), button));
+      g_assert_nonnull (wait_for_button (win, button));
       g_assert_cmpuint (f->changes, >=, changes);  /* best first */
       changes = f->changes;
       g_action_group_activate_action (G_ACTION_GROUP (win), "apply-fix", g_variant_new_string (f->machine));
