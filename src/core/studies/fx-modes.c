@@ -28,6 +28,7 @@
 #include "fx-modes.h"
 #include "fx-csv.h"
 #include "fx-system-private.h"
+#include "fx-link-model.h"
 
 #include <glib/gi18n-lib.h>
 #include <gsl/gsl_blas.h>
@@ -111,13 +112,9 @@ unknown_is_velocity (const FxSystem *sys, guint i)
   for (guint li = 0; li < sys->n_links; li++)
     {
       const FxLinkSys *l = &sys->links[li];
-      guint size = FX_SLOT * (2 * l->N + 1);
-      if (i < l->offset || i >= l->offset + size)
+      if (i < l->offset || i >= l->offset + l->n_unknowns)
         continue;
-      guint slot = (i - l->offset) / FX_SLOT, comp = (i - l->offset) % FX_SLOT;
-      gboolean node = slot % 2 == 0;
-      FxCausality c = comp < 2 ? l->T : l->R;
-      return node == (c == FX_CAUSAL_F);
+      return l->model->unknown_is_velocity (l, i - l->offset);
     }
   return TRUE;
 }
