@@ -20,7 +20,7 @@ typedef struct {
   GArray *sides;    /* guint: 0 = link's `from` end, 1 = `to` end */
 } Junction;
 
-typedef enum { BIT_UNSET = -1 } BitState;
+typedef enum { BIT_UNSET = -1, BIT_WILD = 2 } BitState;
 
 typedef struct {
   const FxModel *model;
@@ -200,10 +200,12 @@ propagate (Problem *p)
         {
           const Junction *j = &g_array_index (p->junctions, Junction, i);
           guint n = j->members->len, n_f = 0, n_unset = 0, last_unset = 0;
+          gboolean wild = FALSE;  /* an independent end can cover the junction */
 
           for (guint k = 0; k < n; k++)
             {
               int b = p->bit[member (j, k)];
+              wild |= b == BIT_WILD;
               if (b == FX_CAUSAL_F)
                 n_f++;
               else if (b == BIT_UNSET)
@@ -226,7 +228,7 @@ propagate (Problem *p)
               continue;
             }
 
-          if (n_f > 1 || (n_f == 0 && n_unset == 0))
+          if (n_f > 1 || (n_f == 0 && n_unset == 0 && !wild))
             return FALSE;
           if (n_f == 1 && n_unset > 0)
             {
@@ -235,7 +237,7 @@ propagate (Problem *p)
                   p->bit[member (j, k)] = FX_CAUSAL_V;
               changed = TRUE;
             }
-          else if (n_f == 0 && n_unset == 1)
+          else if (n_f == 0 && n_unset == 1 && !wild)
             {
               p->bit[last_unset] = FX_CAUSAL_F;
               changed = TRUE;
@@ -366,6 +368,8 @@ explain_infeasible (Problem *p, GPtrArray *conflicts)
     {
       const FxLink *link = fx_model_link (p->model, l);
       int want[2] = { BIT_UNSET, BIT_UNSET };
+      if (fx_link_ends_independent (p->model, l))
+        continue;
       const char *joint_id[2] = { link->from, link->to };
 
       for (guint i = 0; i < p->junctions->len; i++)
@@ -447,8 +451,43 @@ fx_joint_is_covered (const FxModel *model, guint joint, FxChannel channel)
 
 /* Solve one channel. On success fills bits (per link); on failure appends
  * explanations to `conflicts` (may be NULL) and returns FALSE. */
+static gboolean solve_channel_ends (const FxModel *model, FxChannel channel, int *bits,
+                                    int *end_bits, GPtrArray *conflicts);
+
+/* Each independent end: F at a free junction no other member covers
+ * (the first such end there), else V. */
+static void
+wild_ends (const Problem *p, int *end_bits)
+{
+  for (guint i = 0; i < p->junctions->len; i++)
+    {
+      const Junction *j = &g_array_index (p->junctions, Junction, i);
+      gboolean covered = j->ground;
+      for (guint k = 0; k < j->members->len; k++)
+        covered |= p->bit[member (j, k)] == FX_CAUSAL_F;
+      for (guint k = 0; k < j->members->len; k++)
+        {
+          guint l = member (j, k), side = g_array_index (j->sides, guint, k);
+          if (p->bit[l] != BIT_WILD)
+            end_bits[2 * l + side] = p->bit[l];
+          else
+            {
+              end_bits[2 * l + side] = covered ? FX_CAUSAL_V : FX_CAUSAL_F;
+              covered = TRUE;
+            }
+        }
+    }
+}
+
 static gboolean
 solve_channel (const FxModel *model, FxChannel channel, int *bits, GPtrArray *conflicts)
+{
+  return solve_channel_ends (model, channel, bits, NULL, conflicts);
+}
+
+static gboolean
+solve_channel_ends (const FxModel *model, FxChannel channel, int *bits, int *end_bits,
+                    GPtrArray *conflicts)
 {
   guint n = model->links->len;
   Problem p = { model, channel, build_junctions (model, channel),
@@ -458,8 +497,8 @@ solve_channel (const FxModel *model, FxChannel channel, int *bits, GPtrArray *co
   for (guint l = 0; l < n; l++)
     {
       const FxLink *link = fx_model_link (model, l);
-      p.bit[l] = BIT_UNSET;
-      if (link->formulation != FX_FORMULATION_AUTO)
+      p.bit[l] = fx_link_ends_independent (model, l) ? BIT_WILD : BIT_UNSET;
+      if (p.bit[l] == BIT_UNSET && link->formulation != FX_FORMULATION_AUTO)
         {
           FxCausality T, R;
           fx_formulation_causality (link->formulation, &T, &R);
@@ -471,7 +510,16 @@ solve_channel (const FxModel *model, FxChannel channel, int *bits, GPtrArray *co
   g_autofree int *user = g_memdup2 (p.bit, sizeof (int) * MAX (n, 1));
   ok = search (&p);
   if (ok)
-    memcpy (bits, p.bit, sizeof (int) * n);
+    {
+      g_autofree int *ends = g_new0 (int, 2 * MAX (n, 1));
+      wild_ends (&p, ends);
+      if (end_bits)
+        memcpy (end_bits, ends, sizeof (int) * 2 * n);
+      memcpy (bits, p.bit, sizeof (int) * n);
+      for (guint l = 0; l < n; l++)
+        if (bits[l] == BIT_WILD)
+          bits[l] = ends[2 * l];  /* the `from` end stands for the link */
+    }
   else if (conflicts)
     {
       guint before = conflicts->len;
@@ -508,6 +556,9 @@ link_copy_physics (FxLink *dst, const FxLink *src)
   dst->initial_omega = src->initial_omega;
   dst->damping = src->damping;
   dst->rotational_damping = src->rotational_damping;
+  dst->kind = src->kind;
+  dst->frame = src->frame;
+  dst->kelvin_voigt = src->kelvin_voigt;
 }
 
 static char *
@@ -667,7 +718,7 @@ fx_assignment_compute (const FxModel *model)
         for (guint l = 0; l < n; l++)
           {
             const FxLink *link = fx_model_link (model, l);
-            if (link->formulation != FX_FORMULATION_AUTO)
+            if (link->formulation != FX_FORMULATION_AUTO || fx_link_ends_independent (model, l))
               continue;
             gboolean named = FALSE;
             for (guint c = 0; c < a->conflicts->len; c++)
@@ -685,6 +736,14 @@ fx_assignment_compute (const FxModel *model)
         g_ptr_array_set_size (a->conflicts, 0);
     }
 
+  g_autofree int *T_end = g_new0 (int, 4 * MAX (n, 1)), *R_end = g_new0 (int, 4 * MAX (n, 1));
+  if (ok)
+    {
+      /* the ends of the expanded model's links, from the same (deterministic) search */
+      g_autoptr (FxModel) expanded = expand_model (model, split, NULL);
+      solve_channel_ends (expanded, FX_CHANNEL_TRANSLATION, T, T_end, NULL);
+      solve_channel_ends (expanded, FX_CHANNEL_ROTATION, R, R_end, NULL);
+    }
   if (ok)
     {
       /* T and R are per expanded link: walk them alongside */
@@ -701,11 +760,15 @@ fx_assignment_compute (const FxModel *model)
               guint n1 = MAX (1, (link->elements + 1) / 2), n2 = MAX (1, link->elements - n1);
               fill_segment (&la->segment[0], T[e], R[e], n1);
               fill_segment (&la->segment[1], T[e + 1], R[e + 1], n2);
+              la->T_end[0] = T_end[2 * e], la->R_end[0] = R_end[2 * e];
+              la->T_end[1] = T_end[2 * e + 3], la->R_end[1] = R_end[2 * e + 3];
               e += 2;
             }
           else
             {
               fill_segment (&la->segment[0], T[e], R[e], link->elements);
+              la->T_end[0] = T_end[2 * e], la->R_end[0] = R_end[2 * e];
+              la->T_end[1] = T_end[2 * e + 1], la->R_end[1] = R_end[2 * e + 1];
               e += 1;
             }
           la->T = la->segment[0].T;

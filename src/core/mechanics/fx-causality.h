@@ -36,6 +36,7 @@ typedef struct {
   gboolean split;             /* split at its midpoint at a welded joint    */
   guint n_segments;           /* 1, or 2 when split                        */
   FxSegmentAssignment segment[2];
+  FxCausality T_end[2], R_end[2];  /* per end (`from`, `to`)                */
 } FxLinkAssignment;
 
 typedef struct {
@@ -52,6 +53,10 @@ guint         fx_assignment_n_splits (const FxAssignment *assignment);
  * "<id>~b" from there to `to`), formulations fixed to the assignment, loads
  * and probes on split links moved to the half they fall on. */
 FxModel      *fx_assignment_expand   (const FxAssignment *assignment, const FxModel *model);
+
+/* Whether a link's two ends take their causality independently (a
+ * floating-frame link): each is a wildcard in the matching. */
+gboolean      fx_link_ends_independent (const FxModel *model, guint link);
 
 /* Whether a junction needs no force-causal link: a support fixes the channel,
  * or an inertia (lumped mass, slider block, rigid body) takes the force. */

@@ -6,6 +6,7 @@
 
 static const FxLinkModel *const link_models[] = {
   &fx_link_model_geometrically_exact,
+  &fx_link_model_floating_frame,
 };
 
 const FxLinkModel *

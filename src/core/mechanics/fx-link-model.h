@@ -29,6 +29,8 @@ struct _FxLinkModel {
    * segment's causality, allocate its configuration (n_theta angles, n_r
    * position pairs) and set n_unknowns (numbered from l->offset). */
   void (*setup) (FxLinkSys *l, const FxLink *ml);
+  /* Free what setup allocated beyond theta and r (may be NULL). */
+  void (*clear) (FxLinkSys *l);
   /* The initial velocities of the link's unknowns in x. */
   void (*initial_motion) (const FxLinkSys *l, const FxLink *ml, double *x);
 
@@ -62,6 +64,7 @@ struct _FxLinkModel {
 };
 
 extern const FxLinkModel fx_link_model_geometrically_exact;  /* fx-link-ge.c */
+extern const FxLinkModel fx_link_model_floating_frame;       /* fx-link-ff.c */
 
 /* The model of this name, or NULL. */
 const FxLinkModel *fx_link_model_find (const char *name);

@@ -26,6 +26,8 @@ typedef struct {
   double L, h;
   double rhoA, rhoI, Ct[2], Cr;  /* compliances; 0 for a rigid link */
   FxCausality T, R;
+  FxCausality T_end[2], R_end[2];  /* per end: a floating-frame link's ends differ */
+  gpointer impl;                 /* the model's own data              */
   guint offset;                  /* first unknown                    */
   guint n_unknowns;              /* how many, from offset            */
   double angle0;                 /* direction of the straight link    */

@@ -33,14 +33,15 @@ set_joint_error (GError **error, FxSystemError code, const FxSystem *sys, const 
 
 /* The parts every link model shares; the model sets up the rest. */
 static void
-link_init (FxSystem *sys, FxLinkSys *l, const FxLink *ml, const FxSegmentAssignment *as)
+link_init (FxSystem *sys, FxLinkSys *l, const FxLink *ml, const FxLinkAssignment *la, guint k)
 {
+  const FxSegmentAssignment *as = &la->segment[k];
   const FxModel *model = sys->built;
   const FxJoint *a = fx_model_joint (model, fx_model_find_joint (model, ml->from));
   const FxJoint *b = fx_model_joint (model, fx_model_find_joint (model, ml->to));
   double dx = b->at[0] - a->at[0], dy = b->at[1] - a->at[1];
 
-  l->model = fx_link_model_find (NULL);
+  l->model = fx_link_model_find (fx_link_kind_to_string (ml->kind));
   l->id = ml->id;
   l->N = ml->elements;
   l->L = hypot (dx, dy);
@@ -49,6 +50,12 @@ link_init (FxSystem *sys, FxLinkSys *l, const FxLink *ml, const FxSegmentAssignm
   l->rhoI = ml->section.rhoI;
   l->T = as->T;
   l->R = as->R;
+  for (guint side = 0; side < 2; side++)
+    {
+      gboolean own = fx_link_ends_independent (sys->built, (guint) (l - sys->links));
+      l->T_end[side] = own ? la->T_end[side] : l->T;
+      l->R_end[side] = own ? la->R_end[side] : l->R;
+    }
   l->angle0 = atan2 (dy, dx);
   l->origin[0] = a->at[0];
   l->origin[1] = a->at[1];
@@ -297,7 +304,7 @@ build_joint (FxSystem *sys, guint jt, GError **error)
           FxPort rp = make_port (sys, l, side, FX_CHANNEL_ROTATION);
           tj = &g_array_index (sys->tjunctions, FxJunction, sys->tjunctions->len - 1);
           g_array_append_val (tj->ports, tp);
-          if (sys->links[l].T == FX_CAUSAL_F)
+          if (sys->links[l].T_end[side] == FX_CAUSAL_F)
             tj->f = tj->ports->len - 1;
 
           FxJunction *rj;
@@ -336,7 +343,7 @@ build_joint (FxSystem *sys, guint jt, GError **error)
               rp.drive_profile = &between->profile;
             }
           g_array_append_val (rj->ports, rp);
-          if (sys->links[l].R == FX_CAUSAL_F)
+          if (sys->links[l].R_end[side] == FX_CAUSAL_F)
             rj->f = rj->ports->len - 1;
         }
     }
@@ -349,7 +356,7 @@ build_joint (FxSystem *sys, guint jt, GError **error)
         {
           FxPort *p = &g_array_index (rj->ports, FxPort, k);
           FxLinkSys *l = &sys->links[p->link];
-          if (l->R != FX_CAUSAL_V || rj->ground)
+          if (l->R_end[p->side] != FX_CAUSAL_V || rj->ground)
             continue;
           if (rj->inertia_dof >= 0)
             {
@@ -448,6 +455,48 @@ check_single_link_limits (FxSystem *sys, GError **error)
   return TRUE;
 }
 
+/* What a floating-frame link does not take (yet), and its attached frame's
+ * condition: the `from` end held in both channels (docs/theory.md). */
+static gboolean
+check_floating_links (FxSystem *sys, GError **error)
+{
+  const FxModel *model = sys->model;
+
+  for (guint l = 0; l < model->links->len; l++)
+    {
+      const FxLink *ml = fx_model_link (model, l);
+      const FxLinkAssignment *la = &sys->assignment->links[l];
+      if (ml->kind != FX_LINK_FLOATING_FRAME)
+        continue;
+      if (ml->frame == FX_LINK_FRAME_ATTACHED
+          && (la->T_end[0] != FX_CAUSAL_V || la->R_end[0] != FX_CAUSAL_V))
+        {
+          g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
+                       _("links[%u].frame: an \"attached\" frame needs the link's `from` end "
+                         "(joint \"%s\") held in translation and rotation, as by a clamp or "
+                         "a driven hub; use \"mean-axis\""), l, ml->from);
+          return FALSE;
+        }
+      for (guint i = 0; i < model->loads->len; i++)
+        if (g_strcmp0 (fx_model_load (model, i)->link, ml->id) == 0)
+          {
+            g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
+                         _("loads[%u].link: a point load on floating-frame link \"%s\" is not "
+                           "supported yet; load a joint"), i, ml->id);
+            return FALSE;
+          }
+      for (guint i = 0; i < model->drags->len; i++)
+        if (g_strcmp0 (fx_model_drag (model, i)->link, ml->id) == 0)
+          {
+            g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
+                         _("drags[%u].link: a drag on floating-frame link \"%s\" is not "
+                           "supported yet"), i, ml->id);
+            return FALSE;
+          }
+    }
+  return TRUE;
+}
+
 FxSystem *
 fx_system_new (const FxModel *model, GError **error)
 {
@@ -480,6 +529,8 @@ fx_system_new (const FxModel *model, GError **error)
     }
 
   /* the engine builds the expanded model: split links become two segments */
+  if (!check_floating_links (sys, error))
+    return NULL;
   sys->built = fx_assignment_expand (sys->assignment, sys->model);
   /* noise: sample 0 of the model's seed until fx_system_set_noise says otherwise */
   sys->noise = fx_noise_new_for_model (sys->built, model->seed, 0);
@@ -531,7 +582,7 @@ fx_system_new (const FxModel *model, GError **error)
       for (guint k = 0; k < la->n_segments; k++, seg++)
         {
           FxLinkSys *ls = &sys->links[seg];
-          link_init (sys, ls, fx_model_link (sys->built, seg), &la->segment[k]);
+          link_init (sys, ls, fx_model_link (sys->built, seg), la, k);
           ls->model_index = l;
           ls->offset = offset;
           offset += ls->n_unknowns;
@@ -611,6 +662,8 @@ fx_system_free (FxSystem *sys)
     return;
   for (guint l = 0; l < sys->n_links && sys->links; l++)
     {
+      if (sys->links[l].model && sys->links[l].model->clear)
+        sys->links[l].model->clear (&sys->links[l]);
       g_free (sys->links[l].theta);
       g_free (sys->links[l].r);
     }

@@ -1,0 +1,276 @@
+/* test-floating.c: floating-frame links (docs/theory.md, "Floating-frame
+ * links"): the analytic Jacobian of the discrete gradient against central
+ * differences, the energy books to round-off (free tumbling link,
+ * pendulum, pendulum with a tip mass, every end causality, welded to GE
+ * links), and the per-end causality of the matcher. */
+#include "test-models.h"
+#include "test-jacobian-check.h"
+#include "fx-integrator.h"
+
+#include <string.h>
+
+static FxLink *
+ff_link (FxModel *m, const char *id, const char *from, const char *to, guint n,
+         double rhoA, double rhoI, double EA, double EI)
+{
+  FxLink *l = test_add_link (m, id, from, to, n, rhoA, rhoI, EA, EA, EI);
+  l->kind = FX_LINK_FLOATING_FRAME;
+  return l;
+}
+
+/* A state with every unknown and every configuration value random. */
+static void
+randomise (FxSystem *sys, GRand *rng, double *x)
+{
+  for (guint i = 0; i < sys->n; i++)
+    {
+      sys->x[i] = g_rand_double_range (rng, -1, 1);
+      x[i] = sys->x[i] + g_rand_double_range (rng, -0.3, 0.3);
+    }
+  for (guint l = 0; l < sys->n_links; l++)
+    {
+      FxLinkSys *ls = &sys->links[l];
+      for (guint k = 0; k < ls->n_theta; k++)
+        ls->theta[k] += g_rand_double_range (rng, -0.05, 0.05);
+    }
+}
+
+static void
+check_jacobian (FxModel *m, const char *what)
+{
+  g_autoptr (FxSystem) sys = test_system (m);
+  g_autoptr (GRand) rng = g_rand_new_with_seed (11);
+  g_autofree double *x = g_new (double, sys->n);
+
+  randomise (sys, rng, x);
+  JacobianCheck c = test_jacobian_check (sys, x, 0.013);
+  g_test_message ("%s: %u unknowns, max |J - J_fd| %.3g (max |J| %.3g), outside pattern %.3g",
+                  what, sys->n, c.worst, c.jmax, c.outside);
+  g_assert_cmpfloat (c.worst, <, 1e-7 * MAX (c.jmax, 1.0));
+  g_assert_cmpfloat (c.outside, ==, 0.0);
+}
+
+static FxModel *
+free_link_model (FxLinkFrame frame)
+{
+  FxModel *m = fx_model_new ();
+  m->gravity[0] = 0.4;
+  m->gravity[1] = -9.81;
+  fx_model_add_joint (m, "A", 0.0, 0.0);
+  fx_model_add_joint (m, "B", 1.7, 0.6);
+  FxLink *l = ff_link (m, "L", "A", "B", 4, 1.3, 2e-3, 50.0, 7.0);
+  l->frame = frame;
+  l->kelvin_voigt = 0.01;
+  FxLoad *ld = fx_model_add_joint_load (m, "B");
+  ld->force[0] = 0.7;
+  ld->force[1] = -0.4;
+  ld->moment = 0.3;
+  return m;
+}
+
+static void
+test_jacobian_free (void)
+{
+  g_autoptr (FxModel) m = free_link_model (FX_LINK_FRAME_MEAN_AXIS);
+  check_jacobian (m, "free link, mean axes");
+}
+
+/* Clamped and driven at A (V, V), a tip mass at B (V at B too). */
+static FxModel *
+held_model (FxLinkFrame frame, gboolean tip_mass)
+{
+  FxModel *m = fx_model_new ();
+  m->gravity[1] = -9.81;
+  FxJoint *a = fx_model_add_joint (m, "A", 0.0, 0.0);
+  a->support = FX_SUPPORT_CLAMP;
+  FxJoint *b = fx_model_add_joint (m, "B", 1.2, 0.3);
+  if (tip_mass)
+    b->mass = 0.5;
+  FxLink *l = ff_link (m, "L", "A", "B", 3, 1.0, 1e-3, 80.0, 9.0);
+  l->frame = frame;
+  l->kelvin_voigt = 0.02;
+  return m;
+}
+
+static void
+test_jacobian_attached (void)
+{
+  g_autoptr (FxModel) m = held_model (FX_LINK_FRAME_ATTACHED, TRUE);
+  check_jacobian (m, "clamped, attached, tip mass");
+}
+
+/* GE - FF - GE welded, pinned to the ground at A. */
+static FxModel *
+welded_chain (void)
+{
+  FxModel *m = fx_model_new ();
+  m->gravity[1] = -9.81;
+  fx_model_add_joint (m, "A", 0.0, 0.0)->support = FX_SUPPORT_PIN;
+  fx_model_add_joint (m, "B", 0.8, 0.0)->kind = FX_JOINT_WELD;
+  fx_model_add_joint (m, "C", 1.6, 0.4)->kind = FX_JOINT_WELD;
+  fx_model_add_joint (m, "D", 2.2, 0.4);
+  test_add_link (m, "g1", "A", "B", 4, 1.0, 1e-3, 1e4, 1e4, 20.0);
+  ff_link (m, "f", "B", "C", 4, 1.0, 1e-3, 1e4, 20.0);
+  test_add_link (m, "g2", "C", "D", 4, 1.0, 1e-3, 1e4, 1e4, 20.0);
+  return m;
+}
+
+static void
+test_jacobian_welded (void)
+{
+  g_autoptr (FxModel) m = welded_chain ();
+  check_jacobian (m, "GE - FF - GE welded");
+}
+
+/* ---------------------------------------------------------- energy */
+
+typedef struct {
+  double E_scale, worst_balance, H0, H;
+  guint steps, iters;
+} Books;
+
+static Books
+run_books (FxSystem *sys, double dt, double t_end)
+{
+  g_autoptr (FxIntegrator) it = fx_integrator_new (sys, 1e-12, 20);
+  FxStepReport rep;
+  Books b;
+  memset (&b, 0, sizeof b);
+  /* Full Newton: its last update is quadratically small, so the books
+   * close at round-off. (The reused factorisation stops at about the
+   * tolerance on these links, 4e-12 E_scale on the tumbling link: see
+   * notes/floating.md.) */
+  fx_integrator_set_simplified_newton (it, FALSE);
+  fx_integrator_report (it, &rep);
+  b.H0 = rep.H;
+  double supplied = 0.0;
+  while (fx_system_time (sys) < t_end - 1e-9)
+    {
+      g_autoptr (GError) error = NULL;
+      gboolean ok = fx_integrator_step (it, dt, &rep, &error);
+      g_assert_no_error (error);
+      g_assert_true (ok);
+      b.steps++;
+      b.iters += rep.newton_iters;
+      supplied += rep.supplied;
+      b.worst_balance = MAX (b.worst_balance, fabs (rep.balance));
+      double pot = MAX (fabs (rep.elastic), fabs (rep.gravity));
+      b.E_scale = MAX (b.E_scale, MAX (fabs (rep.H), MAX (fabs (supplied), MAX (rep.kinetic, pot))));
+    }
+  b.H = rep.H;
+  return b;
+}
+
+static void
+books_check (const char *what, const Books *b)
+{
+  g_test_message ("%s: %u steps, mean Newton %.2f, E_scale %.6g J, max |balance| %.3g E_scale, "
+                  "H - H0 = %.3g E_scale", what, b->steps, (double) b->iters / b->steps,
+                  b->E_scale, b->worst_balance / b->E_scale, (b->H - b->H0) / b->E_scale);
+  g_assert_cmpfloat (b->E_scale, >, 0.0);
+  g_assert_cmpfloat (b->worst_balance, <=, 1e-12 * b->E_scale);
+}
+
+/* 12.7 (a): L = 2, N = 8, spinning at 3 rad/s with a bent start
+ * (w = alpha (X^2 - L^2/12): mean axes hold), no gravity: energy and omega. */
+static void
+test_energy_tumbling (void)
+{
+  g_autoptr (FxModel) m = fx_model_new ();
+  m->gravity[0] = m->gravity[1] = 0.0;
+  fx_model_add_joint (m, "A", 0.0, 0.0);
+  fx_model_add_joint (m, "B", 2.0, 0.0);
+  FxLink *l = ff_link (m, "L", "A", "B", 8, 1.0, 1e-3, 1e5, 50.0);
+  l->initial_omega = 3.0;
+  g_autoptr (FxSystem) sys = test_system (m);
+  FxLinkSys *ls = &sys->links[0];
+  double alpha = 0.05;
+  for (guint i = 0; i <= ls->N; i++)
+    {
+      double X = i * ls->h - 1.0;
+      ls->theta[1 + 3 * i + 1] = alpha * (X * X - 4.0 / 12.0);
+      ls->theta[1 + 3 * i + 2] = 2.0 * alpha * X;
+    }
+  Books b = run_books (sys, 0.01, 5.0);
+  books_check ("free tumbling link", &b);
+  g_assert_cmpfloat (fabs (b.H - b.H0), <, 1e-10 * b.E_scale);
+  double w = sys->x[ls->offset + 2];
+  g_test_message ("omega after 5 s: %.6f rad/s", w);
+  g_assert_cmpfloat (fabs (w - 3.0), <, 0.05);
+}
+
+/* 12.7 (a): pendulum L = 1, N = 8, EI = 100, pinned, gravity; and with a
+ * 0.5 kg tip mass. */
+static void
+pendulum (gboolean tip, FxLinkFrame frame)
+{
+  g_autoptr (FxModel) m = fx_model_new ();
+  m->gravity[1] = -9.81;
+  fx_model_add_joint (m, "A", 0.0, 0.0)->support = FX_SUPPORT_PIN;
+  FxJoint *tip_joint = fx_model_add_joint (m, "B", 1.0, 0.0);
+  if (tip)
+    tip_joint->mass = 0.5;
+  ff_link (m, "L", "A", "B", 8, 1.0, 0.0, 1e6, 100.0)->frame = frame;
+  g_autoptr (FxSystem) sys = test_system (m);
+  const FxAssignment *as = fx_system_assignment (sys);
+  g_assert_cmpint (as->links[0].T_end[0], ==, FX_CAUSAL_V);
+  g_assert_cmpint (as->links[0].R_end[0], ==, FX_CAUSAL_F);
+  g_assert_cmpint (as->links[0].T_end[1], ==, tip ? FX_CAUSAL_V : FX_CAUSAL_F);
+  Books b = run_books (sys, 0.005, 2.0);
+  books_check (tip ? "pendulum with tip mass" : "pendulum", &b);
+}
+
+static void
+test_energy_pendulum (void)
+{
+  pendulum (FALSE, FX_LINK_FRAME_MEAN_AXIS);
+  pendulum (TRUE, FX_LINK_FRAME_MEAN_AXIS);
+}
+
+/* Clamped at A, damped, tip mass, gravity: both frames. */
+static void
+test_energy_held (void)
+{
+  for (int f = 0; f < 2; f++)
+    {
+      g_autoptr (FxModel) m = held_model (f ? FX_LINK_FRAME_ATTACHED : FX_LINK_FRAME_MEAN_AXIS, TRUE);
+      g_autoptr (FxSystem) sys = test_system (m);
+      Books b = run_books (sys, 0.005, 1.0);
+      books_check (f ? "clamped, attached" : "clamped, mean axes", &b);
+    }
+}
+
+static void
+test_energy_welded (void)
+{
+  g_autoptr (FxModel) m = welded_chain ();
+  g_autoptr (FxSystem) sys = test_system (m);
+  Books b = run_books (sys, 0.005, 1.0);
+  books_check ("GE - FF - GE welded", &b);
+}
+
+/* An attached frame where the `from` end is free is refused, naming it. */
+static void
+test_attached_needs_held_end (void)
+{
+  g_autoptr (FxModel) m = free_link_model (FX_LINK_FRAME_ATTACHED);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FxSystem) sys = fx_system_new (m, &error);
+  g_assert_null (sys);
+  g_assert_nonnull (strstr (error->message, "links[0].frame"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/floating/jacobian/free", test_jacobian_free);
+  g_test_add_func ("/floating/jacobian/attached", test_jacobian_attached);
+  g_test_add_func ("/floating/jacobian/welded", test_jacobian_welded);
+  g_test_add_func ("/floating/energy/tumbling", test_energy_tumbling);
+  g_test_add_func ("/floating/energy/pendulum", test_energy_pendulum);
+  g_test_add_func ("/floating/energy/held", test_energy_held);
+  g_test_add_func ("/floating/energy/welded", test_energy_welded);
+  g_test_add_func ("/floating/attached-needs-held-end", test_attached_needs_held_end);
+  return g_test_run ();
+}
