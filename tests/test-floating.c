@@ -260,6 +260,101 @@ test_attached_needs_held_end (void)
   g_assert_nonnull (strstr (error->message, "links[0].frame"));
 }
 
+/* ------------------------------------------------------------ spin-up */
+
+static FxModel *
+load_spin_up (FxLinkFrame frame)
+{
+  const char *dir = g_getenv ("FLEXION_EXAMPLES");
+  g_autofree char *path = g_build_filename (dir ? dir : "data/examples", "spin-up.flexion", NULL);
+  g_autoptr (GError) error = NULL;
+  FxModel *m = fx_model_load_file (path, NULL, &error);
+  g_assert_no_error (error);
+  g_array_index (m->links, FxLink, 1).frame = frame;
+  return m;
+}
+
+/* Tip deflections of both blades in the hub frame (lag negative): the
+ * hub's angle is the exact blade's end angle at the hub. */
+static void
+hub_deflections (FxSystem *sys, double d[2])
+{
+  double phi, x, y;
+  fx_system_node (sys, 0, 0, NULL, NULL, &phi, NULL);
+  fx_system_node (sys, 0, fx_system_link_elements (sys, 0), &x, &y, NULL, NULL);
+  d[0] = -sin (phi) * x + cos (phi) * y;
+  fx_system_node (sys, 1, fx_system_link_elements (sys, 1), &x, &y, NULL, NULL);
+  d[1] = sin (phi) * x - cos (phi) * y;  /* the left blade: normal J(-b1) */
+}
+
+/* Steps to t, recording the deflections at 5 and 10 s and the largest
+ * |d| after 15 s; FALSE when the solver stops (its message kept). */
+static gboolean
+spin (FxSystem *sys, double t_end, double at5[2], double at10[2], double late[2], char **message)
+{
+  g_autoptr (FxIntegrator) it = fx_integrator_new (sys, 1e-12, 20);
+  FxStepReport rep;
+  late[0] = late[1] = 0.0;
+  for (guint k = 1; k <= (guint) lround (t_end / 0.01); k++)
+    {
+      g_autoptr (GError) error = NULL;
+      if (!fx_integrator_step (it, 0.01, &rep, &error))
+        {
+          *message = g_strdup (error->message);
+          return FALSE;
+        }
+      double d[2];
+      hub_deflections (sys, d);
+      if (k == 500)
+        at5[0] = d[0], at5[1] = d[1];
+      if (k == 1000)
+        at10[0] = d[0], at10[1] = d[1];
+      if (k >= 1500)
+        for (int b = 0; b < 2; b++)
+          late[b] = MAX (late[b], fabs (d[b]));
+    }
+  return TRUE;
+}
+
+/* 12.7 (c): GE -0.468 m at 5 s and millimetres after 15 s; mean axes
+ * -0.481 / -0.574 m at 5 / 10 s and bounded. */
+static void
+test_spin_up_mean_axis (void)
+{
+  g_autoptr (FxModel) m = load_spin_up (FX_LINK_FRAME_MEAN_AXIS);
+  g_autoptr (FxSystem) sys = test_system (m);
+  double at5[2], at10[2], late[2];
+  g_autofree char *message = NULL;
+  g_assert_true (spin (sys, 20.0, at5, at10, late, &message));
+  g_test_message ("GE: %.4f m at 5 s, %.4f m at 10 s, max |d| %.4f m after 15 s", at5[0], at10[0], late[0]);
+  g_test_message ("mean axes: %.4f m at 5 s, %.4f m at 10 s, max |d| %.4f m after 15 s",
+                  at5[1], at10[1], late[1]);
+  g_assert_cmpfloat (fabs (at5[0] - -0.4684), <, 1e-3);
+  g_assert_cmpfloat (fabs (at10[0] - -0.3627), <, 1e-3);
+  g_assert_cmpfloat (late[0], <, 5e-3);
+  g_assert_cmpfloat (fabs (at5[1] - -0.4812), <, 1e-3);
+  g_assert_cmpfloat (fabs (at10[1] - -0.5742), <, 1e-3);
+  g_assert_cmpfloat (late[1], <, 0.02);
+}
+
+/* The attached frame softens without bound once omega passes 3.80 rad/s:
+ * past 1 m by 10 s (-72 m in the reference), then a solver stop. */
+static void
+test_spin_up_attached (void)
+{
+  g_autoptr (FxModel) m = load_spin_up (FX_LINK_FRAME_ATTACHED);
+  g_autoptr (FxSystem) sys = test_system (m);
+  double at5[2], at10[2], late[2];
+  g_autofree char *message = NULL;
+  gboolean ok = spin (sys, 20.0, at5, at10, late, &message);
+  g_test_message ("attached: %.4f m at 5 s, %.4g m at 10 s; %s", at5[1], at10[1],
+                  ok ? "ran to 20 s" : message);
+  g_assert_cmpfloat (fabs (at5[1] - -0.5218), <, 1e-3);
+  g_assert_cmpfloat (at10[1], <, -1.0);
+  g_assert_false (ok);
+  g_assert_nonnull (strstr (message, "t = "));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -272,5 +367,7 @@ main (int argc, char **argv)
   g_test_add_func ("/floating/energy/held", test_energy_held);
   g_test_add_func ("/floating/energy/welded", test_energy_welded);
   g_test_add_func ("/floating/attached-needs-held-end", test_attached_needs_held_end);
+  g_test_add_func ("/floating/spin-up/mean-axis", test_spin_up_mean_axis);
+  g_test_add_func ("/floating/spin-up/attached", test_spin_up_attached);
   return g_test_run ();
 }
