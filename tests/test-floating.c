@@ -6,6 +6,7 @@
 #include "test-models.h"
 #include "test-jacobian-check.h"
 #include "fx-integrator.h"
+#include "fx-modes.h"
 
 #include <string.h>
 
@@ -355,6 +356,63 @@ test_spin_up_attached (void)
   g_assert_nonnull (strstr (message, "t = "));
 }
 
+/* ------------------------------------------------------------- modes */
+
+/* A beam of length L along x, N = 20, clamped at `from` or free. */
+static FxModes *
+beam_modes (gboolean clamped, FxLinkFrame frame, double L, double rhoA, double rhoI, double EI)
+{
+  g_autoptr (FxModel) m = fx_model_new ();
+  g_autoptr (GError) error = NULL;
+  fx_model_add_joint (m, "A", 0.0, 0.0)->support = clamped ? FX_SUPPORT_CLAMP : FX_SUPPORT_NONE;
+  fx_model_add_joint (m, "B", L, 0.0);
+  ff_link (m, "beam", "A", "B", 20, rhoA, rhoI, 1e3 * EI / (L * L), EI)->frame = frame;
+  FxModes *modes = fx_modes_compute (m, 0, &error);
+  g_assert_no_error (error);
+  return modes;
+}
+
+static double
+omega_of (const FxModes *modes, guint k)
+{
+  for (guint i = 0; i < modes->n_modes; i++)
+    if (modes->modes[i].kind == FX_MODE_VIBRATION && modes->modes[i].index == k)
+      return 2.0 * G_PI * modes->modes[i].frequency;
+  g_assert_not_reached ();
+}
+
+static void
+check_omega (const char *what, double got, double want)
+{
+  g_test_message ("%s: %.7g rad/s (reference %.7g, %.2g relative)", what, got, want,
+                  (got - want) / want);
+  g_assert_cmpfloat (fabs (got - want), <, 1e-4 * want);
+}
+
+/* 12.7 (b): the spin-up beam and a 1 cm steel bar, FFRF N = 20; a free
+ * link has exactly 3 motions, a clamped one none. */
+static void
+test_modes_reference (void)
+{
+  const double steel_rhoA = 7850 * 1e-4, steel_rhoI = 7850 * 1e-8 / 12, steel_EI = 2.1e11 * 1e-8 / 12;
+  for (int f = 0; f < 2; f++)
+    {
+      FxLinkFrame frame = f ? FX_LINK_FRAME_ATTACHED : FX_LINK_FRAME_MEAN_AXIS;
+      g_autoptr (FxModes) c = beam_modes (TRUE, frame, 10.0, 1.2, 6e-4, 1.4e4);
+      g_assert_cmpuint (c->mobility, ==, 0);
+      check_omega ("spin-up beam, cantilever 1", omega_of (c, 1), 3.797687);
+      check_omega ("spin-up beam, cantilever 2", omega_of (c, 2), 23.79809);
+      g_autoptr (FxModes) s = beam_modes (TRUE, frame, 1.0, steel_rhoA, steel_rhoI, steel_EI);
+      check_omega ("steel bar, cantilever 1", omega_of (s, 1), 52.49604);
+    }
+  g_autoptr (FxModes) ff = beam_modes (FALSE, FX_LINK_FRAME_MEAN_AXIS, 10.0, 1.2, 6e-4, 1.4e4);
+  g_assert_cmpuint (ff->mobility, ==, 3);
+  check_omega ("spin-up beam, free-free 1", omega_of (ff, 1), 24.16297);
+  g_autoptr (FxModes) sf = beam_modes (FALSE, FX_LINK_FRAME_MEAN_AXIS, 1.0, steel_rhoA, steel_rhoI, steel_EI);
+  g_assert_cmpuint (sf->mobility, ==, 3);
+  check_omega ("steel bar, free-free 1", omega_of (sf, 1), 333.9838);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -367,6 +425,7 @@ main (int argc, char **argv)
   g_test_add_func ("/floating/energy/held", test_energy_held);
   g_test_add_func ("/floating/energy/welded", test_energy_welded);
   g_test_add_func ("/floating/attached-needs-held-end", test_attached_needs_held_end);
+  g_test_add_func ("/floating/modes", test_modes_reference);
   g_test_add_func ("/floating/spin-up/mean-axis", test_spin_up_mean_axis);
   g_test_add_func ("/floating/spin-up/attached", test_spin_up_attached);
   return g_test_run ();

@@ -388,6 +388,9 @@ check_floating_frame (Check *c, const char *path, const FxLink *link)
     }
   if (link->rigid)
     fx_io_report_error (c->r, path, "rigid", "a \"floating-frame\" link cannot be rigid");
+  if (link->damping != 0.0 || link->rotational_damping != 0.0)
+    fx_io_report_error (c->r, path, "damping",
+                        "a \"floating-frame\" link takes kelvin_voigt, not velocity or rotation");
   if (link->formulation != FX_FORMULATION_AUTO)
     fx_io_report_error (c->r, path, "formulation",
                         "a \"floating-frame\" link chooses each end's causality itself; leave it \"auto\"");

@@ -139,6 +139,23 @@ fx_system_point_velocity (const FxSystem *sys, guint link, double s_fraction, do
   v[1] = cs[1] * v_hat[0] + cs[0] * v_hat[1];
 }
 
+gboolean
+fx_system_link_frame (const FxSystem *sys, guint link, FxFrameGauges *gauges)
+{
+  g_return_val_if_fail (link < sys->n_model_links, FALSE);
+  const FxLinkSys *l = &sys->links[sys->seg_first[link]];
+  if (l->model->frame_gauges == NULL)
+    return FALSE;
+  l->model->frame_gauges (l, sys->x, gauges);
+  return TRUE;
+}
+
+gboolean
+fx_frame_gauges_warn (const FxFrameGauges *g)
+{
+  return g->gamma > 0.1 || g->deflection > 0.1 * g->length;
+}
+
 double
 fx_system_joint_gap (const FxSystem *sys)
 {

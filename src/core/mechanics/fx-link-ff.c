@@ -716,6 +716,70 @@ ff_node (const FxLinkSys *l, const double *x, guint i, double p[2], double *thet
     }
 }
 
+/* At rest: M(0), K on the flexible unknowns, the frame condition C and
+ * the end velocities B_e^T at q = 0 (translation of `from`, rotation of
+ * `from`, translation of `to`, rotation of `to`: 6 rows). With ends = NULL
+ * (or M = NULL) only the size. */
+static guint
+ff_modes_blocks (const FxLinkSys *l, double *M, double *K, double *constraints, double *ends)
+{
+  const FfData *d = l->impl;
+  const guint n = d->n, nn = d->n_nu;
+  if (M == NULL)
+    return nn;
+  g_autofree double *q0 = g_new0 (double, n);
+
+  ff_mass (d, q0, M);
+  memset (K, 0, sizeof (double) * nn * nn);
+  for (guint i = 0; i < n; i++)
+    for (guint j = 0; j < n; j++)
+      K[(I_VF + i) * nn + I_VF + j] = d->K[i * n + j];
+  memset (constraints, 0, sizeof (double) * 3 * nn);
+  for (guint r = 0; r < 3; r++)
+    for (guint k = 0; k < n; k++)
+      constraints[r * nn + I_VF + k] = d->C[r * n + k];
+  memset (ends, 0, sizeof (double) * 6 * nn);
+  for (guint side = 0; side < 2; side++)
+    {
+      guint node = side == 0 ? 0 : l->N, iu = 3 * node;
+      double *t = ends + 3 * side * nn, xi0 = node * l->h - d->sP;
+      /* v_P + omega J xi + (u', w'), xi = (xi0, 0); omega + phi' */
+      t[0] = 1.0;
+      t[I_W] = 0.0;
+      t[I_VF + iu] = 1.0;
+      t[nn + 1] = 1.0;
+      t[nn + I_W] = xi0;
+      t[nn + I_VF + iu + 1] = 1.0;
+      t[2 * nn + I_W] = 1.0;
+      t[2 * nn + I_VF + iu + 2] = 1.0;
+    }
+  return nn;
+}
+
+/* The frame, the tip's deflection from the `from` tangent, gamma and the
+ * largest deflection from the frame's axis. */
+static void
+ff_frame_gauges (const FxLinkSys *l, const double *x, FxFrameGauges *g)
+{
+  const FfData *d = l->impl;
+  const double *q = l->theta + 1;
+  const guint N = l->N;
+
+  g->x_P = l->r[0];
+  g->y_P = l->r[1];
+  g->theta = l->theta[0];
+  g->length = l->L;
+  double dx = l->L + q[3 * N] - q[0], dy = q[3 * N + 1] - q[1], phi0 = q[2];
+  g->tip_deflection = -sin (phi0) * dx + cos (phi0) * dy;
+  g->gamma = 0.0;
+  g->deflection = 0.0;
+  for (guint e = 0; e < N; e++)
+    g->gamma = MAX (g->gamma, fabs (d->EA * (q[3 * (e + 1)] - q[3 * e]) / l->h));
+  g->gamma *= l->L * l->L / (G_PI * G_PI * d->EI);
+  for (guint i = 0; i <= N; i++)
+    g->deflection = MAX (g->deflection, fabs (q[3 * i + 1]));
+}
+
 /* ----------------------------------------------- scaling and modes */
 
 /* Blocks: velocities (v_P, u, w, y), angular velocities (omega, phi,
@@ -781,5 +845,7 @@ const FxLinkModel fx_link_model_floating_frame = {
   .commit = ff_commit,
   .node = ff_node,
   .blocks = ff_blocks,
+  .modes_blocks = ff_modes_blocks,
+  .frame_gauges = ff_frame_gauges,
   .unknown_is_velocity = ff_unknown_is_velocity,
 };

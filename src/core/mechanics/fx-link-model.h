@@ -58,6 +58,19 @@ struct _FxLinkModel {
    * from first; appends each block's kind and length; returns their count. */
   guint (*blocks) (const FxLinkSys *l, guint *block_of, guint first, GArray *kind, GArray *length);
 
+  /* Modes about the drawn state, for a link model whose elastic forces
+   * come through its configuration rather than stress unknowns (NULL:
+   * the assembled linearisation serves): over the first n_nu unknowns,
+   * the mass M and stiffness K (n_nu x n_nu), the rows of the internal
+   * constraints (3 x n_nu) and, per end and channel, the end velocity's
+   * rows (2 or 1 x n_nu, at held_rows[side][channel] in `ends`, 6 rows in
+   * all). Returns n_nu. */
+  guint (*modes_blocks) (const FxLinkSys *l, double *M, double *K, double *constraints,
+                         double *ends);
+
+  /* A floating frame's gauges (NULL: the link has none). */
+  void (*frame_gauges) (const FxLinkSys *l, const double *x, FxFrameGauges *g);
+
   /* Modes: is the link's unknown i (0 .. n_unknowns - 1) a velocity
    * (else a stress or a multiplier)? */
   gboolean (*unknown_is_velocity) (const FxLinkSys *l, guint i);

@@ -26,6 +26,7 @@
  * whatever the units of the fields.
  */
 #include "fx-modes.h"
+#include "fx-modes-frame.h"
 #include "fx-csv.h"
 #include "fx-system-private.h"
 #include "fx-link-model.h"
@@ -1304,6 +1305,9 @@ fx_modes_compute_with (const FxModel *model, guint max_vibrations, FxModesMethod
 
   if (sys == NULL)
     return NULL;
+  /* a link model with its own blocks (floating frame): fx-modes-frame.c */
+  if (fx_modes_frame_applies (sys))
+    return fx_modes_frame_compute (sys, max_vibrations, error);
   guint n = fx_system_n_unknowns (sys);
   FxModes *iter = NULL;
   if (method == FX_MODES_ITERATIVE || (method == FX_MODES_AUTO && n > FX_MODES_MAX_UNKNOWNS))
