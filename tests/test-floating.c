@@ -250,6 +250,54 @@ test_energy_welded (void)
   books_check ("GE - FF - GE welded", &b);
 }
 
+/* Inputs at the ports: loads with sine profiles at both ends of a free
+ * link (F, F both ends), of a pendulum (V F at the pin) and of a link
+ * clamped at A (V V) with a mass at B (V into the inertia), with gravity and
+ * Kelvin-Voigt damping: the books close with work supplied and dissipated. */
+static void
+add_sine_load (FxModel *m, const char *joint, double fx, double fy, double M, double f)
+{
+  FxLoad *ld = fx_model_add_joint_load (m, joint);
+  ld->force[0] = fx;
+  ld->force[1] = fy;
+  ld->moment = M;
+  ld->profile.type = FX_PROFILE_SINE;
+  ld->profile.frequency = f;
+}
+
+static void
+test_energy_inputs (void)
+{
+  for (int c = 0; c < 3; c++)
+    {
+      g_autoptr (FxModel) m = fx_model_new ();
+      m->gravity[0] = 0.3;
+      m->gravity[1] = -9.81;
+      fx_model_add_joint (m, "A", 0.0, 0.0);
+      fx_model_add_joint (m, "B", 1.1, 0.4);
+      /* (after both: adding a joint may move the array) */
+      FxJoint *a = fx_model_joint (m, 0), *tip = fx_model_joint (m, 1);
+      if (c == 1)
+        a->support = FX_SUPPORT_PIN;
+      if (c == 2)
+        {
+          a->support = FX_SUPPORT_CLAMP;
+          tip->mass = 0.3;
+        }
+      FxLink *l = ff_link (m, "L", "A", "B", 6, 1.0, 2e-3, 2e3, 15.0);
+      l->kelvin_voigt = 0.005;
+      add_sine_load (m, "B", 2.0, -1.5, 0.7, 1.3);
+      if (c == 0)
+        add_sine_load (m, "A", -0.4, 0.9, -0.5, 2.1);
+      if (c == 1)
+        add_sine_load (m, "A", 0.0, 0.0, 0.6, 0.9);
+      g_autoptr (FxSystem) sys = test_system (m);
+      Books b = run_books (sys, 0.004, 1.0);
+      books_check (c == 0 ? "free link, loads at both ends" : c == 1 ? "pendulum, loads"
+                                                                     : "clamped, mass, loads", &b);
+    }
+}
+
 /* An attached frame where the `from` end is free is refused, naming it. */
 static void
 test_attached_needs_held_end (void)
@@ -424,6 +472,7 @@ main (int argc, char **argv)
   g_test_add_func ("/floating/energy/pendulum", test_energy_pendulum);
   g_test_add_func ("/floating/energy/held", test_energy_held);
   g_test_add_func ("/floating/energy/welded", test_energy_welded);
+  g_test_add_func ("/floating/energy/inputs", test_energy_inputs);
   g_test_add_func ("/floating/attached-needs-held-end", test_attached_needs_held_end);
   g_test_add_func ("/floating/modes", test_modes_reference);
   g_test_add_func ("/floating/spin-up/mean-axis", test_spin_up_mean_axis);
