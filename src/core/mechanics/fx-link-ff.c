@@ -33,7 +33,20 @@ typedef struct {
   double *C;             /* 3 x n: the frame condition             */
   int port[2][2];        /* per side, channel: the port unknown    */
   int force[2][2];       /* per side, channel: the force it gets   */
+  double *scratch;       /* the assembly's work space, kept        */
 } FfData;
+
+/* Within the flexible unknowns every matrix is banded (an element couples
+ * two nodes, six unknowns): the Jacobian's pattern leaves out the rest, so
+ * that only the frame's rows and columns, the multipliers and the ports are
+ * dense (an arrowhead the sparse solver orders well). */
+static inline gboolean
+ff_structural (guint r, guint c, guint n_nu)
+{
+  if (r < I_VF || c < I_VF || r >= n_nu || c >= n_nu)
+    return TRUE;
+  return (r > c ? r - c : c - r) <= 5;
+}
 
 /* ------------------------------------------------------ shape functions */
 
@@ -163,6 +176,9 @@ ff_setup (FxLinkSys *l, const FxLink *ml)
       }
   l->n_unknowns = next;
   l->impl = d;
+  /* R, mag, the Jacobian, and the vectors and matrices of ff_assemble */
+  d->scratch = g_new (double, 2 * next + (gsize) next * next + 4 * d->n_nu * d->n_nu
+                              + 8 * d->n + 2 * d->n_nu);
   ff_constants (l, d);
 
   l->n_theta = 1 + d->n;
@@ -190,6 +206,7 @@ ff_clear (FxLinkSys *l)
   g_free (d->Mff);
   g_free (d->K);
   g_free (d->C);
+  g_free (d->scratch);
   g_clear_pointer (&l->impl, g_free);
 }
 
@@ -215,6 +232,24 @@ ff_initial_motion (const FxLinkSys *l, const FxLink *ml, double *x)
 
 /* ------------------------------------------------------ mass matrix */
 
+/* The columns j of row i where the element matrices (G, D, K, M_ff: an
+ * element couples six consecutive unknowns) can be non-zero. */
+static inline guint band_lo (guint i) { return i > 5 ? i - 5 : 0; }
+static inline guint band_hi (guint i, guint n) { return MIN (i + 6, n); }
+
+/* y = A x for a banded n x n element matrix */
+static void
+band_matvec (const double *A, guint n, const double *x, double *y)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      double s = 0.0;
+      for (guint j = band_lo (i); j < band_hi (i, n); j++)
+        s += A[i * n + j] * x[j];
+      y[i] = s;
+    }
+}
+
 /* M(q) (n_nu x n_nu, dense) */
 static void
 ff_mass (const FfData *d, const double *q, double *M)
@@ -229,7 +264,7 @@ ff_mass (const FfData *d, const double *q, double *M)
       su[1] += d->S[n + k] * q[k];
       Ju += 2.0 * d->a[k] * q[k];
       double Gq = 0.0;
-      for (guint j = 0; j < n; j++)
+      for (guint j = band_lo (k); j < band_hi (k, n); j++)
         Gq += d->G[k * n + j] * q[j];
       Ju += q[k] * Gq;
     }
@@ -240,12 +275,12 @@ ff_mass (const FfData *d, const double *q, double *M)
   for (guint k = 0; k < n; k++)
     {
       double ck = d->c[k];
-      for (guint j = 0; j < n; j++)
+      for (guint j = band_lo (k); j < band_hi (k, n); j++)
         ck += d->D[j * n + k] * q[j];  /* c(q) = c + D^T q */
       M[0 * nn + I_VF + k] = M[(I_VF + k) * nn + 0] = d->S[k];
       M[1 * nn + I_VF + k] = M[(I_VF + k) * nn + 1] = d->S[n + k];
       M[2 * nn + I_VF + k] = M[(I_VF + k) * nn + 2] = ck;
-      for (guint j = 0; j < n; j++)
+      for (guint j = band_lo (k); j < band_hi (k, n); j++)
         M[(I_VF + k) * nn + I_VF + j] = d->Mff[k * n + j];
     }
 }
@@ -258,10 +293,11 @@ ff_dp_dq (const FfData *d, const double *q, const double *nu, double *P)
   const double vx = nu[0], vy = nu[1], w = nu[2];
   const double *vf = nu + I_VF;
 
+  memset (P + I_VF * n, 0, sizeof (double) * n * n);
   for (guint k = 0; k < n; k++)
     {
       double Gq = 0.0, Dv = 0.0;
-      for (guint j = 0; j < n; j++)
+      for (guint j = band_lo (k); j < band_hi (k, n); j++)
         {
           Gq += d->G[k * n + j] * q[j];
           Dv += d->D[k * n + j] * vf[j];
@@ -269,7 +305,7 @@ ff_dp_dq (const FfData *d, const double *q, const double *nu, double *P)
       P[0 * n + k] = -w * d->S[n + k];  /* omega J S */
       P[1 * n + k] = w * d->S[k];
       P[2 * n + k] = -vx * d->S[n + k] + vy * d->S[k] + 2.0 * w * (d->a[k] + Gq) + Dv;
-      for (guint r = 0; r < n; r++)
+      for (guint r = band_lo (k); r < band_hi (k, n); r++)
         P[(I_VF + r) * n + k] = w * d->D[k * n + r];  /* omega D^T */
     }
 }
@@ -283,6 +319,33 @@ matvec (const double *M, guint rows, guint cols, const double *x, double *y)
       for (guint j = 0; j < cols; j++)
         s += M[i * cols + j] * x[j];
       y[i] = s;
+    }
+}
+
+/* y += |M| |x|: the size of a product's terms, for Newton's scaling (a
+ * sum that cancels still carries its terms' round-off). */
+static void
+matvec_abs_add (const double *M, guint rows, guint cols, const double *x, double scale, double *y)
+{
+  for (guint i = 0; i < rows; i++)
+    {
+      double s = 0.0;
+      for (guint j = 0; j < cols; j++)
+        s += fabs (M[i * cols + j] * x[j]);
+      y[i] += scale * s;
+    }
+}
+
+/* y += |A| |x| for a banded n x n element matrix */
+static void
+band_abs_add (const double *A, guint n, const double *x, double scale, double *y)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      double s = 0.0;
+      for (guint j = band_lo (i); j < band_hi (i, n); j++)
+        s += fabs (A[i * n + j] * x[j]);
+      y[i] += scale * s;
     }
 }
 
@@ -319,14 +382,16 @@ ff_assemble (FxSystem *sys, const FxLinkSys *l, FxAcc *acc)
   const double dt = acc->dt;
   const double *x1 = acc->x + off, *x0 = acc->xn + off, *xm = acc->xm + off;
   const double *qn = l->theta + 1;
-  g_autofree double *R = g_new0 (double, nl), *mag = g_new0 (double, nl);
-  g_autofree double *Jl = acc->J ? g_new0 (double, nl * nl) : NULL;
-  g_autofree double *qb = g_new (double, n), *q1 = g_new (double, n);
-  g_autofree double *M0 = g_new (double, nn * nn), *M1 = g_new (double, nn * nn);
-  g_autofree double *p0 = g_new (double, nn), *p1 = g_new (double, nn);
-  g_autofree double *P1 = g_new (double, nn * n), *fb = g_new0 (double, n);
-  g_autofree double *Kq = g_new (double, n), *Kv = g_new (double, n);
-  g_autofree double *Gq = g_new (double, n), *Dv0 = g_new (double, n), *Dv1 = g_new (double, n);
+  double *w = d->scratch;
+  double *R = w, *mag = R + nl, *Jl = mag + nl;
+  double *M0 = Jl + (gsize) nl * nl, *M1 = M0 + nn * nn, *P1 = M1 + nn * nn;
+  double *qb = P1 + 2 * nn * n, *q1 = qb + n, *fb = q1 + n, *Kq = fb + n, *Kv = Kq + n;
+  double *Gq = Kv + n, *Dv0 = Gq + n, *Dv1 = Dv0 + n, *p0 = Dv1 + n, *p1 = p0 + nn;
+  memset (R, 0, sizeof (double) * 2 * nl);
+  if (acc->J)
+    memset (Jl, 0, sizeof (double) * nl * nl);
+  else
+    Jl = NULL;
   const double *vb = xm + I_VF;
 #define JAC(r, c, v) do { if (Jl) Jl[(gsize) (r) * nl + (c)] += (v); } while (0)
 
@@ -340,11 +405,11 @@ ff_assemble (FxSystem *sys, const FxLinkSys *l, FxAcc *acc)
   matvec (M0, nn, nn, x0, p0);
   matvec (M1, nn, nn, x1, p1);
   ff_dp_dq (d, q1, x1, P1);
-  matvec (d->K, n, n, qb, Kq);
-  matvec (d->K, n, n, vb, Kv);
-  matvec (d->G, n, n, qb, Gq);
-  matvec (d->D, n, n, x0 + I_VF, Dv0);
-  matvec (d->D, n, n, x1 + I_VF, Dv1);
+  band_matvec (d->K, n, qb, Kq);
+  band_matvec (d->K, n, vb, Kv);
+  band_matvec (d->G, n, qb, Gq);
+  band_matvec (d->D, n, x0 + I_VF, Dv0);
+  band_matvec (d->D, n, x1 + I_VF, Dv1);
 
   const double wb = xm[I_W], w0 = x0[I_W], w1 = x1[I_W];
   const double a = 0.5 * dt * wb, da = 0.25 * dt;  /* da / d omega_{n+1} */
@@ -368,10 +433,13 @@ ff_assemble (FxSystem *sys, const FxLinkSys *l, FxAcc *acc)
   jrot (su, Jsu);
 
   /* p_{n+1} - p_n and its Jacobian M(q_{n+1}) + dp/dq dt/2 */
+  matvec_abs_add (M1, nn, nn, x1, 1.0, mag);
+  matvec_abs_add (M0, nn, nn, x0, 1.0, mag);
+  band_abs_add (d->K, n, qb, dt, mag + I_VF);
+  band_abs_add (d->K, n, vb, dt * d->eta, mag + I_VF);
   for (guint r = 0; r < nn; r++)
     {
       R[r] += p1[r] - p0[r];
-      mag[r] += fabs (p1[r]) + fabs (p0[r]);
       for (guint c = 0; c < nn; c++)
         JAC (r, c, M1[r * nn + c]);
       for (guint k = 0; k < n; k++)
@@ -466,7 +534,7 @@ ff_assemble (FxSystem *sys, const FxLinkSys *l, FxAcc *acc)
       double dfw = 0.5 * (d->S[k] * x0[1] - d->S[n + k] * x0[0]) + w0 * (d->a[k] + Gq[k]) + 0.5 * Dv0[k];
       double dSg = d->S[k] * dgb[0] + d->S[n + k] * dgb[1];
       JAC (r, I_W, -dt * (dfw + dca * da * Sg + ca * dSg));
-      for (guint j = 0; j < n; j++)
+      for (guint j = band_lo (k); j < band_hi (k, n); j++)
         {
           double v = w0 * w1 * d->G[k * n + j] * 0.25 * dt + 0.5 * w0 * d->D[k * n + j]
                      - d->K[k * n + j] * 0.25 * dt - d->eta * d->K[k * n + j] * 0.5;
@@ -583,7 +651,8 @@ ff_assemble (FxSystem *sys, const FxLinkSys *l, FxAcc *acc)
   if (Jl)
     for (guint r = 0; r < nl; r++)
       for (guint c = 0; c < nl; c++)
-        acc_K (acc, off + r, off + c, -2.0 * Jl[(gsize) r * nl + c]);
+        if (ff_structural (r, c, nn))
+          acc_K (acc, off + r, off + c, -2.0 * Jl[(gsize) r * nl + c]);
 }
 
 /* ------------------------------------------------------------ ports */
@@ -617,7 +686,7 @@ ff_energy (const FxSystem *sys, const FxLinkSys *l, const double *x, FxEnergy *e
 
   ff_mass (d, q, M);
   matvec (M, nn, nn, nu, p);
-  matvec (d->K, n, n, q, Kq);
+  band_matvec (d->K, n, q, Kq);
   for (guint i = 0; i < nn; i++)
     T += 0.5 * nu[i] * p[i];
   for (guint k = 0; k < n; k++)
