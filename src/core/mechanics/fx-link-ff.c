@@ -851,13 +851,14 @@ ff_frame_gauges (const FxLinkSys *l, const double *x, FxFrameGauges *g)
 
 /* ----------------------------------------------- scaling and modes */
 
-/* Blocks: velocities (v_P, u, w, y), angular velocities (omega, phi,
- * rotation ports), multipliers and reactions (forces), moments. */
+/* Blocks, each of one size: the frame's velocity and angular velocity,
+ * the flexible velocities and slopes' rates, the multipliers, the ends'
+ * velocities and angular velocities, their forces and moments. */
 static guint
 ff_blocks (const FxLinkSys *l, guint *block_of, guint nb, GArray *kind, GArray *length)
 {
   const FfData *d = l->impl;
-  static const guint kinds[4] = { 0, 1, 2, 3 };
+  static const guint kinds[9] = { 0, 1, 0, 1, 2, 0, 1, 2, 3 };
 
   for (guint i = 0; i < l->n_unknowns; i++)
     {
@@ -867,31 +868,31 @@ ff_blocks (const FxLinkSys *l, guint *block_of, guint nb, GArray *kind, GArray *
       else if (i == I_W)
         b = 1;
       else if (i < d->n_nu)
-        b = (i - I_VF) % 3 == 2 ? 1 : 0;
+        b = (i - I_VF) % 3 == 2 ? 3 : 2;
       else if (i < d->n_nu + 3)
-        b = 2;
+        b = 4;
       else
         {
-          b = 2;
+          b = 7;
           for (guint side = 0; side < 2; side++)
             for (guint ch = 0; ch < 2; ch++)
               {
                 guint k = ch == 0 ? 2 : 1, y = (guint) d->port[side][ch], f = (guint) d->force[side][ch];
                 gboolean F = y != f;
                 if (i >= y && i < y + k)
-                  b = F ? (ch == 0 ? 0 : 1) : (ch == 0 ? 2 : 3);
+                  b = F ? (ch == 0 ? 5 : 6) : (ch == 0 ? 7 : 8);
                 if (F && i >= f && i < f + k)
-                  b = ch == 0 ? 2 : 3;
+                  b = ch == 0 ? 7 : 8;
               }
         }
       block_of[l->offset + i] = nb + b;
     }
-  for (guint k = 0; k < 4; k++)
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
     {
       g_array_append_val (kind, kinds[k]);
       g_array_append_val (length, l->L);
     }
-  return 4;
+  return G_N_ELEMENTS (kinds);
 }
 
 static gboolean
