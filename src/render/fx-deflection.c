@@ -137,6 +137,8 @@ frame_copy (const FxStepFrame *src)
   f->moment = g_memdup2 (src->moment, sizeof (double) * nodes);
   f->joint_xy = g_memdup2 (src->joint_xy, sizeof (double) * 2 * MAX (src->n_joints, 1u));
   f->probe_xy = g_memdup2 (src->probe_xy, sizeof (double) * 2 * MAX (src->n_probes, 1u));
+  f->link_warning = src->link_warning
+    ? g_memdup2 (src->link_warning, sizeof (guint8) * MAX (src->n_links, 1u)) : NULL;
   return f;
 }
 

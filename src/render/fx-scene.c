@@ -925,6 +925,31 @@ draw_joint_gaps (const Scene *sc)
     }
 }
 
+/* A badge at the middle of each floating-frame link whose gauges say that
+ * geometric stiffening matters (docs/theory.md §10): its answers are off. */
+static void
+draw_link_warnings (const Scene *sc)
+{
+  cairo_t *cr = sc->cr;
+  const FxStepFrame *f = sc->frame;
+  if (f->link_warning == NULL)
+    return;
+  for (guint l = 0; l < f->n_links; l++)
+    {
+      if (!f->link_warning[l] || !link_has_nodes (f, l))
+        continue;
+      double mx, my, x, y, r = 8 * sc->ls;
+      link_point (f, l, 0.5, &mx, &my);
+      dev (sc, mx, my, &x, &y);
+      fx_set_rgb (cr, sc->pal->error);
+      cairo_arc (cr, x, y - 2 * r, r, 0, 2 * G_PI);
+      cairo_fill (cr);
+      fx_text_font (cr, 12 * sc->ls, TRUE);
+      fx_set_rgb (cr, sc->pal->bg);
+      fx_text_draw (cr, x, y - 2 * r, "!", FX_ALIGN_CENTER, FX_ALIGN_CENTER);
+    }
+}
+
 static void
 draw_labels (const Scene *sc)
 {
@@ -1072,6 +1097,7 @@ fx_scene_draw (cairo_t *cr, const FxModel *model, const FxStepFrame *frame,
         draw_causality (&sc);
       if (style->show_labels)
         draw_labels (&sc);
+      draw_link_warnings (&sc);
     }
   draw_probes (&sc);
   if (style->has_pull)

@@ -25,6 +25,7 @@ frame_alloc (guint n_links, guint n_nodes, guint n_joints, guint n_probes)
   f->joint_xy = g_new0 (double, 2 * MAX (n_joints, 1));
   f->n_probes = n_probes;
   f->probe_xy = g_new0 (double, 2 * MAX (n_probes, 1));
+  f->link_warning = g_new0 (guint8, MAX (n_links, 1));
   return f;
 }
 
@@ -162,6 +163,11 @@ fx_step_frame_new (const FxSystem *system, const FxStepReport *report, guint ste
   system_joints (f, model);
   system_probes (f, system, model);
   frame_moment_max (f);
+  for (guint l = 0; l < n_links; l++)
+    {
+      FxFrameGauges g;
+      f->link_warning[l] = fx_system_link_frame (system, l, &g) && fx_frame_gauges_warn (&g);
+    }
   return f;
 }
 
@@ -183,6 +189,7 @@ fx_step_frame_unref (FxStepFrame *frame)
   g_free (frame->y);
   g_free (frame->theta);
   g_free (frame->moment);
+  g_free (frame->link_warning);
   g_free (frame->joint_xy);
   g_free (frame->probe_xy);
   g_free (frame);

@@ -35,6 +35,9 @@ typedef struct {
   double *probe_xy;        /* 2 n_probes                                    */
 
   double moment_max_abs;   /* max |moment| over all nodes of this frame     */
+
+  guint8 *link_warning;    /* n_links: 1 where a floating-frame link's small-
+                            * deformation gauges say stiffening matters     */
 } FxStepFrame;
 
 /* A frame of the system's current state, with `report` (NULL: the state's
