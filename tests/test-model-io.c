@@ -427,6 +427,12 @@ test_floating_frame (void)
     " \"elements\": 2, \"frame\": \"attached\", \"section\": {\"rhoA\": 1, \"rhoI\": 0, \"EA\": 1,"
     " \"GA\": 1, \"EI\": 1}}]}", FX_MODEL_ERROR_INVALID);
   assert_contains (bad_frame, "links[0].frame");
+  g_autofree char *too_many = load_error (
+    "{\"format\": \"flexion-model\", \"version\": 1, \"joints\": [{\"id\": \"A\", \"at\": [0, 0]},"
+    " {\"id\": \"B\", \"at\": [1, 0]}], \"links\": [{\"id\": \"L\", \"from\": \"A\", \"to\": \"B\","
+    " \"elements\": 201, \"model\": \"floating-frame\", \"section\": {\"rhoA\": 1, \"rhoI\": 0, \"EA\": 1,"
+    " \"GA\": 1, \"EI\": 1}}]}", FX_MODEL_ERROR_INVALID);
+  assert_contains (too_many, "links[0].elements");
 }
 
 static void

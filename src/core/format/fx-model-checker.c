@@ -394,6 +394,11 @@ check_floating_frame (Check *c, const char *path, const FxLink *link)
   if (link->formulation != FX_FORMULATION_AUTO)
     fx_io_report_error (c->r, path, "formulation",
                         "a \"floating-frame\" link chooses each end's causality itself; leave it \"auto\"");
+  /* its frame couples every element (dense rows, n^2 work): 4 to 10
+   * Hermite elements give the first modes */
+  if (link->elements > FX_MAX_FLOATING_ELEMENTS)
+    fx_io_report_error (c->r, path, "elements", "a \"floating-frame\" link takes at most %u elements, got %u",
+                        FX_MAX_FLOATING_ELEMENTS, link->elements);
 }
 
 static void

@@ -265,6 +265,7 @@ typedef struct {
 } FxModel;
 
 #define FX_MAX_ELEMENTS_PER_LINK 1000000u
+#define FX_MAX_FLOATING_ELEMENTS 200u  /* a floating-frame link (docs/model-format.md) */
 #define FX_MAX_ELEMENTS_TOTAL    2000000u  /* over all links of a model */
 
 /* Geometry and magnitude limits (docs/model-format.md, "Limits"): within
