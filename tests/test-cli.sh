@@ -390,7 +390,7 @@ expect_status spinup 0 "run: the spin-up's first 7 s"
 if grep -q 'link "floating" at t = .*geometric stiffening ignored' "$tmp/spinup.err"; then
   ok "run warns when geometric stiffening matters"
 else nok "run warns when geometric stiffening matters"; diag "$tmp/spinup.err"; fi
-if [[ $(head -n 1 "$tmp/spin-probes.csv") == *',floating.x_P,floating.y_P,floating.theta,floating.tip_deflection,floating.gamma' ]]; then
+if [[ $(head -n 1 "$tmp/spin-probes.csv") == *',floating.x_P,floating.y_P,floating.theta,floating.tip_deflection,floating.gamma,floating.F_from_x,floating.F_from_y,floating.M_from,floating.F_to_x,floating.F_to_y,floating.M_to' ]]; then
   ok "the probes CSV carries the floating frame's columns"
 else nok "the probes CSV carries the floating frame's columns" "$(head -n 1 "$tmp/spin-probes.csv")"; fi
 run_cli spinup-end run "$spinup" --energy "$tmp/spin-energy.csv"

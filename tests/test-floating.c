@@ -335,6 +335,8 @@ hub_deflections (FxSystem *sys, double d[2])
 
 /* Steps to t, recording the deflections at 5 and 10 s and the largest
  * |d| after 15 s; FALSE when the solver stops (its message kept). */
+static double torque5;  /* the floating blade's root moment at 5 s */
+
 static gboolean
 spin (FxSystem *sys, double t_end, double at5[2], double at10[2], double late[2], char **message)
 {
@@ -352,7 +354,12 @@ spin (FxSystem *sys, double t_end, double at5[2], double at10[2], double late[2]
       double d[2];
       hub_deflections (sys, d);
       if (k == 500)
-        at5[0] = d[0], at5[1] = d[1];
+        {
+          FxFrameGauges g;
+          at5[0] = d[0], at5[1] = d[1];
+          g_assert_true (fx_system_link_frame (sys, 1, &g));
+          torque5 = g.end_force[0][2];
+        }
       if (k == 1000)
         at10[0] = d[0], at10[1] = d[1];
       if (k >= 1500)
@@ -379,6 +386,9 @@ test_spin_up_mean_axis (void)
   g_assert_cmpfloat (fabs (at10[0] - -0.3627), <, 1e-3);
   g_assert_cmpfloat (late[0], <, 5e-3);
   g_assert_cmpfloat (fabs (at5[1] - -0.4812), <, 1e-3);
+  /* root torque at 5 s: 242.5 N m in the reference (rigid J alpha = 240) */
+  g_test_message ("mean axes: root torque %.2f N m at 5 s", torque5);
+  g_assert_cmpfloat (fabs (torque5 - 242.5), <, 0.1);
   g_assert_cmpfloat (fabs (at10[1] - -0.5742), <, 1e-3);
   g_assert_cmpfloat (late[1], <, 0.02);
 }
@@ -396,6 +406,8 @@ test_spin_up_attached (void)
   g_test_message ("attached: %.4f m at 5 s, %.4g m at 10 s; %s", at5[1], at10[1],
                   ok ? "ran to 20 s" : message);
   g_assert_cmpfloat (fabs (at5[1] - -0.5218), <, 1e-3);
+  g_test_message ("attached: root torque %.2f N m at 5 s", torque5);
+  g_assert_cmpfloat (fabs (torque5 - 241.1), <, 0.1);
   g_assert_cmpfloat (at10[1], <, -1.0);
   g_assert_false (ok);
   g_assert_nonnull (strstr (message, "t = "));

@@ -338,8 +338,13 @@ write_probes (FxCsvFile *f, const FxSystem *sys, const FxModel *model)
     {
       FxFrameGauges g;
       if (fx_system_link_frame (sys, l, &g))
-        fx_csv_file_printf (f, ",%.17g,%.17g,%.17g,%.17g,%.17g", g.x_P, g.y_P, g.theta,
-                            g.tip_deflection, g.gamma);
+        {
+          fx_csv_file_printf (f, ",%.17g,%.17g,%.17g,%.17g,%.17g", g.x_P, g.y_P, g.theta,
+                              g.tip_deflection, g.gamma);
+          for (guint side = 0; side < 2; side++)
+            fx_csv_file_printf (f, ",%.17g,%.17g,%.17g", g.end_force[side][0],
+                                g.end_force[side][1], g.end_force[side][2]);
+        }
     }
   fx_csv_file_write (f, "\n", 1);
 }
@@ -364,7 +369,10 @@ warn_stiffening (const FxSystem *sys, const FxModel *model, gboolean *warned)
 static char *
 probes_header (const FxModel *model)
 {
-  static const char *const frame_columns[] = { ".x_P", ".y_P", ".theta", ".tip_deflection", ".gamma" };
+  static const char *const frame_columns[] = {
+    ".x_P", ".y_P", ".theta", ".tip_deflection", ".gamma",
+    ".F_from_x", ".F_from_y", ".M_from", ".F_to_x", ".F_to_y", ".M_to",
+  };
   GString *h = g_string_new ("t");
   for (guint p = 0; p < model->probes->len; p++)
     {

@@ -34,6 +34,7 @@ typedef struct {
   int port[2][2];        /* per side, channel: the port unknown    */
   int force[2][2];       /* per side, channel: the force it gets   */
   double *scratch;       /* the assembly's work space, kept        */
+  double end_force[2][3]; /* the last step's end forces (spatial) and moments */
 } FfData;
 
 /* Within the flexible unknowns every matrix is banded (an element couples
@@ -741,12 +742,18 @@ ff_momentum (const FxSystem *sys, const FxLinkSys *l, const double *x, double P[
 static void
 ff_commit (FxLinkSys *l, const double *x_mid, double dt)
 {
-  const FfData *d = l->impl;
+  FfData *d = l->impl;
   const double *nu = x_mid + l->offset;
   double a = 0.5 * dt * nu[I_W], sigma, ds, tau, dtau, cs[2], dr[2];
 
   ff_trig (a, &sigma, &ds, &tau, &dtau);
   rot (l->theta[0] + a, cs);
+  /* the step-mean forces the ends took, in the plane */
+  for (guint side = 0; side < 2; side++)
+    {
+      lam (cs, nu + d->force[side][0], d->end_force[side]);
+      d->end_force[side][2] = nu[d->force[side][1]];
+    }
   lam (cs, nu, dr);
   l->r[0] += dt * sigma * dr[0];
   l->r[1] += dt * sigma * dr[1];
@@ -847,6 +854,7 @@ ff_frame_gauges (const FxLinkSys *l, const double *x, FxFrameGauges *g)
   g->gamma *= l->L * l->L / (G_PI * G_PI * d->EI);
   for (guint i = 0; i <= N; i++)
     g->deflection = MAX (g->deflection, fabs (q[3 * i + 1]));
+  memcpy (g->end_force, d->end_force, sizeof g->end_force);
 }
 
 /* ----------------------------------------------- scaling and modes */

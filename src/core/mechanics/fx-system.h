@@ -50,6 +50,9 @@ typedef struct {
   double gamma;            /* max |EA u'| L^2 / (pi^2 EI): > 0.1, stiffening matters */
   double deflection;       /* largest |w| from the frame's axis, m               */
   double length;           /* L, m                                               */
+  double end_force[2][3];  /* per end (`from`, `to`): the force (x, y, spatial, N)
+                            * and moment (N m) applied on the link over the last
+                            * step: the reaction of a velocity-causal end      */
 } FxFrameGauges;
 gboolean   fx_system_link_frame   (const FxSystem *system, guint link, FxFrameGauges *gauges);
 /* Whether the gauges say that geometric stiffening matters (gamma > 0.1 or a
