@@ -418,5 +418,24 @@ rc=0
 LC_ALL=C.UTF-8 "$cli" check "$tmp/quoted.flexion" >"$tmp/utf8.out" 2>&1 || rc=$?
 if grep -q 'ß' "$tmp/utf8.out"; then ok "check prints non-ASCII ids in a UTF-8 locale"; else nok "check prints non-ASCII ids in a UTF-8 locale" "$(cat "$tmp/utf8.out")"; fi
 
+# --- floating-frame links: the spin-up example ----------------------------------------
+spinup=$root/data/examples/spin-up.flexion
+run_cli spinup-check check "$spinup"
+expect_status spinup-check 0 "check accepts the spin-up example"
+if grep -q 'floating frame, ends VV FF' "$tmp/spinup-check.out"; then ok "check names each end's causality of a floating-frame link"
+else nok "check names each end's causality of a floating-frame link"; diag "$tmp/spinup-check.out"; fi
+run_cli spinup run "$spinup" --until 7 --probes "$tmp/spin-probes.csv"
+expect_status spinup 0 "run: the spin-up's first 7 s"
+if grep -q 'link "floating" at t = .*geometric stiffening ignored' "$tmp/spinup.err"; then
+  ok "run warns when geometric stiffening matters"
+else nok "run warns when geometric stiffening matters"; diag "$tmp/spinup.err"; fi
+if [[ $(head -n 1 "$tmp/spin-probes.csv") == *',floating.x_P,floating.y_P,floating.theta,floating.tip_deflection,floating.gamma,floating.F_from_x,floating.F_from_y,floating.M_from,floating.F_to_x,floating.F_to_y,floating.M_to' ]]; then
+  ok "the probes CSV carries the floating frame's columns"
+else nok "the probes CSV carries the floating frame's columns" "$(head -n 1 "$tmp/spin-probes.csv")"; fi
+run_cli spinup-end run "$spinup" --energy "$tmp/spin-energy.csv"
+expect_status spinup-end 3 "run: the attached blade diverges and the solver stops (exit 3)"
+if grep -q 'solver failed at t = ' "$tmp/spinup-end.err"; then ok "the solver's stop names the time"
+else nok "the solver's stop names the time"; diag "$tmp/spinup-end.err"; fi
+
 echo "1..$n"
 (( failures == 0 ))

@@ -104,6 +104,9 @@ assert_same_links (const FxModel *a, const FxModel *b)
       assert_same_double (x->initial_omega, y->initial_omega, "initial omega");
       assert_same_double (x->damping, y->damping, "damping");
       assert_same_double (x->rotational_damping, y->rotational_damping, "rotational damping");
+      g_assert_cmpint (x->kind, ==, y->kind);
+      g_assert_cmpint (x->frame, ==, y->frame);
+      assert_same_double (x->kelvin_voigt, y->kelvin_voigt, "kelvin_voigt");
     }
 }
 
@@ -390,6 +393,52 @@ build_full_model (void)
 }
 
 /* ---- model data -------------------------------------------------------- */
+
+/* Floating-frame links: model, frame and damping.kelvin_voigt read, written
+ * back the same, defaults left out, and misuse refused with its path. */
+static void
+test_floating_frame (void)
+{
+  static const char *const text =
+    "{\"format\": \"flexion-model\", \"version\": 1,"
+    " \"joints\": [{\"id\": \"H\", \"at\": [0, 0], \"support\": \"clamp\"},"
+    "              {\"id\": \"T\", \"at\": [10, 0]}, {\"id\": \"U\", \"at\": [0, 5]}],"
+    " \"links\": [{\"id\": \"blade\", \"from\": \"H\", \"to\": \"T\", \"elements\": 10,"
+    "  \"model\": \"floating-frame\", \"frame\": \"attached\", \"damping\": {\"kelvin_voigt\": 0.25},"
+    "  \"section\": {\"rhoA\": 1.2, \"rhoI\": 6e-4, \"EA\": 2.8e7, \"GA\": 1e7, \"EI\": 1.4e4}},"
+    "  {\"id\": \"arm\", \"from\": \"H\", \"to\": \"U\", \"elements\": 4, \"model\": \"floating-frame\","
+    "  \"section\": {\"rhoA\": 1, \"rhoI\": 0, \"EA\": 1e6, \"GA\": 1e6, \"EI\": 10}}]}";
+  g_autoptr (FxModel) m = load_ok (text);
+  const FxLink *blade = fx_model_link (m, 0), *arm = fx_model_link (m, 1);
+
+  g_assert_cmpint (blade->kind, ==, FX_LINK_FLOATING_FRAME);
+  g_assert_cmpint (blade->frame, ==, FX_LINK_FRAME_ATTACHED);
+  g_assert_cmpfloat (blade->kelvin_voigt, ==, 0.25);
+  g_assert_cmpint (arm->kind, ==, FX_LINK_FLOATING_FRAME);
+  g_assert_cmpint (arm->frame, ==, FX_LINK_FRAME_MEAN_AXIS);
+  assert_round_trip (m);
+  g_autofree char *saved = fx_model_to_data (m, NULL);
+  g_assert_null (strstr (saved, "mean-axis"));  /* the default is left out */
+
+  g_autofree char *bad_model = load_error (
+    "{\"format\": \"flexion-model\", \"version\": 1, \"joints\": [{\"id\": \"A\", \"at\": [0, 0]},"
+    " {\"id\": \"B\", \"at\": [1, 0]}], \"links\": [{\"id\": \"L\", \"from\": \"A\", \"to\": \"B\","
+    " \"elements\": 2, \"model\": \"floating\", \"section\": {\"rhoA\": 1, \"rhoI\": 0, \"EA\": 1,"
+    " \"GA\": 1, \"EI\": 1}}]}", FX_MODEL_ERROR_INVALID);
+  assert_contains (bad_model, "links[0].model");
+  g_autofree char *bad_frame = load_error (
+    "{\"format\": \"flexion-model\", \"version\": 1, \"joints\": [{\"id\": \"A\", \"at\": [0, 0]},"
+    " {\"id\": \"B\", \"at\": [1, 0]}], \"links\": [{\"id\": \"L\", \"from\": \"A\", \"to\": \"B\","
+    " \"elements\": 2, \"frame\": \"attached\", \"section\": {\"rhoA\": 1, \"rhoI\": 0, \"EA\": 1,"
+    " \"GA\": 1, \"EI\": 1}}]}", FX_MODEL_ERROR_INVALID);
+  assert_contains (bad_frame, "links[0].frame");
+  g_autofree char *too_many = load_error (
+    "{\"format\": \"flexion-model\", \"version\": 1, \"joints\": [{\"id\": \"A\", \"at\": [0, 0]},"
+    " {\"id\": \"B\", \"at\": [1, 0]}], \"links\": [{\"id\": \"L\", \"from\": \"A\", \"to\": \"B\","
+    " \"elements\": 201, \"model\": \"floating-frame\", \"section\": {\"rhoA\": 1, \"rhoI\": 0, \"EA\": 1,"
+    " \"GA\": 1, \"EI\": 1}}]}", FX_MODEL_ERROR_INVALID);
+  assert_contains (too_many, "links[0].elements");
+}
 
 static void
 test_defaults (void)
@@ -1610,6 +1659,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/model/defaults", test_defaults);
+  g_test_add_func ("/model/floating-frame", test_floating_frame);
   g_test_add_func ("/model/defaults-from-file", test_defaults_from_file);
   g_test_add_func ("/model/strings", test_strings);
   g_test_add_func ("/model/copy", test_copy);

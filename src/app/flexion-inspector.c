@@ -552,6 +552,41 @@ on_formulation (AdwComboRow *row, GParamSpec *p, FlexionInspector *self)
   fx_document_set_formulation (self->doc, self->link, formulation_order[i]);
 }
 
+/* The link's model: a floating-frame link chooses each end's causality and
+ * is never rigid, so switching to it clears what it cannot take. */
+static void
+on_link_model (AdwComboRow *row, GParamSpec *p, FlexionInspector *self)
+{
+  FxLinkKind kind = adw_combo_row_get_selected (row) == 1 ? FX_LINK_FLOATING_FRAME
+                                                          : FX_LINK_GEOMETRICALLY_EXACT;
+  if (fx_model_link (fx_document_get_model (self->doc), self->link)->kind == kind)
+    return;
+  FxModel *m = fx_document_begin_edit (self->doc);
+  FxLink *l = fx_model_link (m, self->link);
+  l->kind = kind;
+  l->frame = FX_LINK_FRAME_MEAN_AXIS;
+  l->kelvin_voigt = 0.0;
+  if (kind == FX_LINK_FLOATING_FRAME)
+    {
+      l->formulation = FX_FORMULATION_AUTO;
+      l->rigid = FALSE;
+      l->damping = l->rotational_damping = 0.0;
+    }
+  structural_edit (self, m, _("Set Link Model"));
+}
+
+static void
+on_link_frame (AdwComboRow *row, GParamSpec *p, FlexionInspector *self)
+{
+  FxLinkFrame frame = adw_combo_row_get_selected (row) == 1 ? FX_LINK_FRAME_ATTACHED
+                                                            : FX_LINK_FRAME_MEAN_AXIS;
+  if (fx_model_link (fx_document_get_model (self->doc), self->link)->frame == frame)
+    return;
+  FxModel *m = fx_document_begin_edit (self->doc);
+  fx_model_link (m, self->link)->frame = frame;
+  structural_edit (self, m, _("Set Frame"));
+}
+
 static void
 on_rigid (GtkSwitch *sw, GParamSpec *p, FlexionInspector *self)
 {
@@ -664,6 +699,100 @@ formulation_label (FxFormulation f)
   return "";
 }
 
+/* The section, damping, probes and loads of link li. */
+static void
+show_link_section (FlexionInspector *self, const FxModel *m, guint li)
+{
+  const FxLink *l = fx_model_link (m, li);
+
+  AdwPreferencesGroup *sec = add_group (self, _("Section"), NULL);
+  const char *form_labels[] = { _("Stiffness and inertia"), _("Material and shape"), NULL };
+  combo_row (sec, _("Given as"), NULL, form_labels, l->section.form == FX_SECTION_MATERIAL,
+             G_CALLBACK (on_section_form), self);
+  if (l->section.form == FX_SECTION_MATERIAL)
+    {
+      guint n_materials;
+      const FlexionMaterial *materials = flexion_materials (&n_materials);
+      g_autoptr (GPtrArray) material_names = g_ptr_array_new ();
+      g_ptr_array_add (material_names, (gpointer) _("Custom"));
+      for (guint i = 0; i < n_materials; i++)
+        g_ptr_array_add (material_names, (gpointer) _(materials[i].name));
+      g_ptr_array_add (material_names, NULL);
+      combo_row (sec, _("Material"), _("Fills in E, ν and ρ, which stay editable"),
+                 (const char *const *) material_names->pdata, flexion_material_of (&l->section) + 1,
+                 G_CALLBACK (on_material), self);
+      number_row (self, sec, _("Young's modulus E"), _("Pa"), l->section.E, 1, 1e13, F_LINK_E, li);
+      number_row (self, sec, _("Poisson's ratio ν"), NULL, l->section.nu, 0, 0.5, F_LINK_NU, li);
+      number_row (self, sec, _("Density ρ"), _("kg/m³"), l->section.rho, 0, 1e6, F_LINK_RHO, li);
+      /* in FxShapeType order */
+      const char *shapes[] = { _("Rectangle"), _("Square"), _("Round bar"), _("Tube"), NULL };
+      combo_row (sec, _("Shape"), NULL, shapes, l->section.shape, G_CALLBACK (on_shape), self);
+      switch (l->section.shape)
+        {
+        case FX_SHAPE_RECTANGLE:
+          number_row (self, sec, _("Width (out of plane)"), _("m"), l->section.width, 1e-6, 100, F_LINK_WIDTH, li);
+          number_row (self, sec, _("Height (in plane)"), _("m"), l->section.height, 1e-6, 100, F_LINK_HEIGHT, li);
+          break;
+        case FX_SHAPE_SQUARE:
+          number_row (self, sec, _("Side"), _("m"), l->section.width, 1e-6, 100, F_LINK_WIDTH, li);
+          break;
+        case FX_SHAPE_CIRCLE:
+          number_row (self, sec, _("Diameter"), _("m"), l->section.diameter, 1e-6, 100, F_LINK_DIAMETER, li);
+          break;
+        case FX_SHAPE_TUBE:
+          number_row (self, sec, _("Outer diameter"), _("m"), l->section.diameter, 1e-6, 100, F_LINK_DIAMETER, li);
+          number_row (self, sec, _("Inner diameter"), _("m"), l->section.inner_diameter, 0, 100, F_LINK_INNER, li);
+          break;
+        default:
+          break;
+        }
+      g_autofree char *derived = g_strdup_printf ("EA %.4g N, EI %.4g N m², ρA %.4g kg/m",
+                                                  l->section.EA, l->section.EI, l->section.rhoA);
+      info_row (sec, _("Derived"), derived);
+    }
+  else
+    {
+      number_row (self, sec, _("Axial stiffness EA"), _("N"), l->section.EA, 0, 1e15, F_LINK_EA, li);
+      number_row (self, sec, _("Shear stiffness GA"), _("N"), l->section.GA, 0, 1e15, F_LINK_GA, li);
+      number_row (self, sec, _("Bending stiffness EI"), _("N m²"), l->section.EI, 0, 1e15, F_LINK_EI, li);
+      number_row (self, sec, _("Mass per length ρA"), _("kg/m"), l->section.rhoA, 0, 1e9, F_LINK_RHOA, li);
+      number_row (self, sec, _("Rotary inertia per length ρI"), _("kg m"), l->section.rhoI, 0, 1e9, F_LINK_RHOI, li);
+    }
+
+  AdwPreferencesGroup *more = add_group (self, _("Damping and Probes"), NULL);
+  if (l->kind != FX_LINK_FLOATING_FRAME)
+    {
+      number_row (self, more, _("Viscous damping"), _("N s/m²"), l->damping, 0, 1e12, F_LINK_DAMPING, li);
+      number_row (self, more, _("Rotational damping"), _("N m s/m"), l->rotational_damping, 0, 1e12,
+                  F_LINK_ROT_DAMPING, li);
+    }
+  for (guint i = 0; i < m->probes->len; i++)
+    {
+      const FxProbe *p = fx_model_probe (m, i);
+      if (g_strcmp0 (p->link, l->id) != 0)
+        continue;
+      g_autofree char *t = g_strdup_printf (_("Probe %s at s"), p->id);
+      number_row (self, more, t, _("fraction of length"), p->s, 0, 1, F_PROBE_S, i);
+      menu_button_row (more, _("Plot"), flexion_measure_menu_new (FX_QUANTITY_PROBE, i, FX_HOLDS_NONE),
+                       _("Plot the probe's position, velocity, section angle or stress resultants "
+                         "during a run"));
+      button_row (more, _("Remove Probe"), "win.remove-item", g_variant_new ("(su)", "probe", i), NULL);
+    }
+  for (guint i = 0; i < m->loads->len; i++)
+    {
+      const FxLoad *ld = fx_model_load (m, i);
+      if (g_strcmp0 (ld->link, l->id) != 0)
+        continue;
+      number_row (self, more, _("Load at s"), _("fraction of length"), ld->s, 0, 1, F_LOAD_S, i);
+      number_row (self, more, _("Load force x"), _("N"), ld->force[0], -1e12, 1e12, F_LOAD_FX, i);
+      number_row (self, more, _("Load force y"), _("N"), ld->force[1], -1e12, 1e12, F_LOAD_FY, i);
+      profile_rows (self, more, &ld->profile, i);
+      button_row (more, _("Remove Load"), "win.remove-item", g_variant_new ("(su)", "load", i), NULL);
+    }
+  button_row (more, _("Add Probe at Midpoint"), "win.add-probe", NULL, _("Trace the path of the link's midpoint"));
+  button_row (more, _("Delete Link"), "win.delete", NULL, NULL);
+}
+
 static void
 show_link (FlexionInspector *self, const FxModel *m, guint li)
 {
@@ -672,6 +801,35 @@ show_link (FlexionInspector *self, const FxModel *m, guint li)
   g_autofree char *desc = g_strdup_printf (_("From %s to %s, %.4g m long"), l->from, l->to,
                                            fx_link_length (m, l));
   AdwPreferencesGroup *g = add_group (self, title, desc);
+
+  const char *models[] = { _("Geometrically exact"), _("Floating frame (small deformation)"), NULL };
+  gboolean floating = l->kind == FX_LINK_FLOATING_FRAME;
+  combo_row (g, _("Model"),
+             floating ? _("A rigid frame carrying small linear-elastic bending: cheap, but no "
+                          "stiffening under tension or spin")
+                      : _("Any rotation and strain: the beam Flexion is built on"),
+             models, floating, G_CALLBACK (on_link_model), self);
+  if (floating)
+    {
+      const char *frames[] = { _("Mean axes"), _("Attached at the first end"), NULL };
+      combo_row (g, _("Frame"), _("Attached needs its first end clamped or driven"), frames,
+                 l->frame == FX_LINK_FRAME_ATTACHED, G_CALLBACK (on_link_frame), self);
+      g_autoptr (FxAssignment) fas = fx_assignment_compute (m);
+      if (fx_assignment_ok (fas))
+        {
+          const FxLinkAssignment *la = &fas->links[li];
+          g_autofree char *ends = g_strdup_printf (_("at %s: translation %s, rotation %s; at %s: "
+                                                     "translation %s, rotation %s"),
+                                                   l->from, causality_name (la->T_end[0]),
+                                                   causality_name (la->R_end[0]), l->to,
+                                                   causality_name (la->T_end[1]),
+                                                   causality_name (la->R_end[1]));
+          info_row (g, _("Ends"), ends);
+        }
+      number_row (self, g, _("Elements"), NULL, l->elements, 1, 10000, F_LINK_ELEMENTS, li);
+      show_link_section (self, m, li);
+      return;
+    }
 
   /* each choice says whether the others leave it a consistent assignment */
   const char *names[] = { _("Auto"), _("Free–free"), _("Clamped–clamped"), _("Pinned"), _("Guided") };
@@ -751,89 +909,7 @@ show_link (FlexionInspector *self, const FxModel *m, guint li)
   switch_row (g, _("Rigid"), _("No compliance: stresses become multipliers"), l->rigid,
               G_CALLBACK (on_rigid), self);
 
-  AdwPreferencesGroup *sec = add_group (self, _("Section"), NULL);
-  const char *form_labels[] = { _("Stiffness and inertia"), _("Material and shape"), NULL };
-  combo_row (sec, _("Given as"), NULL, form_labels, l->section.form == FX_SECTION_MATERIAL,
-             G_CALLBACK (on_section_form), self);
-  if (l->section.form == FX_SECTION_MATERIAL)
-    {
-      guint n_materials;
-      const FlexionMaterial *materials = flexion_materials (&n_materials);
-      g_autoptr (GPtrArray) material_names = g_ptr_array_new ();
-      g_ptr_array_add (material_names, (gpointer) _("Custom"));
-      for (guint i = 0; i < n_materials; i++)
-        g_ptr_array_add (material_names, (gpointer) _(materials[i].name));
-      g_ptr_array_add (material_names, NULL);
-      combo_row (sec, _("Material"), _("Fills in E, ν and ρ, which stay editable"),
-                 (const char *const *) material_names->pdata, flexion_material_of (&l->section) + 1,
-                 G_CALLBACK (on_material), self);
-      number_row (self, sec, _("Young's modulus E"), _("Pa"), l->section.E, 1, 1e13, F_LINK_E, li);
-      number_row (self, sec, _("Poisson's ratio ν"), NULL, l->section.nu, 0, 0.5, F_LINK_NU, li);
-      number_row (self, sec, _("Density ρ"), _("kg/m³"), l->section.rho, 0, 1e6, F_LINK_RHO, li);
-      /* in FxShapeType order */
-      const char *shapes[] = { _("Rectangle"), _("Square"), _("Round bar"), _("Tube"), NULL };
-      combo_row (sec, _("Shape"), NULL, shapes, l->section.shape, G_CALLBACK (on_shape), self);
-      switch (l->section.shape)
-        {
-        case FX_SHAPE_RECTANGLE:
-          number_row (self, sec, _("Width (out of plane)"), _("m"), l->section.width, 1e-6, 100, F_LINK_WIDTH, li);
-          number_row (self, sec, _("Height (in plane)"), _("m"), l->section.height, 1e-6, 100, F_LINK_HEIGHT, li);
-          break;
-        case FX_SHAPE_SQUARE:
-          number_row (self, sec, _("Side"), _("m"), l->section.width, 1e-6, 100, F_LINK_WIDTH, li);
-          break;
-        case FX_SHAPE_CIRCLE:
-          number_row (self, sec, _("Diameter"), _("m"), l->section.diameter, 1e-6, 100, F_LINK_DIAMETER, li);
-          break;
-        case FX_SHAPE_TUBE:
-          number_row (self, sec, _("Outer diameter"), _("m"), l->section.diameter, 1e-6, 100, F_LINK_DIAMETER, li);
-          number_row (self, sec, _("Inner diameter"), _("m"), l->section.inner_diameter, 0, 100, F_LINK_INNER, li);
-          break;
-        default:
-          break;
-        }
-      g_autofree char *derived = g_strdup_printf ("EA %.4g N, EI %.4g N m², ρA %.4g kg/m",
-                                                  l->section.EA, l->section.EI, l->section.rhoA);
-      info_row (sec, _("Derived"), derived);
-    }
-  else
-    {
-      number_row (self, sec, _("Axial stiffness EA"), _("N"), l->section.EA, 0, 1e15, F_LINK_EA, li);
-      number_row (self, sec, _("Shear stiffness GA"), _("N"), l->section.GA, 0, 1e15, F_LINK_GA, li);
-      number_row (self, sec, _("Bending stiffness EI"), _("N m²"), l->section.EI, 0, 1e15, F_LINK_EI, li);
-      number_row (self, sec, _("Mass per length ρA"), _("kg/m"), l->section.rhoA, 0, 1e9, F_LINK_RHOA, li);
-      number_row (self, sec, _("Rotary inertia per length ρI"), _("kg m"), l->section.rhoI, 0, 1e9, F_LINK_RHOI, li);
-    }
-
-  AdwPreferencesGroup *more = add_group (self, _("Damping and Probes"), NULL);
-  number_row (self, more, _("Viscous damping"), _("N s/m²"), l->damping, 0, 1e12, F_LINK_DAMPING, li);
-  number_row (self, more, _("Rotational damping"), _("N m s/m"), l->rotational_damping, 0, 1e12,
-              F_LINK_ROT_DAMPING, li);
-  for (guint i = 0; i < m->probes->len; i++)
-    {
-      const FxProbe *p = fx_model_probe (m, i);
-      if (g_strcmp0 (p->link, l->id) != 0)
-        continue;
-      g_autofree char *t = g_strdup_printf (_("Probe %s at s"), p->id);
-      number_row (self, more, t, _("fraction of length"), p->s, 0, 1, F_PROBE_S, i);
-      menu_button_row (more, _("Plot"), flexion_measure_menu_new (FX_QUANTITY_PROBE, i, FX_HOLDS_NONE),
-                       _("Plot the probe's position, velocity, section angle or stress resultants "
-                         "during a run"));
-      button_row (more, _("Remove Probe"), "win.remove-item", g_variant_new ("(su)", "probe", i), NULL);
-    }
-  for (guint i = 0; i < m->loads->len; i++)
-    {
-      const FxLoad *ld = fx_model_load (m, i);
-      if (g_strcmp0 (ld->link, l->id) != 0)
-        continue;
-      number_row (self, more, _("Load at s"), _("fraction of length"), ld->s, 0, 1, F_LOAD_S, i);
-      number_row (self, more, _("Load force x"), _("N"), ld->force[0], -1e12, 1e12, F_LOAD_FX, i);
-      number_row (self, more, _("Load force y"), _("N"), ld->force[1], -1e12, 1e12, F_LOAD_FY, i);
-      profile_rows (self, more, &ld->profile, i);
-      button_row (more, _("Remove Load"), "win.remove-item", g_variant_new ("(su)", "load", i), NULL);
-    }
-  button_row (more, _("Add Probe at Midpoint"), "win.add-probe", NULL, _("Trace the path of the link's midpoint"));
-  button_row (more, _("Delete Link"), "win.delete", NULL, NULL);
+  show_link_section (self, m, li);
 }
 
 /* ---- model and causality ---- */

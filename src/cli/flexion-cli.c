@@ -325,12 +325,46 @@ write_probes (FxCsvFile *f, const FxSystem *sys, const FxModel *model)
       for (guint k = 0; k < FX_PROBE_N_VALUES; k++)
         fx_csv_file_printf (f, ",%.17g", v[k]);
     }
+  /* every floating-frame link: its frame and gauges */
+  for (guint l = 0; l < model->links->len; l++)
+    {
+      FxFrameGauges g;
+      if (fx_system_link_frame (sys, l, &g))
+        {
+          fx_csv_file_printf (f, ",%.17g,%.17g,%.17g,%.17g,%.17g", g.x_P, g.y_P, g.theta,
+                              g.tip_deflection, g.gamma);
+          for (guint side = 0; side < 2; side++)
+            fx_csv_file_printf (f, ",%.17g,%.17g,%.17g", g.end_force[side][0],
+                                g.end_force[side][1], g.end_force[side][2]);
+        }
+    }
   fx_csv_file_write (f, "\n", 1);
+}
+
+/* The small-deformation warning of each floating-frame link, once per run. */
+static void
+warn_stiffening (const FxSystem *sys, const FxModel *model, gboolean *warned)
+{
+  for (guint l = 0; l < model->links->len; l++)
+    {
+      FxFrameGauges g;
+      if (warned[l] || !fx_system_link_frame (sys, l, &g) || !fx_frame_gauges_warn (&g))
+        continue;
+      warned[l] = TRUE;
+      g_printerr ("link \"%s\" at t = %g s: geometric stiffening ignored; use a geometrically "
+                  "exact link (gamma = %.2g, deflection %.2g of its length)\n",
+                  fx_model_link (model, l)->id, fx_system_time (sys), g.gamma,
+                  g.deflection / g.length);
+    }
 }
 
 static char *
 probes_header (const FxModel *model)
 {
+  static const char *const frame_columns[] = {
+    ".x_P", ".y_P", ".theta", ".tip_deflection", ".gamma",
+    ".F_from_x", ".F_from_y", ".M_from", ".F_to_x", ".F_to_y", ".M_to",
+  };
   GString *h = g_string_new ("t");
   for (guint p = 0; p < model->probes->len; p++)
     for (guint k = 0; k < FX_PROBE_N_VALUES; k++)
@@ -338,6 +372,13 @@ probes_header (const FxModel *model)
         g_string_append_c (h, ',');
         fx_csv_append_field2 (h, fx_model_probe (model, p)->id, fx_probe_suffix[k]);
       }
+  for (guint l = 0; l < model->links->len; l++)
+    if (fx_model_link (model, l)->kind == FX_LINK_FLOATING_FRAME)
+      for (guint k = 0; k < G_N_ELEMENTS (frame_columns); k++)
+        {
+          g_string_append_c (h, ',');
+          fx_csv_append_field2 (h, fx_model_link (model, l)->id, frame_columns[k]);
+        }
   return g_string_free (h, FALSE);
 }
 
@@ -552,6 +593,7 @@ cmd_run (int argc, char **argv)
   print_regularising_share (fx_system_assignment (sys), model);
   fflush (stdout);
   RunTotals totals = { 0, 0, 0, 0.0, fabs (rep.H), 0.0, 1 };
+  g_autofree gboolean *warned = g_new0 (gboolean, MAX (model->links->len, 1));
   gint64 start = g_get_monotonic_time ();
   int status = 0;
 
@@ -577,6 +619,7 @@ cmd_run (int argc, char **argv)
           break;
         }
       totals_add (&totals, &rep);
+      warn_stiffening (sys, model, warned);
       if (out[ENERGY].file) write_energy (out[ENERGY].file, &rep);
       if (out[TRACE].file && step % (guint) every == 0) write_trace (out[TRACE].file, sys, model);
       if (out[PROBES].file) write_probes (out[PROBES].file, sys, model);
@@ -660,6 +703,16 @@ cmd_check (int argc, char **argv)
   for (guint l = 0; l < a->n_links; l++)
     {
       const FxLinkAssignment *la = &a->links[l];
+      const FxLink *link = fx_model_link (model, l);
+      if (link->kind == FX_LINK_FLOATING_FRAME)
+        {
+          static const char letter[2] = { 'F', 'V' };
+          g_autofree char *ends = g_strdup_printf ("floating frame, ends %c%c %c%c",
+                                                   letter[la->T_end[0]], letter[la->R_end[0]],
+                                                   letter[la->T_end[1]], letter[la->R_end[1]]);
+          printf ("%-16s %-34s %s\n", link->id, ends, "automatically");
+          continue;
+        }
       g_autofree char *f = la->split
         ? g_strdup_printf ("%s + %s (split)", fx_formulation_to_string (la->segment[0].formulation),
                            fx_formulation_to_string (la->segment[1].formulation))

@@ -369,6 +369,32 @@ draw_links (const Scene *sc)
     }
 }
 
+/* A badge at the middle of each floating-frame link whose gauges say that
+ * geometric stiffening matters (docs/theory.md, floating-frame links): its
+ * answers are off. */
+static void
+draw_link_warnings (const Scene *sc)
+{
+  cairo_t *cr = sc->cr;
+  const FxStepFrame *f = sc->frame;
+  if (f->link_warning == NULL)
+    return;
+  for (guint l = 0; l < f->n_links; l++)
+    {
+      if (!f->link_warning[l] || !scene_link_has_nodes (f, l))
+        continue;
+      double mx, my, x, y, r = 8 * sc->ls;
+      scene_link_point (f, l, 0.5, &mx, &my);
+      scene_dev (sc, mx, my, &x, &y);
+      fx_set_rgb (cr, sc->pal->error);
+      cairo_arc (cr, x, y - 2 * r, r, 0, 2 * G_PI);
+      cairo_fill (cr);
+      fx_text_font (cr, 12 * sc->ls, TRUE);
+      fx_set_rgb (cr, sc->pal->bg);
+      fx_text_draw (cr, x, y - 2 * r, "!", FX_ALIGN_CENTER, FX_ALIGN_CENTER);
+    }
+}
+
 static void
 draw_labels (const Scene *sc)
 {
@@ -518,6 +544,7 @@ fx_scene_draw (cairo_t *cr, const FxModel *model, const FxStepFrame *frame,
         scene_draw_causality (&sc);
       if (style->show_labels)
         draw_labels (&sc);
+      draw_link_warnings (&sc);
     }
   scene_draw_probes (&sc);
   if (style->has_pull)

@@ -434,6 +434,34 @@ check_initial (Report *r, const char *link_path, const FxLink *link)
                "angular velocities");
 }
 
+/* A floating-frame link is a flexible beam in a frame: never rigid, its
+ * ends' causality is the matcher's, and a frame is only its key. */
+static void
+check_floating_frame (Check *c, const char *path, const FxLink *link)
+{
+  if (link->kind != FX_LINK_FLOATING_FRAME)
+    {
+      if (link->frame != FX_LINK_FRAME_MEAN_AXIS)
+        fx_io_report_error (c->r, path, "frame", "applies only to a \"floating-frame\" link");
+      if (link->kelvin_voigt != 0.0)
+        fx_io_report_error (c->r, path, "damping", "kelvin_voigt applies only to a \"floating-frame\" link");
+      return;
+    }
+  if (link->rigid)
+    fx_io_report_error (c->r, path, "rigid", "a \"floating-frame\" link cannot be rigid");
+  if (link->damping != 0.0 || link->rotational_damping != 0.0)
+    fx_io_report_error (c->r, path, "damping",
+                        "a \"floating-frame\" link takes kelvin_voigt, not velocity or rotation");
+  if (link->formulation != FX_FORMULATION_AUTO)
+    fx_io_report_error (c->r, path, "formulation",
+                        "a \"floating-frame\" link chooses each end's causality itself; leave it \"auto\"");
+  /* its frame couples every element (dense rows, n^2 work): 4 to 10
+   * Hermite elements give the first modes */
+  if (link->elements > FX_MAX_FLOATING_ELEMENTS)
+    fx_io_report_error (c->r, path, "elements", "a \"floating-frame\" link takes at most %u elements, got %u",
+                        FX_MAX_FLOATING_ELEMENTS, link->elements);
+}
+
 static void
 check_link (Check *c, guint i, const char *path, guint64 *total)
 {
@@ -449,14 +477,18 @@ check_link (Check *c, guint i, const char *path, guint64 *total)
   check_section (c->r, path, link);
   check_enum (c->r, path, "formulation", link->formulation,
               fx_formulation_to_string (link->formulation));
+  check_enum (c->r, path, "model", link->kind, fx_link_kind_to_string (link->kind));
+  check_enum (c->r, path, "frame", link->frame, fx_link_frame_to_string (link->frame));
   check_initial (c->r, path, link);
-  if (link->damping != 0.0 || link->rotational_damping != 0.0)
+  if (link->damping != 0.0 || link->rotational_damping != 0.0 || link->kelvin_voigt != 0.0)
     {
       g_autofree char *damping = fx_io_path_join (path, "damping");
 
       check_non_negative (c->r, damping, "velocity", link->damping);
       check_non_negative (c->r, damping, "rotation", link->rotational_damping);
+      check_non_negative (c->r, damping, "kelvin_voigt", link->kelvin_voigt);
     }
+  check_floating_frame (c, path, link);
 }
 
 static void

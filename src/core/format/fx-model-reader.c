@@ -779,7 +779,7 @@ read_initial (Report *r, JsonObject *link_object, const char *link_path, FxLink 
 static void
 read_damping (Report *r, JsonObject *link_object, const char *link_path, FxLink *link)
 {
-  static const char *const keys[] = { "velocity", "rotation", NULL };
+  static const char *const keys[] = { "velocity", "rotation", "kelvin_voigt", NULL };
   g_autofree char *path = fx_io_path_join (link_path, "damping");
   JsonObject *o = read_object (r, link_object, link_path, "damping", FALSE);
 
@@ -788,6 +788,7 @@ read_damping (Report *r, JsonObject *link_object, const char *link_path, FxLink 
   check_keys (r, o, path, keys);
   read_number (r, o, path, "velocity", FALSE, &link->damping);
   read_number (r, o, path, "rotation", FALSE, &link->rotational_damping);
+  read_number (r, o, path, "kelvin_voigt", FALSE, &link->kelvin_voigt);
 }
 
 static void
@@ -795,7 +796,7 @@ read_link (Report *r, FxModel *model, JsonObject *o, const char *path)
 {
   static const char *const keys[] = {
     "id", "from", "to", "elements", "section", "formulation", "rigid", "initial", "damping",
-    NULL
+    "model", "frame", NULL
   };
   FxLink *link = fx_model_add_link (model, NULL, NULL, NULL, 0);
   const char *name;
@@ -813,6 +814,12 @@ read_link (Report *r, FxModel *model, JsonObject *o, const char *path)
       && !fx_formulation_from_string (name, &link->formulation))
     report_bad_name (r, path, "formulation", name,
                      "\"auto\", \"free-free\", \"clamped-clamped\", \"pinned\", \"guided\"");
+  if ((name = read_name (r, o, path, "model", FALSE))
+      && !fx_link_kind_from_string (name, &link->kind))
+    report_bad_name (r, path, "model", name, "\"geometrically-exact\", \"floating-frame\"");
+  if ((name = read_name (r, o, path, "frame", FALSE))
+      && !fx_link_frame_from_string (name, &link->frame))
+    report_bad_name (r, path, "frame", name, "\"mean-axis\", \"attached\"");
   read_initial (r, o, path, link);
   read_damping (r, o, path, link);
 }

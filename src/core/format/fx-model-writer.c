@@ -246,6 +246,10 @@ link_node (gconstpointer item)
     json_object_set_boolean_member (o, "rigid", TRUE);
   if (link->formulation != FX_FORMULATION_AUTO)
     set_name (o, "formulation", fx_formulation_to_string (link->formulation));
+  if (link->kind != FX_LINK_GEOMETRICALLY_EXACT)
+    set_name (o, "model", fx_link_kind_to_string (link->kind));
+  if (link->kind == FX_LINK_FLOATING_FRAME && link->frame != FX_LINK_FRAME_MEAN_AXIS)
+    set_name (o, "frame", fx_link_frame_to_string (link->frame));
   json_object_set_object_member (o, "section", section_object (&link->section, link->rigid));
   if (link->initial_velocity[0] != 0.0 || link->initial_velocity[1] != 0.0
       || link->initial_omega != 0.0)
@@ -257,12 +261,13 @@ link_node (gconstpointer item)
       set_nonzero (initial, "omega", link->initial_omega);
       json_object_set_object_member (o, "initial", initial);
     }
-  if (link->damping != 0.0 || link->rotational_damping != 0.0)
+  if (link->damping != 0.0 || link->rotational_damping != 0.0 || link->kelvin_voigt != 0.0)
     {
       JsonObject *damping = json_object_new ();
 
       set_nonzero (damping, "velocity", link->damping);
       set_nonzero (damping, "rotation", link->rotational_damping);
+      set_nonzero (damping, "kelvin_voigt", link->kelvin_voigt);
       json_object_set_object_member (o, "damping", damping);
     }
   return object_node (o);

@@ -781,6 +781,8 @@ fx_profile_set_table (FxProfile *profile, guint n, const double *t, const double
 static const char *const formulation_names[] = {
   "auto", "free-free", "clamped-clamped", "pinned", "guided",
 };
+static const char *const link_kind_names[] = { "geometrically-exact", "floating-frame" };
+static const char *const link_frame_names[] = { "mean-axis", "attached" };
 static const char *const support_names[] = { "none", "pin", "clamp", "guided", "roller" };
 static const char *const joint_kind_names[] = { "pin", "weld" };
 static const char *const profile_names[] = {
@@ -830,6 +832,8 @@ value_of (const char *const *names, guint n, const char *s, int *out)
   }
 
 FX_DEFINE_NAMES (FxFormulation, fx_formulation, formulation_names)
+FX_DEFINE_NAMES (FxLinkKind, fx_link_kind, link_kind_names)
+FX_DEFINE_NAMES (FxLinkFrame, fx_link_frame, link_frame_names)
 FX_DEFINE_NAMES (FxSupport, fx_support, support_names)
 FX_DEFINE_NAMES (FxJointKind, fx_joint_kind, joint_kind_names)
 FX_DEFINE_NAMES (FxProfileType, fx_profile_type, profile_names)

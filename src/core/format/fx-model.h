@@ -126,6 +126,16 @@ typedef struct {
   double width, height, diameter, inner_diameter;
 } FxSection;
 
+typedef enum {
+  FX_LINK_GEOMETRICALLY_EXACT = 0,
+  FX_LINK_FLOATING_FRAME,
+} FxLinkKind;
+
+typedef enum {
+  FX_LINK_FRAME_MEAN_AXIS = 0,
+  FX_LINK_FRAME_ATTACHED,
+} FxLinkFrame;
+
 typedef struct {
   char *id;
   char *from, *to;  /* joint ids; s = 0 at `from`, s = L at `to` */
@@ -141,6 +151,13 @@ typedef struct {
   /* Optional viscous damping per unit length: a force -damping v (N s/m^2)
    * and a moment -rotational_damping omega (N m s/m) along the link. */
   double damping, rotational_damping;
+
+  /* The link's model (docs/theory.md): the geometrically exact beam, or a
+   * floating frame with a small linear-elastic field, its frame condition
+   * and Kelvin-Voigt damping time (s). */
+  FxLinkKind kind;
+  FxLinkFrame frame;
+  double kelvin_voigt;
 } FxLink;
 
 typedef struct {
@@ -262,6 +279,7 @@ typedef struct {
 #define FX_DEFAULT_REGULARISATION 0.01
 
 #define FX_MAX_ELEMENTS_PER_LINK 1000000u
+#define FX_MAX_FLOATING_ELEMENTS 200u  /* a floating-frame link (docs/model-format.md) */
 #define FX_MAX_ELEMENTS_TOTAL    2000000u  /* over all links of a model */
 
 /* Geometry and magnitude limits (docs/model-format.md, "Limits"): within
@@ -346,6 +364,10 @@ gboolean  fx_model_has_noise      (const FxModel *model);
 /* Copies the points and sets type to TABLE (n == 0 clears the table). */
 void      fx_profile_set_table    (FxProfile *profile, guint n, const double *t, const double *value);
 
+const char *fx_link_kind_to_string    (FxLinkKind k);
+gboolean    fx_link_kind_from_string  (const char *s, FxLinkKind *out);
+const char *fx_link_frame_to_string   (FxLinkFrame f);
+gboolean    fx_link_frame_from_string (const char *s, FxLinkFrame *out);
 const char *fx_formulation_to_string (FxFormulation f);
 gboolean    fx_formulation_from_string (const char *s, FxFormulation *out);
 const char *fx_support_to_string     (FxSupport s);

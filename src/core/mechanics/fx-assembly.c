@@ -7,6 +7,7 @@
  * elements; and the power balance of a step (supplied, dissipated).
  */
 #include "fx-kernel.h"
+#include "fx-link-model.h"
 
 #include <math.h>
 #include <string.h>
@@ -60,7 +61,7 @@ evaluate (FxSystem *sys, const double *x, double dt, double *R, double *mag, FxM
     }
 
   for (guint li = 0; li < sys->n_links; li++)
-    fx_link_assemble (sys, &sys->links[li], &a);
+    sys->links[li].model->assemble (sys, &sys->links[li], &a);
   for (guint i = 0; i < sys->tjunctions->len; i++)
     {
       const FxJunction *j = &g_array_index (sys->tjunctions, FxJunction, i);

@@ -834,14 +834,6 @@ fill_segment (FxSegmentAssignment *seg, int T, int R, guint elements)
  * inertia; the matching covers them in priority order (see vertex_order),
  * so the choice is deterministic. */
 
-gboolean
-fx_link_ends_independent (const FxModel *model, guint link)
-{
-  (void) model;
-  (void) link;
-  return FALSE;
-}
-
 typedef struct {
   int *bits;           /* per link (of the model matched): F or V          */
   int (*end_bits)[2];  /* per link and side                                */

@@ -71,11 +71,6 @@ typedef struct {
                                * never NULL, usually empty */
 } FxAssignment;
 
-/* Whether each end of `link` may take its own causality (a wildcard in the
- * matching: it can cover its junction on its own). FALSE for every link
- * model today; floating-frame links (docs/theory.md) will answer TRUE. */
-gboolean      fx_link_ends_independent (const FxModel *model, guint link);
-
 /* The total regularising mass, kg: the point masses (a rotary inertia adds
  * no mass). */
 double        fx_assignment_regularising_mass (const FxAssignment *a);
@@ -96,6 +91,11 @@ FxModel      *fx_assignment_expand   (const FxAssignment *assignment, const FxMo
 /* ... and every regulariser added as joint mass or inertia (flagged in the
  * joint's regularising_mass / regularising_inertia), every roller support a
  * slider block. fx_assignment_expand does all of it. */
+
+/* Whether a link's two ends take their causality independently (a
+ * floating-frame link, fx-link-ends.c): each is a wildcard in the matching,
+ * an edge to a private vertex of its own. */
+gboolean      fx_link_ends_independent (const FxModel *model, guint link);
 
 /* Whether a junction needs no force-causal link: a support fixes the channel,
  * or an inertia (lumped mass, slider block, rigid body) takes the force. */

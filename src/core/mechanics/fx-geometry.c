@@ -5,62 +5,18 @@
  * fx-system.c, so the element families that fx-system.c builds (drags ask
  * where their grabbed point is) can use it without a circle. */
 #include "fx-kernel.h"
+#include "fx-link-model.h"
 
 #include <math.h>
 #include <string.h>
 
 /* ------------------------------------------------------------- geometry */
 
-/* gamma_hat of element e (strain, material), from its mean stress */
-static void
-element_strain (const FxLinkSys *l, const double *x, guint e, double gam[2])
-{
-  Shape sx, sy;
-  field_shape (l, F_NX, e, 0.5, &sx);
-  field_shape (l, F_NY, e, 0.5, &sy);
-  gam[0] = l->Ct[0] * shape_eval (&sx, x);
-  gam[1] = l->Ct[1] * shape_eval (&sy, x);
-}
-
-/* End of element e on `side` (0 left, 1 right) when r is DG0: the element's
- * mean position plus the half-element tangent (h/2) Lambda(theta)(b1 + gamma). */
-static void
-dg0_element_end (const FxLinkSys *l, const double *x, guint e, guint side, double p[2])
-{
-  double gam[2], t[2], cs[2], Lt[2];
-  double theta = l->R == FX_CAUSAL_F ? 0.5 * (l->theta[e] + l->theta[e + 1]) : l->theta[e];
-
-  element_strain (l, x, e, gam);
-  t[0] = 1.0 + gam[0];
-  t[1] = gam[1];
-  rot (theta, cs);
-  lam (cs, t, Lt);
-  double sgn = side == 0 ? -0.5 : 0.5;
-  p[0] = l->r[2 * e] + sgn * l->h * Lt[0];
-  p[1] = l->r[2 * e + 1] + sgn * l->h * Lt[1];
-}
-
+/* Where node i of a link is, as its model draws it. */
 void
 fx_node_position (const FxLinkSys *l, const double *x, guint i, double p[2])
 {
-  if (l->T == FX_CAUSAL_F)
-    {
-      p[0] = l->r[2 * i];
-      p[1] = l->r[2 * i + 1];
-      return;
-    }
-  if (i == 0)
-    dg0_element_end (l, x, 0, 0, p);
-  else if (i == l->N)
-    dg0_element_end (l, x, l->N - 1, 1, p);
-  else
-    {
-      double a[2], b[2];
-      dg0_element_end (l, x, i - 1, 1, a);
-      dg0_element_end (l, x, i, 0, b);
-      p[0] = 0.5 * (a[0] + b[0]);
-      p[1] = 0.5 * (a[1] + b[1]);
-    }
+  l->model->node (l, x, i, p, NULL, NULL);
 }
 
 static void
@@ -70,31 +26,17 @@ segment_node (const FxSystem *sys, guint seg, guint i,
   const FxLinkSys *l = &sys->links[seg];
   double p[2];
 
-  fx_node_position (l, sys->x, i, p);
+  l->model->node (l, sys->x, i, p, theta, moment);
   if (x) *x = p[0];
   if (y) *y = p[1];
-
-  if (theta)
-    {
-      if (l->R == FX_CAUSAL_F)
-        *theta = l->theta[i];
-      else if (i == 0 || i == l->N)
-        *theta = l->theta_end[i == 0 ? 0 : 1];
-      else
-        *theta = 0.5 * (l->theta[i - 1] + l->theta[i]);
-    }
-  if (moment)
+  /* a rigid geometrically exact link's moment is a multiplier: the last
+   * step's midpoint value, not the state's (fx_field_values) */
+  if (moment && g_strcmp0 (l->model->name, "geometrically-exact") == 0)
     {
       double k;
-      const double *m = fx_field_values (sys, l, F_M, &k);  /* a rigid link's: at the midpoint */
-      if (l->R == FX_CAUSAL_V)
-        *moment = k * m[field_dof (l, F_M, i)];
-      else if (i == 0)
-        *moment = k * m[field_dof (l, F_M, 0)];
-      else if (i == l->N)
-        *moment = k * m[field_dof (l, F_M, l->N - 1)];
-      else
-        *moment = 0.5 * k * (m[field_dof (l, F_M, i - 1)] + m[field_dof (l, F_M, i)]);
+      const double *m = fx_field_values (sys, l, F_M, &k);
+      l->model->node (l, m, i, NULL, NULL, moment);
+      *moment *= k;
     }
 }
 
@@ -218,6 +160,23 @@ fx_system_point_velocity (const FxSystem *sys, guint link, double s_fraction, do
   rot (theta, cs);
   v[0] = cs[0] * v_hat[0] - cs[1] * v_hat[1];
   v[1] = cs[1] * v_hat[0] + cs[0] * v_hat[1];
+}
+
+gboolean
+fx_system_link_frame (const FxSystem *sys, guint link, FxFrameGauges *gauges)
+{
+  g_return_val_if_fail (link < sys->n_model_links, FALSE);
+  const FxLinkSys *l = &sys->links[sys->seg_first[link]];
+  if (l->model->frame_gauges == NULL)
+    return FALSE;
+  l->model->frame_gauges (l, sys->x, gauges);
+  return TRUE;
+}
+
+gboolean
+fx_frame_gauges_warn (const FxFrameGauges *g)
+{
+  return g->gamma > 0.1 || g->deflection > 0.1 * g->length;
 }
 
 double

@@ -6,6 +6,7 @@
  * external loads and drives supply at the midpoint.
  */
 #include "fx-kernel.h"
+#include "fx-link-model.h"
 
 #include <math.h>
 #include <string.h>
@@ -13,32 +14,13 @@
 
 /* -------------------------------------------------------- end angles */
 
-/* theta at a link end, at the midpoint: theta_mid = base + coef * x_mid[dof]
- * (dof < 0: constant). */
-typedef struct {
-  double base, coef;
-  int dof;
-} ThetaRef;
+/* theta at a link end, at the midpoint, as the link's model gives it */
+typedef FxThetaRef ThetaRef;
 
-static ThetaRef
+static inline ThetaRef
 end_theta (const FxLinkSys *l, guint side, double dt)
 {
-  ThetaRef t;
-
-  if (l->R == FX_CAUSAL_F)
-    {
-      guint node = side == 0 ? 0 : l->N;
-      t.base = l->theta[node];
-      t.dof = (int) field_dof (l, F_W, node);
-      t.coef = 0.5 * dt;
-    }
-  else
-    {
-      t.base = l->theta_end[side] + 0.5 * dt * l->omega_drive_now[side];
-      t.dof = l->omega_source[side];
-      t.coef = 0.5 * dt * l->omega_sign[side];
-    }
-  return t;
+  return l->model->end_theta (l, side, dt);
 }
 
 static inline double

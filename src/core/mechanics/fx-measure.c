@@ -10,6 +10,7 @@
  * length.
  */
 #include "fx-measure.h"
+#include "fx-link-model.h"
 #include "fx-kernel.h"
 
 #include <string.h>
@@ -39,6 +40,24 @@ fx_field_values (const FxSystem *sys, const FxLinkSys *l, int f, double *scale)
   return sys->x;
 }
 
+/* A link of another model (floating frame) has no stress fields to sample:
+ * the section angle and bending moment come from its nodes (linear between
+ * them); its velocity and N, V are not measured yet and read 0. */
+static void
+other_model_probe (const FxLinkSys *l, const double *x, double s, double values[FX_PROBE_N_VALUES])
+{
+  double u = CLAMP (s, 0.0, 1.0) * l->N, th[2], m[2], p[2];
+  guint e = (guint) MIN (floor (u), (double) (l->N - 1));
+  double xi = u - e;
+
+  for (guint k = 0; k < 2; k++)
+    l->model->node (l, x, e + k, p, &th[k], &m[k]);
+  values[FX_PROBE_VX] = values[FX_PROBE_VY] = 0.0;
+  values[FX_PROBE_ANGLE] = (1.0 - xi) * th[0] + xi * th[1];
+  values[FX_PROBE_N] = values[FX_PROBE_V] = 0.0;
+  values[FX_PROBE_M] = (1.0 - xi) * m[0] + xi * m[1];
+}
+
 void
 fx_system_probe_values (const FxSystem *sys, guint link, double s_fraction,
                         double values[FX_PROBE_N_VALUES])
@@ -48,9 +67,14 @@ fx_system_probe_values (const FxSystem *sys, guint link, double s_fraction,
   guint seg = fx_system_point_segment (sys, link, &s);
   const FxLinkSys *l = &sys->links[seg];
   FxPointSample at[2];
-  guint n_at = point_samples (l, s, at);
 
   fx_system_point (sys, link, s_fraction, &values[FX_PROBE_X], &values[FX_PROBE_Y]);
+  if (g_strcmp0 (l->model->name, "geometrically-exact") != 0)
+    {
+      other_model_probe (l, sys->x, s, values);
+      return;
+    }
+  guint n_at = point_samples (l, s, at);
   /* a DG0 field at an element boundary: the mean of its two elements */
   for (guint k = 0; k < n_at; k++)
     {
@@ -114,7 +138,7 @@ members_force (const FxSystem *sys, const FxJunction *j, const double *xm, doubl
       const FxLinkSys *l = &sys->links[p->link];
       double y[2] = { p->sigma * xm[p->dof], p->sigma * xm[p->dof + 1] }, cs[2], Ly[2];
 
-      if (l->T != FX_CAUSAL_V)
+      if (l->T_end[p->side] != FX_CAUSAL_V)
         continue;  /* its output is a velocity; a grounded junction has none */
       rot (fx_end_theta_mid (l, p->side, dt, xm), cs);
       lam (cs, y, Ly);
@@ -198,7 +222,7 @@ reactions_add (const FxSystem *sys, const double *xm, double dt, double weight, 
       for (guint k = 0; k < j->ports->len; k++)
         {
           const FxPort *p = &g_array_index (j->ports, FxPort, k);
-          if (sys->links[p->link].R == FX_CAUSAL_V)
+          if (sys->links[p->link].R_end[p->side] == FX_CAUSAL_V)
             r[FX_REACTION_N_VALUES * jt + FX_REACTION_M] += weight * p->sigma * xm[p->dof];
         }
     }

@@ -16,18 +16,26 @@ enum { FX_SLOT = 3 };
 /* Field components in a link, in the order the element kernel uses. */
 enum { F_VX, F_VY, F_W, F_NX, F_NY, F_M, F_N_FIELDS };
 
+typedef struct _FxLinkModel FxLinkModel;
+
 typedef struct {
+  const FxLinkModel *model;      /* its entry points (fx-link-model.h) */
   guint model_index;
   const char *id;
   guint N;
   double L, h;
   double rhoA, rhoI, Ct[2], Cr;  /* compliances; 0 for a rigid link */
   FxCausality T, R;
+  FxCausality T_end[2], R_end[2];  /* per end: a floating-frame link's ends differ */
+  gpointer impl;                 /* the model's own data              */
   guint offset;                  /* first unknown                    */
+  guint n_unknowns;              /* how many, from offset            */
   double angle0;                 /* direction of the straight link    */
   double origin[2];              /* position of s = 0                 */
 
-  /* configuration, advanced after each step (not Newton unknowns) */
+  /* configuration, advanced after each step (not Newton unknowns);
+   * its sizes are the model's: n_theta angles, n_r position pairs */
+  guint n_theta, n_r;
   double *theta;       /* in the space of omega: N+1 nodes (R = F) or N elements */
   double theta_end[2]; /* R = V: end angles, theta_end' = Omega_end              */
   double *r;           /* in the space of v: 2 (N+1) or 2 N, interleaved x, y    */

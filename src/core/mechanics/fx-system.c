@@ -5,6 +5,7 @@
 
  */
 #include "fx-kernel.h"
+#include "fx-link-model.h"
 #include <glib/gi18n-lib.h>
 #include "fx-model-io.h"
 
@@ -30,93 +31,44 @@ set_joint_error (GError **error, FxSystemError code, const FxSystem *sys, const 
 
 /* ------------------------------------------------------------ building */
 
+/* The parts every link model shares; the model sets up the rest. */
 static void
-link_init (FxSystem *sys, FxLinkSys *l, const FxLink *ml, const FxSegmentAssignment *as)
+link_init (FxSystem *sys, FxLinkSys *l, const FxLink *ml, const FxLinkAssignment *la, guint k)
 {
+  const FxSegmentAssignment *as = &la->segment[k];
   const FxModel *model = sys->built;
   const FxJoint *a = fx_model_joint (model, fx_model_find_joint (model, ml->from));
   const FxJoint *b = fx_model_joint (model, fx_model_find_joint (model, ml->to));
   double dx = b->at[0] - a->at[0], dy = b->at[1] - a->at[1];
 
+  l->model = fx_link_model_find (fx_link_kind_to_string (ml->kind));
   l->id = ml->id;
   l->N = ml->elements;
   l->L = hypot (dx, dy);
   l->h = l->L / l->N;
   l->rhoA = ml->section.rhoA;
   l->rhoI = ml->section.rhoI;
-  if (ml->rigid)
-    l->Ct[0] = l->Ct[1] = l->Cr = 0.0;
-  else
-    {
-      l->Ct[0] = 1.0 / ml->section.EA;
-      l->Ct[1] = 1.0 / ml->section.GA;
-      l->Cr = 1.0 / ml->section.EI;
-    }
   l->T = as->T;
   l->R = as->R;
-  l->damping = ml->damping;
-  l->rotational_damping = ml->rotational_damping;
+  for (guint side = 0; side < 2; side++)
+    {
+      gboolean own = fx_link_ends_independent (sys->built, (guint) (l - sys->links));
+      l->T_end[side] = own ? la->T_end[side] : l->T;
+      l->R_end[side] = own ? la->R_end[side] : l->R;
+    }
   l->angle0 = atan2 (dy, dx);
   l->origin[0] = a->at[0];
   l->origin[1] = a->at[1];
-
-  guint n_theta = l->R == FX_CAUSAL_F ? l->N + 1 : l->N;
-  guint n_r = l->T == FX_CAUSAL_F ? l->N + 1 : l->N;
-  l->theta = g_new (double, n_theta);
-  for (guint i = 0; i < n_theta; i++)
-    l->theta[i] = l->angle0;
-  l->theta_end[0] = l->theta_end[1] = l->angle0;
-  l->r = g_new (double, 2 * n_r);
-  for (guint i = 0; i < n_r; i++)
-    {
-      double s = l->T == FX_CAUSAL_F ? i * l->h : (i + 0.5) * l->h;
-      l->r[2 * i] = a->at[0] + s * cos (l->angle0);
-      l->r[2 * i + 1] = a->at[1] + s * sin (l->angle0);
-    }
-  l->omega_source[0] = l->omega_source[1] = -1;
-  l->omega_sign[0] = l->omega_sign[1] = 0.0;
-  fx_link_coupling (l);
-}
-
-/* Initial rigid motion about the link centre: v(s) = V + w J (r(s) - c). */
-static void
-link_initial_motion (FxSystem *sys, const FxLinkSys *l, const FxLink *ml)
-{
-  double V[2] = { ml->initial_velocity[0], ml->initial_velocity[1] }, w = ml->initial_omega;
-  double cs[2];
-  rot (l->angle0, cs);
-
-  for (guint i = 0; i <= l->N; i++)
-    {
-      gboolean cg = field_is_cg (l, F_VX);
-      if (!cg && i == l->N)
-        break;
-      double s = cg ? i * l->h : (i + 0.5) * l->h;
-      double rel[2] = { (s - 0.5 * l->L) * cs[0], (s - 0.5 * l->L) * cs[1] }, Jr[2], v[2], vh[2];
-      jrot (rel, Jr);
-      v[0] = V[0] + w * Jr[0];
-      v[1] = V[1] + w * Jr[1];
-      lam_t (cs, v, vh);
-      sys->x[field_dof (l, F_VX, i)] = vh[0];
-      sys->x[field_dof (l, F_VY, i)] = vh[1];
-    }
-  guint n_w = field_is_cg (l, F_W) ? l->N + 1 : l->N;
-  for (guint i = 0; i < n_w; i++)
-    sys->x[field_dof (l, F_W, i)] = w;
+  l->model->setup (l, ml);
 }
 
 static FxPort
 make_port (const FxSystem *sys, guint link, guint side, FxChannel channel)
 {
   const FxLinkSys *l = &sys->links[link];
-  FxCausality c = channel == FX_CHANNEL_TRANSLATION ? l->T : l->R;
-  guint node = side == 0 ? 0 : l->N;
-  FxPort p = { link, side, 0, 1.0, 0.0, NULL };
+  FxPort p = l->model->port (l, side, channel);
 
-  p.dof = channel == FX_CHANNEL_TRANSLATION ? field_dof (l, c == FX_CAUSAL_F ? F_VX : F_NX, node)
-                                            : field_dof (l, c == FX_CAUSAL_F ? F_W : F_M, node);
-  /* V-causal outputs are -n(0), n(L): the force applied on the link */
-  p.sigma = (c == FX_CAUSAL_V && side == 0) ? -1.0 : 1.0;
+  p.link = link;
   return p;
 }
 
@@ -476,7 +428,7 @@ build_joint (FxSystem *sys, guint jt, const JointIndex *x, GError **error)
       FxPort rp = make_port (sys, l, side, FX_CHANNEL_ROTATION);
       tj = &g_array_index (sys->tjunctions, FxJunction, sys->tjunctions->len - 1);
       g_array_append_val (tj->ports, tp);
-      if (sys->links[l].T == FX_CAUSAL_F)
+      if (sys->links[l].T_end[side] == FX_CAUSAL_F)
         tj->f = tj->ports->len - 1;
 
       FxJunction *rj;
@@ -515,7 +467,7 @@ build_joint (FxSystem *sys, guint jt, const JointIndex *x, GError **error)
           rp.drive_profile = &between->profile;
         }
       g_array_append_val (rj->ports, rp);
-      if (sys->links[l].R == FX_CAUSAL_F)
+      if (sys->links[l].R_end[side] == FX_CAUSAL_F)
         rj->f = rj->ports->len - 1;
     }
 
@@ -527,7 +479,7 @@ build_joint (FxSystem *sys, guint jt, const JointIndex *x, GError **error)
         {
           FxPort *p = &g_array_index (rj->ports, FxPort, k);
           FxLinkSys *l = &sys->links[p->link];
-          if (l->R != FX_CAUSAL_V || rj->ground)
+          if (l->R_end[p->side] != FX_CAUSAL_V || rj->ground)
             continue;
           if (rj->inertia_dof >= 0)
             {
@@ -625,6 +577,48 @@ check_single_link_limits (FxSystem *sys, GError **error)
   return TRUE;
 }
 
+/* What a floating-frame link does not take (yet), and its attached frame's
+ * condition: the `from` end held in both channels (docs/theory.md). */
+static gboolean
+check_floating_links (FxSystem *sys, GError **error)
+{
+  const FxModel *model = sys->model;
+
+  for (guint l = 0; l < model->links->len; l++)
+    {
+      const FxLink *ml = fx_model_link (model, l);
+      const FxLinkAssignment *la = &sys->assignment->links[l];
+      if (ml->kind != FX_LINK_FLOATING_FRAME)
+        continue;
+      if (ml->frame == FX_LINK_FRAME_ATTACHED
+          && (la->T_end[0] != FX_CAUSAL_V || la->R_end[0] != FX_CAUSAL_V))
+        {
+          g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
+                       _("links[%u].frame: an \"attached\" frame needs the link's `from` end "
+                         "(joint \"%s\") held in translation and rotation, as by a clamp or "
+                         "a driven hub; use \"mean-axis\""), l, ml->from);
+          return FALSE;
+        }
+      for (guint i = 0; i < model->loads->len; i++)
+        if (g_strcmp0 (fx_model_load (model, i)->link, ml->id) == 0)
+          {
+            g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
+                         _("loads[%u].link: a point load on floating-frame link \"%s\" is not "
+                           "supported yet; load a joint"), i, ml->id);
+            return FALSE;
+          }
+      for (guint i = 0; i < model->drags->len; i++)
+        if (g_strcmp0 (fx_model_drag (model, i)->link, ml->id) == 0)
+          {
+            g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
+                         _("drags[%u].link: a drag on floating-frame link \"%s\" is not "
+                           "supported yet"), i, ml->id);
+            return FALSE;
+          }
+    }
+  return TRUE;
+}
+
 FxSystem *
 fx_system_new (const FxModel *model, GError **error)
 {
@@ -657,6 +651,8 @@ fx_system_new (const FxModel *model, GError **error)
     }
 
   /* the engine builds the expanded model: split links become two segments */
+  if (!check_floating_links (sys, error))
+    return NULL;
   sys->built = fx_assignment_expand (sys->assignment, sys->model);
   /* noise: sample 0 of the model's seed until fx_system_set_noise says otherwise */
   sys->noise = fx_noise_new_for_model (sys->built, model->seed, 0);
@@ -702,10 +698,10 @@ fx_system_new (const FxModel *model, GError **error)
       for (guint k = 0; k < la->n_segments; k++, seg++)
         {
           FxLinkSys *ls = &sys->links[seg];
-          link_init (sys, ls, fx_model_link (sys->built, seg), &la->segment[k]);
+          link_init (sys, ls, fx_model_link (sys->built, seg), la, k);
           ls->model_index = l;
           ls->offset = offset;
-          offset += FX_SLOT * (2 * ls->N + 1);
+          offset += ls->n_unknowns;
           for (guint o = index.owned_start[seg]; o < index.owned_start[seg + 1]; o++)
             {
               guint jt = index.owned[o];
@@ -771,7 +767,7 @@ fx_system_new (const FxModel *model, GError **error)
   build_point_loads (sys);
 
   for (guint l = 0; l < sys->n_links; l++)
-    link_initial_motion (sys, &sys->links[l], fx_model_link (sys->built, l));
+    sys->links[l].model->initial_motion (&sys->links[l], fx_model_link (sys->built, l), sys->x);
   fx_drags_start (sys);
 
   return g_steal_pointer (&sys);
@@ -784,6 +780,8 @@ fx_system_free (FxSystem *sys)
     return;
   for (guint l = 0; l < sys->n_links && sys->links; l++)
     {
+      if (sys->links[l].model && sys->links[l].model->clear)
+        sys->links[l].model->clear (&sys->links[l]);
       g_free (sys->links[l].theta);
       g_free (sys->links[l].r);
     }
@@ -837,22 +835,7 @@ fx_system_blocks (const FxSystem *sys, guint *block_of, guint **kind_out, double
   for (guint li = 0; li < sys->n_links; li++)
     {
       const FxLinkSys *l = &sys->links[li];
-      /* blocks: v, omega, n, m of this link */
-      for (guint slot = 0; slot <= 2 * l->N; slot++)
-        {
-          gboolean node = slot % 2 == 0;
-          guint base = l->offset + FX_SLOT * slot;
-          gboolean v_here = node == (l->T == FX_CAUSAL_F);
-          gboolean w_here = node == (l->R == FX_CAUSAL_F);
-          block_of[base] = block_of[base + 1] = nb + (v_here ? 0 : 2);
-          block_of[base + 2] = nb + (w_here ? 1 : 3);
-        }
-      for (guint k = 0; k < 4; k++)
-        {
-          g_array_append_val (kind, k);
-          g_array_append_val (length, l->L);
-        }
-      nb += 4;
+      nb += l->model->blocks (l, block_of, nb, kind, length);
     }
   /* inertias: one block each, a velocity or an angular velocity */
   GArray *arrs[2] = { sys->tjunctions, sys->rjunctions };
@@ -940,10 +923,8 @@ fx_system_snapshot (const FxSystem *sys)
   for (guint l = 0; l < sys->n_links; l++)
     {
       const FxLinkSys *ls = &sys->links[l];
-      guint n_theta = ls->R == FX_CAUSAL_F ? ls->N + 1 : ls->N;
-      guint n_r = ls->T == FX_CAUSAL_F ? ls->N + 1 : ls->N;
-      s->theta[l] = g_memdup2 (ls->theta, sizeof (double) * n_theta);
-      s->r[l] = g_memdup2 (ls->r, sizeof (double) * 2 * n_r);
+      s->theta[l] = g_memdup2 (ls->theta, sizeof (double) * ls->n_theta);
+      s->r[l] = g_memdup2 (ls->r, sizeof (double) * 2 * ls->n_r);
       s->theta_end[2 * l] = ls->theta_end[0];
       s->theta_end[2 * l + 1] = ls->theta_end[1];
     }
@@ -968,10 +949,8 @@ fx_system_restore (FxSystem *sys, const FxSystemSnapshot *s)
   for (guint l = 0; l < sys->n_links; l++)
     {
       FxLinkSys *ls = &sys->links[l];
-      guint n_theta = ls->R == FX_CAUSAL_F ? ls->N + 1 : ls->N;
-      guint n_r = ls->T == FX_CAUSAL_F ? ls->N + 1 : ls->N;
-      memcpy (ls->theta, s->theta[l], sizeof (double) * n_theta);
-      memcpy (ls->r, s->r[l], sizeof (double) * 2 * n_r);
+      memcpy (ls->theta, s->theta[l], sizeof (double) * ls->n_theta);
+      memcpy (ls->r, s->r[l], sizeof (double) * 2 * ls->n_r);
       ls->theta_end[0] = s->theta_end[2 * l];
       ls->theta_end[1] = s->theta_end[2 * l + 1];
     }

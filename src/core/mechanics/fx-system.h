@@ -41,6 +41,23 @@ guint      fx_system_n_unknowns   (const FxSystem *system);
 double     fx_system_time         (const FxSystem *system);
 double    *fx_system_state        (FxSystem *system);  /* e-variables x; writable for set-up */
 FxEnergy   fx_system_energy       (const FxSystem *system);
+
+/* A floating-frame link's frame and its small-deformation gauges
+ * (docs/theory.md, "Floating-frame links"); FALSE for other links. */
+typedef struct {
+  double x_P, y_P, theta;  /* the frame's origin (m) and angle (rad)             */
+  double tip_deflection;   /* the `to` end from the `from` end's tangent, m      */
+  double gamma;            /* max |EA u'| L^2 / (pi^2 EI): > 0.1, stiffening matters */
+  double deflection;       /* largest |w| from the frame's axis, m               */
+  double length;           /* L, m                                               */
+  double end_force[2][3];  /* per end (`from`, `to`): the force (x, y, spatial, N)
+                            * and moment (N m) applied on the link over the last
+                            * step: the reaction of a velocity-causal end      */
+} FxFrameGauges;
+gboolean   fx_system_link_frame   (const FxSystem *system, guint link, FxFrameGauges *gauges);
+/* Whether the gauges say that geometric stiffening matters (gamma > 0.1 or a
+ * deflection over 0.1 L): the link's answers are then off. */
+gboolean   fx_frame_gauges_warn   (const FxFrameGauges *gauges);
 double     fx_system_hamiltonian  (const FxSystem *system);  /* kinetic + elastic + gravity */
 
 /* Linear momentum (spatial, kg m/s) and angular momentum about the origin

@@ -28,6 +28,7 @@ frame_alloc (guint n_links, guint n_nodes, guint n_joints, guint n_probes)
   f->probe_values = g_new0 (double, FX_PROBE_N_VALUES * MAX (n_probes, 1));
   f->holds = g_new0 (guint8, MAX (n_joints, 1));
   f->reaction = g_new0 (double, FX_REACTION_N_VALUES * MAX (n_joints, 1));
+  f->link_warning = g_new0 (guint8, MAX (n_links, 1));
   return f;
 }
 
@@ -179,6 +180,11 @@ fx_step_frame_new (const FxSystem *system, const FxStepReport *report, guint ste
   system_probes (f, system, model);
   system_reactions (f, system);
   frame_moment_max (f);
+  for (guint l = 0; l < n_links; l++)
+    {
+      FxFrameGauges g;
+      f->link_warning[l] = fx_system_link_frame (system, l, &g) && fx_frame_gauges_warn (&g);
+    }
   return f;
 }
 
@@ -200,6 +206,8 @@ fx_step_frame_copy (const FxStepFrame *src)
   f->probe_values = g_memdup2 (src->probe_values, sizeof (double) * FX_PROBE_N_VALUES * probes);
   f->holds = g_memdup2 (src->holds, joints);
   f->reaction = g_memdup2 (src->reaction, sizeof (double) * FX_REACTION_N_VALUES * joints);
+  f->link_warning = src->link_warning
+    ? g_memdup2 (src->link_warning, sizeof (guint8) * MAX (src->n_links, 1u)) : NULL;
   return f;
 }
 
@@ -221,6 +229,7 @@ fx_step_frame_unref (FxStepFrame *frame)
   g_free (frame->y);
   g_free (frame->theta);
   g_free (frame->moment);
+  g_free (frame->link_warning);
   g_free (frame->joint_xy);
   g_free (frame->probe_xy);
   g_free (frame->probe_values);

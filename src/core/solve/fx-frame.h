@@ -43,6 +43,8 @@ typedef struct {
   double *reaction;        /* FX_REACTION_N_VALUES per joint: the mean over
                             * the step that ended at t (at t = 0 the initial
                             * state's); 0 where the joint holds nothing      */
+  guint8 *link_warning;    /* n_links: 1 where a floating-frame link's small-
+                            * deformation gauges say stiffening matters     */
 } FxStepFrame;
 
 /* A frame of the system's current state, with `report` (NULL: the state's

@@ -7,8 +7,11 @@
  * fx-modes-arnoldi.c (the lowest vibrations of large models).
  */
 #include "fx-modes-private.h"
+#include "fx-modes-frame.h"
 #include "fx-output.h"
 #include "fx-csv.h"
+#include "fx-system-private.h"
+#include "fx-link-model.h"
 
 #include <glib/gi18n-lib.h>
 #include <gsl/gsl_errno.h>
@@ -57,13 +60,9 @@ fx_modes_unknown_is_velocity (const FxSystem *sys, guint i)
   for (guint li = 0; li < sys->n_links; li++)
     {
       const FxLinkSys *l = &sys->links[li];
-      guint size = FX_SLOT * (2 * l->N + 1);
-      if (i < l->offset || i >= l->offset + size)
+      if (i < l->offset || i >= l->offset + l->n_unknowns)
         continue;
-      guint slot = (i - l->offset) / FX_SLOT, comp = (i - l->offset) % FX_SLOT;
-      gboolean node = slot % 2 == 0;
-      FxCausality c = comp < 2 ? l->T : l->R;
-      return node == (c == FX_CAUSAL_F);
+      return l->model->unknown_is_velocity (l, i - l->offset);
     }
   return TRUE;
 }
@@ -319,6 +318,9 @@ fx_modes_compute_with (const FxModel *model, guint max_vibrations, FxModesMethod
 
   if (sys == NULL)
     return NULL;
+  /* a link model with its own blocks (floating frame): fx-modes-frame.c */
+  if (fx_modes_frame_applies (sys))
+    return fx_modes_frame_compute (sys, max_vibrations, error);
   guint n = fx_system_n_unknowns (sys);
   FxModes *iter = NULL;
   if (method == FX_MODES_ITERATIVE || (method == FX_MODES_AUTO && n > FX_MODES_MAX_UNKNOWNS))

@@ -1,0 +1,541 @@
+/* test-floating.c: floating-frame links (docs/theory.md, "Floating-frame
+ * links"): the analytic Jacobian of the discrete gradient against central
+ * differences, the energy books to round-off (free tumbling link,
+ * pendulum, pendulum with a tip mass, every end causality, welded to GE
+ * links), and the per-end causality of the matcher. */
+#include "test-models.h"
+#include "test-jacobian-check.h"
+#include "fx-integrator.h"
+#include "fx-modes.h"
+
+#include <string.h>
+
+static FxLink *
+ff_link (FxModel *m, const char *id, const char *from, const char *to, guint n,
+         double rhoA, double rhoI, double EA, double EI)
+{
+  FxLink *l = test_add_link (m, id, from, to, n, rhoA, rhoI, EA, EA, EI);
+  l->kind = FX_LINK_FLOATING_FRAME;
+  return l;
+}
+
+/* A state with every unknown and every configuration value random. */
+static void
+randomise (FxSystem *sys, GRand *rng, double *x)
+{
+  for (guint i = 0; i < sys->n; i++)
+    {
+      sys->x[i] = g_rand_double_range (rng, -1, 1);
+      x[i] = sys->x[i] + g_rand_double_range (rng, -0.3, 0.3);
+    }
+  for (guint l = 0; l < sys->n_links; l++)
+    {
+      FxLinkSys *ls = &sys->links[l];
+      for (guint k = 0; k < ls->n_theta; k++)
+        ls->theta[k] += g_rand_double_range (rng, -0.05, 0.05);
+    }
+}
+
+static void
+check_jacobian (FxModel *m, const char *what)
+{
+  g_autoptr (FxSystem) sys = test_system (m);
+  g_autoptr (GRand) rng = g_rand_new_with_seed (11);
+  g_autofree double *x = g_new (double, sys->n);
+
+  randomise (sys, rng, x);
+  JacobianCheck c = test_jacobian_check (sys, x, 0.013);
+  g_test_message ("%s: %u unknowns, max |J - J_fd| %.3g (max |J| %.3g), outside pattern %.3g",
+                  what, sys->n, c.worst, c.jmax, c.outside);
+  g_assert_cmpfloat (c.worst, <, 1e-7 * MAX (c.jmax, 1.0));
+  g_assert_cmpfloat (c.outside, ==, 0.0);
+}
+
+static FxModel *
+free_link_model (FxLinkFrame frame)
+{
+  FxModel *m = fx_model_new ();
+  m->gravity[0] = 0.4;
+  m->gravity[1] = -9.81;
+  fx_model_add_joint (m, "A", 0.0, 0.0);
+  fx_model_add_joint (m, "B", 1.7, 0.6);
+  FxLink *l = ff_link (m, "L", "A", "B", 4, 1.3, 2e-3, 50.0, 7.0);
+  l->frame = frame;
+  l->kelvin_voigt = 0.01;
+  FxLoad *ld = fx_model_add_joint_load (m, "B");
+  ld->force[0] = 0.7;
+  ld->force[1] = -0.4;
+  ld->moment = 0.3;
+  return m;
+}
+
+static void
+test_jacobian_free (void)
+{
+  g_autoptr (FxModel) m = free_link_model (FX_LINK_FRAME_MEAN_AXIS);
+  check_jacobian (m, "free link, mean axes");
+}
+
+/* Clamped and driven at A (V, V), a tip mass at B (V at B too). */
+static FxModel *
+held_model (FxLinkFrame frame, gboolean tip_mass)
+{
+  FxModel *m = fx_model_new ();
+  m->gravity[1] = -9.81;
+  FxJoint *a = fx_model_add_joint (m, "A", 0.0, 0.0);
+  a->support = FX_SUPPORT_CLAMP;
+  FxJoint *b = fx_model_add_joint (m, "B", 1.2, 0.3);
+  if (tip_mass)
+    b->mass = 0.5;
+  FxLink *l = ff_link (m, "L", "A", "B", 3, 1.0, 1e-3, 80.0, 9.0);
+  l->frame = frame;
+  l->kelvin_voigt = 0.02;
+  return m;
+}
+
+static void
+test_jacobian_attached (void)
+{
+  g_autoptr (FxModel) m = held_model (FX_LINK_FRAME_ATTACHED, TRUE);
+  check_jacobian (m, "clamped, attached, tip mass");
+}
+
+/* GE - FF - GE welded, pinned to the ground at A. */
+static FxModel *
+welded_chain (void)
+{
+  FxModel *m = fx_model_new ();
+  m->gravity[1] = -9.81;
+  fx_model_add_joint (m, "A", 0.0, 0.0)->support = FX_SUPPORT_PIN;
+  fx_model_add_joint (m, "B", 0.8, 0.0)->kind = FX_JOINT_WELD;
+  fx_model_add_joint (m, "C", 1.6, 0.4)->kind = FX_JOINT_WELD;
+  fx_model_add_joint (m, "D", 2.2, 0.4);
+  test_add_link (m, "g1", "A", "B", 4, 1.0, 1e-3, 1e4, 1e4, 20.0);
+  ff_link (m, "f", "B", "C", 4, 1.0, 1e-3, 1e4, 20.0);
+  test_add_link (m, "g2", "C", "D", 4, 1.0, 1e-3, 1e4, 1e4, 20.0);
+  return m;
+}
+
+static void
+test_jacobian_welded (void)
+{
+  g_autoptr (FxModel) m = welded_chain ();
+  check_jacobian (m, "GE - FF - GE welded");
+}
+
+/* ---------------------------------------------------------- energy */
+
+typedef struct {
+  double E_scale, worst_balance, H0, H;
+  guint steps, iters;
+} Books;
+
+static Books
+run_books (FxSystem *sys, double dt, double t_end)
+{
+  g_autoptr (FxIntegrator) it = fx_integrator_new (sys, 1e-12, 20);
+  FxStepReport rep;
+  Books b;
+  memset (&b, 0, sizeof b);
+  /* the default Newton (reused factorisations); FF_FULL_NEWTON for full */
+  fx_integrator_set_simplified_newton (it, g_getenv ("FF_FULL_NEWTON") == NULL);
+  fx_integrator_report (it, &rep);
+  b.H0 = rep.H;
+  double supplied = 0.0;
+  while (fx_system_time (sys) < t_end - 1e-9)
+    {
+      g_autoptr (GError) error = NULL;
+      gboolean ok = fx_integrator_step (it, dt, &rep, &error);
+      g_assert_no_error (error);
+      g_assert_true (ok);
+      b.steps++;
+      b.iters += rep.newton_iters;
+      supplied += rep.supplied;
+      b.worst_balance = MAX (b.worst_balance, fabs (rep.balance));
+      double pot = MAX (fabs (rep.elastic), fabs (rep.gravity));
+      b.E_scale = MAX (b.E_scale, MAX (fabs (rep.H), MAX (fabs (supplied), MAX (rep.kinetic, pot))));
+    }
+  b.H = rep.H;
+  return b;
+}
+
+static void
+books_check (const char *what, const Books *b)
+{
+  g_test_message ("%s: %u steps, mean Newton %.2f, E_scale %.6g J, max |balance| %.3g E_scale, "
+                  "H - H0 = %.3g E_scale", what, b->steps, (double) b->iters / b->steps,
+                  b->E_scale, b->worst_balance / b->E_scale, (b->H - b->H0) / b->E_scale);
+  g_assert_cmpfloat (b->E_scale, >, 0.0);
+  g_assert_cmpfloat (b->worst_balance, <=, 1e-12 * b->E_scale);
+}
+
+/* 12.7 (a): L = 2, N = 8, spinning at 3 rad/s with a bent start
+ * (w = alpha (X^2 - L^2/12): mean axes hold), no gravity: energy and omega. */
+static void
+test_energy_tumbling (void)
+{
+  g_autoptr (FxModel) m = fx_model_new ();
+  m->gravity[0] = m->gravity[1] = 0.0;
+  fx_model_add_joint (m, "A", 0.0, 0.0);
+  fx_model_add_joint (m, "B", 2.0, 0.0);
+  FxLink *l = ff_link (m, "L", "A", "B", 8, 1.0, 1e-3, 1e5, 50.0);
+  l->initial_omega = 3.0;
+  g_autoptr (FxSystem) sys = test_system (m);
+  FxLinkSys *ls = &sys->links[0];
+  double alpha = 0.05;
+  for (guint i = 0; i <= ls->N; i++)
+    {
+      double X = i * ls->h - 1.0;
+      ls->theta[1 + 3 * i + 1] = alpha * (X * X - 4.0 / 12.0);
+      ls->theta[1 + 3 * i + 2] = 2.0 * alpha * X;
+    }
+  Books b = run_books (sys, 0.01, 5.0);
+  books_check ("free tumbling link", &b);
+  g_assert_cmpfloat (fabs (b.H - b.H0), <, 1e-10 * b.E_scale);
+  double w = sys->x[ls->offset + 2];
+  g_test_message ("omega after 5 s: %.6f rad/s", w);
+  g_assert_cmpfloat (fabs (w - 3.0), <, 0.05);
+}
+
+/* 12.7 (a): pendulum L = 1, N = 8, EI = 100, pinned, gravity; and with a
+ * 0.5 kg tip mass. */
+static void
+pendulum (gboolean tip, FxLinkFrame frame)
+{
+  g_autoptr (FxModel) m = fx_model_new ();
+  m->gravity[1] = -9.81;
+  fx_model_add_joint (m, "A", 0.0, 0.0)->support = FX_SUPPORT_PIN;
+  FxJoint *tip_joint = fx_model_add_joint (m, "B", 1.0, 0.0);
+  if (tip)
+    tip_joint->mass = 0.5;
+  ff_link (m, "L", "A", "B", 8, 1.0, 0.0, 1e6, 100.0)->frame = frame;
+  g_autoptr (FxSystem) sys = test_system (m);
+  const FxAssignment *as = fx_system_assignment (sys);
+  g_assert_cmpint (as->links[0].T_end[0], ==, FX_CAUSAL_V);
+  g_assert_cmpint (as->links[0].R_end[0], ==, FX_CAUSAL_F);
+  g_assert_cmpint (as->links[0].T_end[1], ==, tip ? FX_CAUSAL_V : FX_CAUSAL_F);
+  Books b = run_books (sys, 0.005, 2.0);
+  books_check (tip ? "pendulum with tip mass" : "pendulum", &b);
+}
+
+static void
+test_energy_pendulum (void)
+{
+  pendulum (FALSE, FX_LINK_FRAME_MEAN_AXIS);
+  pendulum (TRUE, FX_LINK_FRAME_MEAN_AXIS);
+}
+
+/* Clamped at A, damped, tip mass, gravity: both frames. */
+static void
+test_energy_held (void)
+{
+  for (int f = 0; f < 2; f++)
+    {
+      g_autoptr (FxModel) m = held_model (f ? FX_LINK_FRAME_ATTACHED : FX_LINK_FRAME_MEAN_AXIS, TRUE);
+      g_autoptr (FxSystem) sys = test_system (m);
+      Books b = run_books (sys, 0.005, 1.0);
+      books_check (f ? "clamped, attached" : "clamped, mean axes", &b);
+    }
+}
+
+static void
+test_energy_welded (void)
+{
+  g_autoptr (FxModel) m = welded_chain ();
+  g_autoptr (FxSystem) sys = test_system (m);
+  Books b = run_books (sys, 0.005, 1.0);
+  books_check ("GE - FF - GE welded", &b);
+}
+
+/* Inputs at the ports: loads with sine profiles at both ends of a free
+ * link (F, F both ends), of a pendulum (V F at the pin) and of a link
+ * clamped at A (V V) with a mass at B (V into the inertia), with gravity and
+ * Kelvin-Voigt damping: the books close with work supplied and dissipated. */
+static void
+add_sine_load (FxModel *m, const char *joint, double fx, double fy, double M, double f)
+{
+  FxLoad *ld = fx_model_add_joint_load (m, joint);
+  ld->force[0] = fx;
+  ld->force[1] = fy;
+  ld->moment = M;
+  ld->profile.type = FX_PROFILE_SINE;
+  ld->profile.frequency = f;
+}
+
+static void
+test_energy_inputs (void)
+{
+  for (int c = 0; c < 3; c++)
+    {
+      g_autoptr (FxModel) m = fx_model_new ();
+      m->gravity[0] = 0.3;
+      m->gravity[1] = -9.81;
+      fx_model_add_joint (m, "A", 0.0, 0.0);
+      fx_model_add_joint (m, "B", 1.1, 0.4);
+      /* (after both: adding a joint may move the array) */
+      FxJoint *a = fx_model_joint (m, 0), *tip = fx_model_joint (m, 1);
+      if (c == 1)
+        a->support = FX_SUPPORT_PIN;
+      if (c == 2)
+        {
+          a->support = FX_SUPPORT_CLAMP;
+          tip->mass = 0.3;
+        }
+      FxLink *l = ff_link (m, "L", "A", "B", 6, 1.0, 2e-3, 2e3, 15.0);
+      l->kelvin_voigt = 0.005;
+      add_sine_load (m, "B", 2.0, -1.5, 0.7, 1.3);
+      if (c == 0)
+        add_sine_load (m, "A", -0.4, 0.9, -0.5, 2.1);
+      if (c == 1)
+        add_sine_load (m, "A", 0.0, 0.0, 0.6, 0.9);
+      g_autoptr (FxSystem) sys = test_system (m);
+      Books b = run_books (sys, 0.004, 1.0);
+      books_check (c == 0 ? "free link, loads at both ends" : c == 1 ? "pendulum, loads"
+                                                                     : "clamped, mass, loads", &b);
+    }
+}
+
+/* An attached frame where the `from` end is free is refused, naming it. */
+static void
+test_attached_needs_held_end (void)
+{
+  g_autoptr (FxModel) m = free_link_model (FX_LINK_FRAME_ATTACHED);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FxSystem) sys = fx_system_new (m, &error);
+  g_assert_null (sys);
+  g_assert_nonnull (strstr (error->message, "links[0].frame"));
+}
+
+/* ------------------------------------------------------------ spin-up */
+
+static FxModel *
+load_spin_up (FxLinkFrame frame)
+{
+  const char *dir = g_getenv ("FLEXION_EXAMPLES");
+  g_autofree char *path = g_build_filename (dir ? dir : "data/examples", "spin-up.flexion", NULL);
+  g_autoptr (GError) error = NULL;
+  FxModel *m = fx_model_load_file (path, NULL, &error);
+  g_assert_no_error (error);
+  g_array_index (m->links, FxLink, 1).frame = frame;
+  return m;
+}
+
+/* Tip deflections of both blades in the hub frame (lag negative): the
+ * hub's angle is the exact blade's end angle at the hub. */
+static void
+hub_deflections (FxSystem *sys, double d[2])
+{
+  double phi, x, y;
+  fx_system_node (sys, 0, 0, NULL, NULL, &phi, NULL);
+  fx_system_node (sys, 0, fx_system_link_elements (sys, 0), &x, &y, NULL, NULL);
+  d[0] = -sin (phi) * x + cos (phi) * y;
+  fx_system_node (sys, 1, fx_system_link_elements (sys, 1), &x, &y, NULL, NULL);
+  d[1] = sin (phi) * x - cos (phi) * y;  /* the left blade: normal J(-b1) */
+}
+
+/* Steps to t, recording the deflections at 5 and 10 s and the largest
+ * |d| after 15 s; FALSE when the solver stops (its message kept). */
+static double torque5;  /* the floating blade's root moment at 5 s */
+
+static gboolean
+spin (FxSystem *sys, double t_end, double at5[2], double at10[2], double late[2], char **message)
+{
+  g_autoptr (FxIntegrator) it = fx_integrator_new (sys, 1e-12, 20);
+  FxStepReport rep;
+  late[0] = late[1] = 0.0;
+  for (guint k = 1; k <= (guint) lround (t_end / 0.01); k++)
+    {
+      g_autoptr (GError) error = NULL;
+      if (!fx_integrator_step (it, 0.01, &rep, &error))
+        {
+          *message = g_strdup (error->message);
+          return FALSE;
+        }
+      double d[2];
+      hub_deflections (sys, d);
+      if (k == 500)
+        {
+          FxFrameGauges g;
+          at5[0] = d[0], at5[1] = d[1];
+          g_assert_true (fx_system_link_frame (sys, 1, &g));
+          torque5 = g.end_force[0][2];
+        }
+      if (k == 1000)
+        at10[0] = d[0], at10[1] = d[1];
+      if (k >= 1500)
+        for (int b = 0; b < 2; b++)
+          late[b] = MAX (late[b], fabs (d[b]));
+    }
+  return TRUE;
+}
+
+/* 12.7 (c): GE -0.468 m at 5 s and millimetres after 15 s; mean axes
+ * -0.481 / -0.574 m at 5 / 10 s and bounded. */
+static void
+test_spin_up_mean_axis (void)
+{
+  g_autoptr (FxModel) m = load_spin_up (FX_LINK_FRAME_MEAN_AXIS);
+  g_autoptr (FxSystem) sys = test_system (m);
+  double at5[2], at10[2], late[2];
+  g_autofree char *message = NULL;
+  g_assert_true (spin (sys, 20.0, at5, at10, late, &message));
+  g_test_message ("GE: %.4f m at 5 s, %.4f m at 10 s, max |d| %.4f m after 15 s", at5[0], at10[0], late[0]);
+  g_test_message ("mean axes: %.4f m at 5 s, %.4f m at 10 s, max |d| %.4f m after 15 s",
+                  at5[1], at10[1], late[1]);
+  g_assert_cmpfloat (fabs (at5[0] - -0.4684), <, 1e-3);
+  g_assert_cmpfloat (fabs (at10[0] - -0.3627), <, 1e-3);
+  g_assert_cmpfloat (late[0], <, 5e-3);
+  g_assert_cmpfloat (fabs (at5[1] - -0.4812), <, 1e-3);
+  /* root torque at 5 s: 242.5 N m in the reference (rigid J alpha = 240) */
+  g_test_message ("mean axes: root torque %.2f N m at 5 s", torque5);
+  g_assert_cmpfloat (fabs (torque5 - 242.5), <, 0.1);
+  g_assert_cmpfloat (fabs (at10[1] - -0.5742), <, 1e-3);
+  g_assert_cmpfloat (late[1], <, 0.02);
+}
+
+/* The attached frame softens without bound once omega passes 3.80 rad/s:
+ * past 1 m by 10 s (-72 m in the reference), then a solver stop. */
+static void
+test_spin_up_attached (void)
+{
+  g_autoptr (FxModel) m = load_spin_up (FX_LINK_FRAME_ATTACHED);
+  g_autoptr (FxSystem) sys = test_system (m);
+  double at5[2], at10[2], late[2];
+  g_autofree char *message = NULL;
+  gboolean ok = spin (sys, 20.0, at5, at10, late, &message);
+  g_test_message ("attached: %.4f m at 5 s, %.4g m at 10 s; %s", at5[1], at10[1],
+                  ok ? "ran to 20 s" : message);
+  g_assert_cmpfloat (fabs (at5[1] - -0.5218), <, 1e-3);
+  g_test_message ("attached: root torque %.2f N m at 5 s", torque5);
+  g_assert_cmpfloat (fabs (torque5 - 241.1), <, 0.1);
+  g_assert_cmpfloat (at10[1], <, -1.0);
+  g_assert_false (ok);
+  g_assert_nonnull (strstr (message, "t = "));
+}
+
+/* ------------------------------------------------- small deformation */
+
+/* The tip-mass pendulum of 12.7 (b), released horizontally: the tip's path
+ * (1200 steps of 1 ms) of a floating-frame link (N = 8) or a GE link. */
+static double *
+pendulum_path (double EI, gboolean floating, guint N)
+{
+  g_autoptr (FxModel) m = fx_model_new ();
+  m->gravity[1] = -9.81;
+  fx_model_add_joint (m, "A", 0.0, 0.0)->support = FX_SUPPORT_PIN;
+  fx_model_add_joint (m, "B", 1.0, 0.0)->mass = 0.25;
+  FxLink *l = test_add_link (m, "L", "A", "B", N, 1.0, 0.0, 1e8, 1e8, EI);
+  if (floating)
+    l->kind = FX_LINK_FLOATING_FRAME;
+  g_autoptr (FxSystem) sys = test_system (m);
+  g_autoptr (FxIntegrator) it = fx_integrator_new (sys, 1e-12, 20);
+  double *xy = g_new (double, 2 * 1200);
+  FxStepReport rep;
+  for (guint k = 0; k < 1200; k++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_assert_true (fx_integrator_step (it, 1e-3, &rep, &error));
+      fx_system_point (sys, 0, 1.0, &xy[2 * k], &xy[2 * k + 1]);
+    }
+  return xy;
+}
+
+/* FFRF - GE (Richardson of N = 32, 64: the DG0 velocity's missing rotary
+ * inertia goes as 1/N^2): 4.3e-3, 1.7e-4, 5.1e-6 m for EI = 10, 100, 1000,
+ * falling like EI^-1.5 (tension stiffening, left out, shifts the phase). */
+static void
+test_small_deformation (void)
+{
+  const double EI[3] = { 10, 100, 1000 }, want[3] = { 4.3e-3, 1.7e-4, 5.1e-6 };
+  for (guint k = 0; k < 3; k++)
+    {
+      g_autofree double *f = pendulum_path (EI[k], TRUE, 8);
+      g_autofree double *g32 = pendulum_path (EI[k], FALSE, 32);
+      g_autofree double *g64 = pendulum_path (EI[k], FALSE, 64);
+      double d = 0.0;
+      for (guint i = 0; i < 1200; i++)
+        {
+          double gx = (4 * g64[2 * i] - g32[2 * i]) / 3, gy = (4 * g64[2 * i + 1] - g32[2 * i + 1]) / 3;
+          d = MAX (d, hypot (f[2 * i] - gx, f[2 * i + 1] - gy));
+        }
+      g_test_message ("EI = %g: largest FFRF - GE distance %.3g m (reference %.2g)", EI[k], d, want[k]);
+      g_assert_cmpfloat (fabs (d - want[k]), <, 0.15 * want[k]);
+    }
+}
+
+/* ------------------------------------------------------------- modes */
+
+/* A beam of length L along x, N = 20, clamped at `from` or free. */
+static FxModes *
+beam_modes (gboolean clamped, FxLinkFrame frame, double L, double rhoA, double rhoI, double EI)
+{
+  g_autoptr (FxModel) m = fx_model_new ();
+  g_autoptr (GError) error = NULL;
+  fx_model_add_joint (m, "A", 0.0, 0.0)->support = clamped ? FX_SUPPORT_CLAMP : FX_SUPPORT_NONE;
+  fx_model_add_joint (m, "B", L, 0.0);
+  ff_link (m, "beam", "A", "B", 20, rhoA, rhoI, 1e3 * EI / (L * L), EI)->frame = frame;
+  FxModes *modes = fx_modes_compute (m, 0, &error);
+  g_assert_no_error (error);
+  return modes;
+}
+
+static double
+omega_of (const FxModes *modes, guint k)
+{
+  for (guint i = 0; i < modes->n_modes; i++)
+    if (modes->modes[i].kind == FX_MODE_VIBRATION && modes->modes[i].index == k)
+      return 2.0 * G_PI * modes->modes[i].frequency;
+  g_assert_not_reached ();
+}
+
+static void
+check_omega (const char *what, double got, double want)
+{
+  g_test_message ("%s: %.7g rad/s (reference %.7g, %.2g relative)", what, got, want,
+                  (got - want) / want);
+  g_assert_cmpfloat (fabs (got - want), <, 1e-4 * want);
+}
+
+/* 12.7 (b): the spin-up beam and a 1 cm steel bar, FFRF N = 20; a free
+ * link has exactly 3 motions, a clamped one none. */
+static void
+test_modes_reference (void)
+{
+  const double steel_rhoA = 7850 * 1e-4, steel_rhoI = 7850 * 1e-8 / 12, steel_EI = 2.1e11 * 1e-8 / 12;
+  for (int f = 0; f < 2; f++)
+    {
+      FxLinkFrame frame = f ? FX_LINK_FRAME_ATTACHED : FX_LINK_FRAME_MEAN_AXIS;
+      g_autoptr (FxModes) c = beam_modes (TRUE, frame, 10.0, 1.2, 6e-4, 1.4e4);
+      g_assert_cmpuint (c->mobility, ==, 0);
+      check_omega ("spin-up beam, cantilever 1", omega_of (c, 1), 3.797687);
+      check_omega ("spin-up beam, cantilever 2", omega_of (c, 2), 23.79809);
+      g_autoptr (FxModes) s = beam_modes (TRUE, frame, 1.0, steel_rhoA, steel_rhoI, steel_EI);
+      check_omega ("steel bar, cantilever 1", omega_of (s, 1), 52.49604);
+    }
+  g_autoptr (FxModes) ff = beam_modes (FALSE, FX_LINK_FRAME_MEAN_AXIS, 10.0, 1.2, 6e-4, 1.4e4);
+  g_assert_cmpuint (ff->mobility, ==, 3);
+  check_omega ("spin-up beam, free-free 1", omega_of (ff, 1), 24.16297);
+  g_autoptr (FxModes) sf = beam_modes (FALSE, FX_LINK_FRAME_MEAN_AXIS, 1.0, steel_rhoA, steel_rhoI, steel_EI);
+  g_assert_cmpuint (sf->mobility, ==, 3);
+  check_omega ("steel bar, free-free 1", omega_of (sf, 1), 333.9838);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/floating/jacobian/free", test_jacobian_free);
+  g_test_add_func ("/floating/jacobian/attached", test_jacobian_attached);
+  g_test_add_func ("/floating/jacobian/welded", test_jacobian_welded);
+  g_test_add_func ("/floating/energy/tumbling", test_energy_tumbling);
+  g_test_add_func ("/floating/energy/pendulum", test_energy_pendulum);
+  g_test_add_func ("/floating/energy/held", test_energy_held);
+  g_test_add_func ("/floating/energy/welded", test_energy_welded);
+  g_test_add_func ("/floating/energy/inputs", test_energy_inputs);
+  g_test_add_func ("/floating/attached-needs-held-end", test_attached_needs_held_end);
+  g_test_add_func ("/floating/modes", test_modes_reference);
+  g_test_add_func ("/floating/small-deformation", test_small_deformation);
+  g_test_add_func ("/floating/spin-up/mean-axis", test_spin_up_mean_axis);
+  g_test_add_func ("/floating/spin-up/attached", test_spin_up_attached);
+  return g_test_run ();
+}
