@@ -692,6 +692,9 @@ link_copy_physics (FxLink *dst, const FxLink *src)
   dst->initial_omega = src->initial_omega;
   dst->damping = src->damping;
   dst->rotational_damping = src->rotational_damping;
+  dst->kind = src->kind;
+  dst->frame = src->frame;
+  dst->kelvin_voigt = src->kelvin_voigt;
 }
 
 static char *
@@ -1363,7 +1366,7 @@ tier2 (const FxModel *model, const GPtrArray *conflicts, gboolean *split, int *T
     for (guint l = 0; l < n; l++)
       {
         const FxLink *link = fx_model_link (model, l);
-        if (link->formulation != FX_FORMULATION_AUTO || hopeless[l])
+        if (link->formulation != FX_FORMULATION_AUTO || hopeless[l] || fx_link_ends_independent (model, l))
           continue;
         gboolean named = FALSE;
         g_autofree char *needle = g_strdup_printf ("link \"%s\"", link->id);

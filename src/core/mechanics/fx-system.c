@@ -197,7 +197,8 @@ build_joint_drives (FxSystem *sys, guint jt, guint first_r, GError **error)
         }
       const FxPort *qa = &g_array_index (ja->ports, FxPort, pa);
       const FxPort *qb = jb ? &g_array_index (jb->ports, FxPort, pb) : NULL;
-      if (sys->links[qa->link].R != FX_CAUSAL_F || (qb && sys->links[qb->link].R != FX_CAUSAL_F))
+      if (sys->links[qa->link].R_end[qa->side] != FX_CAUSAL_F
+          || (qb && sys->links[qb->link].R_end[qb->side] != FX_CAUSAL_F))
         {
           g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
                        _("springs[%u]: the links at joint \"%s\" must take moments there "
