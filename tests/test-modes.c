@@ -452,6 +452,30 @@ test_frame_probe (void)
   g_assert_cmpfloat (fabs (f->probe_xy[1] - f->y[tip]), <, 1e-12 * modes->size);
 }
 
+/* Stress shapes are normalised by a real moment, not by round-off: the
+ * cantilever's axial mode and the pinned truss's self-stress states once
+ * came out with axial forces of 1e14..1e16 (moments of 1e-13 as the unit). */
+static void
+test_stress_shape_scale (void)
+{
+  const char *files[] = { "cantilever.flexion", "triangle-truss.flexion", "struck-beam.flexion" };
+  for (guint f = 0; f < G_N_ELEMENTS (files); f++)
+    {
+      g_autoptr (FxModel) m = test_load_example (files[f]);
+      g_autoptr (FxModes) modes = modes_of (m, 10);
+      double big_m = 0.0, big_n = 0.0;
+      for (guint i = 0; i < modes->n_modes; i++)
+        for (guint k = 0; k < modes->n_nodes; k++)
+          {
+            big_m = MAX (big_m, fabs (modes->modes[i].shape[FX_MODE_SHAPE_STRIDE * k + FX_MODE_M]));
+            big_n = MAX (big_n, fabs (modes->modes[i].shape[FX_MODE_SHAPE_STRIDE * k + FX_MODE_N]));
+          }
+      g_test_message ("%s: largest |m| %.3g, |n| %.3g", files[f], big_m, big_n);
+      g_assert_cmpfloat (big_m, <=, 1.0 + 1e-12);
+      g_assert_cmpfloat (big_n, <, 1e3);
+    }
+}
+
 /* The frequency table: header, kinds, atomically written. */
 static void
 test_csv (void)
@@ -494,6 +518,7 @@ main (int argc, char **argv)
   g_test_add_func ("/modes/time-domain", test_time_domain);
   g_test_add_func ("/modes/csv", test_csv);
   g_test_add_func ("/modes/frame-probe", test_frame_probe);
+  g_test_add_func ("/modes/stress-shape-scale", test_stress_shape_scale);
   g_test_add_func ("/modes/iterative/matches-dense", test_iterative_matches_dense);
   g_test_add_func ("/modes/iterative/large-cantilever", test_large_cantilever);
   g_test_add_func ("/modes/iterative/multiplicity", test_iterative_multiplicity);

@@ -179,6 +179,20 @@ local_node (const FxSystem *sys, guint l, guint i, guint *j)
   return 0;
 }
 
+/* The unit of a stress shape: its largest |m|, or its largest |n| when
+ * the moments are only round-off beside the axial force (times the
+ * model's size, to compare N m with N): an axial mode's "moments" at
+ * 1e-13 once scaled its axial force to 3.5e14. Such moments are cleared. */
+static double
+stress_unit (const FxModes *res, FxMode *mode, double big_m, double big_n)
+{
+  if (big_m > 1e-9 * big_n * MAX (res->size, 1e-9))
+    return big_m;
+  for (guint k = 0; k < res->n_nodes; k++)
+    mode->shape[FX_MODE_SHAPE_STRIDE * k + FX_MODE_M] = 0.0;
+  return big_n;
+}
+
 /* A vibration's moment and axial force, from its stresses: largest |m| = 1
  * (the colours show where it bends, not how much). */
 static void
@@ -199,7 +213,7 @@ fill_stress_shape (FxSystem *sys, const FxModes *res, const double *stress, FxMo
         big_n = MAX (big_n, fabs (f.n));
       }
   memset (sys->x, 0, sizeof (double) * sys->n);
-  double unit = big_m > 0.0 ? big_m : big_n;
+  double unit = stress_unit (res, mode, big_m, big_n);
   for (guint k = 0; k < res->n_nodes && unit > 0.0; k++)
     {
       mode->shape[FX_MODE_SHAPE_STRIDE * k + FX_MODE_M] /= unit;
@@ -232,7 +246,7 @@ fill_shape (FxSystem *sys, const FxModes *res, const double *theta, FxMode *mode
         big_n = MAX (big_n, fabs (sh[FX_MODE_N]));
       }
   memset (sys->x, 0, sizeof (double) * sys->n);
-  double unit = mode->kind == FX_MODE_SELF_STRESS ? (big_m > 0.0 ? big_m : big_n) : big_d;
+  double unit = mode->kind == FX_MODE_SELF_STRESS ? stress_unit (res, mode, big_m, big_n) : big_d;
   if (unit <= 0.0)
     return;
   for (guint k = 0; k < FX_MODE_SHAPE_STRIDE * res->n_nodes; k++)
