@@ -34,6 +34,7 @@
 #include <gsl/gsl_eigen.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
+#include <gsl/gsl_sort_vector.h>
 #include <math.h>
 #include <string.h>
 
@@ -889,6 +890,106 @@ symmetric_definite (gsl_matrix *K, gsl_matrix *M, gsl_vector *w2, gsl_matrix *V)
   band_solve_rows (M, bw, TRUE, V);      /* q = G^-T y      */
 }
 
+/* The lowest `need` eigenpairs of K q = omega^2 M q for a banded M: the
+ * standard form C = G^-1 K G^-T (M = G G^T, banded substitutions), all its
+ * eigenvalues without vectors (gsl_eigen_symm), its tridiagonal form
+ * C = Q T Q^T (gsl_linalg_symmtd_decomp), and only the wanted vectors, by
+ * inverse iteration on T (pivoted band LU of T - sigma I), orthogonal to
+ * the earlier ones of the same eigenvalue (a symmetric frame's double
+ * modes), then q = G^-T Q z. About a third of gsl_eigen_symmv's work,
+ * which forms every vector. Columns of V beyond `need` are zero. FALSE
+ * (nothing usable) when M is not narrow-banded or a step fails. */
+static gboolean
+lowest_pairs (const gsl_matrix *K, const gsl_matrix *M, gsize need, gsl_vector *w2, gsl_matrix *V)
+{
+  const gsize n = K->size1, bw = bandwidth (M);
+  if (bw > BAND_MAX || n < 3)
+    return FALSE;
+  gsl_matrix *G = gsl_matrix_alloc (n, n), *C = gsl_matrix_alloc (n, n), *Ct = gsl_matrix_alloc (n, n);
+  gsl_vector *tau = gsl_vector_alloc (n - 1), *d = gsl_vector_alloc (n), *e = gsl_vector_alloc (n - 1);
+  gsl_matrix_memcpy (G, M);
+  gsl_matrix_memcpy (C, K);
+  gboolean ok = gsl_linalg_cholesky_decomp1 (G) == GSL_SUCCESS;
+  if (ok)
+    {
+      band_solve_rows (G, bw, FALSE, C);     /* G^-1 K          */
+      gsl_matrix_transpose (C);
+      band_solve_rows (G, bw, FALSE, C);     /* G^-1 K G^-T     */
+      gsl_matrix_memcpy (Ct, C);
+      gsl_eigen_symm_workspace *ws = gsl_eigen_symm_alloc (n);
+      ok = gsl_eigen_symm (C, w2, ws) == GSL_SUCCESS
+           && gsl_linalg_symmtd_decomp (Ct, tau) == GSL_SUCCESS
+           && gsl_linalg_symmtd_unpack_T (Ct, d, e) == GSL_SUCCESS;
+      gsl_eigen_symm_free (ws);
+      gsl_sort_vector (w2);
+    }
+  gsl_matrix_set_zero (V);
+  double scale = MAX (fabs (gsl_vector_get (w2, 0)), fabs (gsl_vector_get (w2, n - 1)));
+  gsl_matrix *AB = gsl_matrix_alloc (n, 4);  /* T - sigma I: A(i, j) at AB(j, 2 + i - j) */
+  gsl_vector_uint *piv = gsl_vector_uint_alloc (n);
+  gsl_vector *z = gsl_vector_alloc (n), *y = gsl_vector_alloc (n);
+  for (gsize c = 0; c < need && ok; c++)
+    {
+      /* just off the eigenvalue, so that the factor is not exactly singular */
+      double lambda = gsl_vector_get (w2, c);
+      double sigma = lambda - 1e-10 * MAX (fabs (lambda), 1e-6 * scale);
+      gsl_matrix_set_zero (AB);
+      for (gsize j = 0; j < n; j++)
+        {
+          gsl_matrix_set (AB, j, 2, gsl_vector_get (d, j) - sigma);
+          if (j + 1 < n)
+            gsl_matrix_set (AB, j, 3, gsl_vector_get (e, j));  /* T(j + 1, j) */
+          if (j > 0)
+            gsl_matrix_set (AB, j, 1, gsl_vector_get (e, j - 1));  /* T(j - 1, j) */
+        }
+      ok = gsl_linalg_LU_band_decomp (n, 1, 1, AB, piv) == GSL_SUCCESS;
+      for (gsize i = 0; i < n; i++)
+        gsl_vector_set (z, i, 1.0 + 0.1 * sin (1.0 + 7.0 * i + 3.0 * c));  /* deterministic start */
+      for (guint it = 0; it < 3 && ok; it++)
+        {
+          gsl_vector_memcpy (y, z);
+          gsl_linalg_LU_band_solve (1, 1, AB, piv, y, z);
+          for (gsize p = c; p-- > 0 && fabs (gsl_vector_get (w2, p) - lambda) <= 1e-8 * scale;)
+            {
+              gsl_vector_const_view zp = gsl_matrix_const_column (V, p);
+              double dot;
+              gsl_blas_ddot (&zp.vector, z, &dot);
+              gsl_blas_daxpy (-dot, &zp.vector, z);
+            }
+          double norm = gsl_blas_dnrm2 (z);
+          ok = isfinite (norm) && norm > 0.0;
+          if (ok)
+            gsl_vector_scale (z, 1.0 / norm);
+        }
+      gsl_matrix_set_col (V, c, z);
+    }
+  /* y = Q z: Q = H_0 H_1 ... H_{n-3}, the reflectors below C's subdiagonal */
+  for (gsize c = 0; c < need && ok; c++)
+    {
+      gsl_vector_view v = gsl_matrix_column (V, c);
+      for (gsize i = n - 2; i-- > 0;)
+        {
+          gsl_vector_const_view col = gsl_matrix_const_column (Ct, i);
+          gsl_vector_const_view h = gsl_vector_const_subvector (&col.vector, i + 1, n - (i + 1));
+          gsl_vector_view w = gsl_vector_subvector (&v.vector, i + 1, n - (i + 1));
+          gsl_linalg_householder_hv (gsl_vector_get (tau, i), &h.vector, &w.vector);
+        }
+    }
+  if (ok)
+    band_solve_rows (G, bw, TRUE, V);      /* q = G^-T y      */
+  gsl_matrix_free (AB);
+  gsl_vector_uint_free (piv);
+  gsl_vector_free (z);
+  gsl_vector_free (y);
+  gsl_matrix_free (G);
+  gsl_matrix_free (C);
+  gsl_matrix_free (Ct);
+  gsl_vector_free (tau);
+  gsl_vector_free (d);
+  gsl_vector_free (e);
+  return ok;
+}
+
 /* Vibration modes: K v = omega^2 M v on the velocities the rigid stresses
  * allow, massless directions condensed. The first `n_zero` eigenvalues are
  * the motions with inertia (omega = 0), found already. */
@@ -930,7 +1031,9 @@ find_vibrations (const Linear *L, guint n_zero, guint max_keep, FxModes *res, GA
       gsize np = r.np;
       gsl_matrix *V = gsl_matrix_alloc (np, np);
       gsl_vector *w2 = gsl_vector_alloc (np);
-      symmetric_definite (r.Kc, r.Mc, w2, V);
+      gsize need = max_keep > 0 ? MIN (np, n_zero + max_keep) : np;
+      if (!(need < np / 2 && lowest_pairs (r.Kc, r.Mc, need, w2, V)))
+        symmetric_definite (r.Kc, r.Mc, w2, V);
       guint kept = 0;
       for (gsize c = MIN (n_zero, np); c < np && (max_keep == 0 || kept < max_keep); c++, kept++)
         {
