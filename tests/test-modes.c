@@ -386,6 +386,40 @@ test_iterative_multiplicity (void)
   check_finite_modes (modes);
 }
 
+/* The dense path lists only the wanted vectors (inverse iteration): on two
+ * identical cantilevers (dense, 40 elements each) every frequency is
+ * double, and the two shapes of a pair must be independent, not one
+ * vector twice. */
+static void
+test_dense_multiplicity (void)
+{
+  g_autoptr (FxModel) m = fx_model_new ();
+  fx_model_add_joint (m, "A", 0, 0)->support = FX_SUPPORT_CLAMP;
+  fx_model_add_joint (m, "B", 1, 0);
+  fx_model_add_joint (m, "C", 0, 1)->support = FX_SUPPORT_CLAMP;
+  fx_model_add_joint (m, "D", 1, 1);
+  test_add_link (m, "one", "A", "B", 40, 1.0, 1e-6, 1e6, 4e5, 1.0);
+  test_add_link (m, "two", "C", "D", 40, 1.0, 1e-6, 1e6, 4e5, 1.0);
+  g_autoptr (FxModes) modes = modes_of (m, 6);
+  g_assert_true (modes->counted);
+  for (guint i = 1; i <= 6; i += 2)
+    {
+      const FxMode *a = nth_vibration (modes, i), *b = nth_vibration (modes, i + 1);
+      /* symm's eigenvalues are good to eps times the largest (stiff axial) one */
+      g_assert_cmpfloat (fabs (a->frequency - b->frequency), <, 1e-6 * a->frequency);
+      double ab = 0.0, aa = 0.0, bb = 0.0;
+      for (guint k = 0; k < modes->n_nodes; k++)
+        for (guint c = FX_MODE_DX; c <= FX_MODE_DY; c++)
+          {
+            double x = a->shape[FX_MODE_SHAPE_STRIDE * k + c], y = b->shape[FX_MODE_SHAPE_STRIDE * k + c];
+            ab += x * y, aa += x * x, bb += y * y;
+          }
+      double cosine = fabs (ab) / sqrt (aa * bb);
+      g_test_message ("pair %u/%u: %.6f Hz, |cos| between shapes %.3g", i, i + 1, a->frequency, cosine);
+      g_assert_cmpfloat (cosine, <, 0.9);
+    }
+}
+
 /* A frame without any mass has no vibration: every direction is an
  * infinite eigenvalue, and the iterative solver must not report what
  * round-off leaves of them (issue 25.4: a spurious 3.57e9 Hz). */
@@ -522,6 +556,7 @@ main (int argc, char **argv)
   g_test_add_func ("/modes/iterative/matches-dense", test_iterative_matches_dense);
   g_test_add_func ("/modes/iterative/large-cantilever", test_large_cantilever);
   g_test_add_func ("/modes/iterative/multiplicity", test_iterative_multiplicity);
+  g_test_add_func ("/modes/dense-multiplicity", test_dense_multiplicity);
   g_test_add_func ("/modes/iterative/massless", test_iterative_massless);
   g_test_add_func ("/modes/iterative/cap", test_iterative_cap);
   return g_test_run ();

@@ -34,6 +34,7 @@
 #include <gsl/gsl_eigen.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
+#include <gsl/gsl_machine.h>
 #include <gsl/gsl_sort_vector.h>
 #include <math.h>
 #include <string.h>
@@ -890,6 +891,40 @@ symmetric_definite (gsl_matrix *K, gsl_matrix *M, gsl_vector *w2, gsl_matrix *V)
   band_solve_rows (M, bw, TRUE, V);      /* q = G^-T y      */
 }
 
+/* T - sigma I (T: diagonal d, off-diagonal e) in GSL's LU band storage
+ * (A(i, j) at AB(j, 2 + i - j)), factorised with partial pivoting. */
+static gboolean
+tridiag_factor (const gsl_vector *d, const gsl_vector *e, double sigma, gsl_matrix *AB,
+                gsl_vector_uint *piv)
+{
+  const gsize n = d->size;
+  gsl_matrix_set_zero (AB);
+  for (gsize j = 0; j < n; j++)
+    {
+      gsl_matrix_set (AB, j, 2, gsl_vector_get (d, j) - sigma);
+      if (j + 1 < n)
+        gsl_matrix_set (AB, j, 3, gsl_vector_get (e, j));      /* T(j + 1, j) */
+      if (j > 0)
+        gsl_matrix_set (AB, j, 1, gsl_vector_get (e, j - 1));  /* T(j - 1, j) */
+    }
+  return gsl_linalg_LU_band_decomp (n, 1, 1, AB, piv) == GSL_SUCCESS;
+}
+
+/* z^T T z for a unit z. */
+static double
+tridiag_rayleigh (const gsl_vector *d, const gsl_vector *e, const gsl_vector *z)
+{
+  double s = 0.0;
+  for (gsize i = 0; i < d->size; i++)
+    {
+      double zi = gsl_vector_get (z, i);
+      s += gsl_vector_get (d, i) * zi * zi;
+      if (i + 1 < d->size)
+        s += 2.0 * gsl_vector_get (e, i) * zi * gsl_vector_get (z, i + 1);
+    }
+  return s;
+}
+
 /* The lowest `need` eigenpairs of K q = omega^2 M q for a banded M: the
  * standard form C = G^-1 K G^-T (M = G G^T, banded substitutions), all its
  * eigenvalues without vectors (gsl_eigen_symm), its tridiagonal form
@@ -933,23 +968,33 @@ lowest_pairs (const gsl_matrix *K, const gsl_matrix *M, gsize need, gsl_vector *
       /* just off the eigenvalue, so that the factor is not exactly singular */
       double lambda = gsl_vector_get (w2, c);
       double sigma = lambda - 1e-10 * MAX (fabs (lambda), 1e-6 * scale);
-      gsl_matrix_set_zero (AB);
-      for (gsize j = 0; j < n; j++)
-        {
-          gsl_matrix_set (AB, j, 2, gsl_vector_get (d, j) - sigma);
-          if (j + 1 < n)
-            gsl_matrix_set (AB, j, 3, gsl_vector_get (e, j));  /* T(j + 1, j) */
-          if (j > 0)
-            gsl_matrix_set (AB, j, 1, gsl_vector_get (e, j - 1));  /* T(j - 1, j) */
-        }
-      ok = gsl_linalg_LU_band_decomp (n, 1, 1, AB, piv) == GSL_SUCCESS;
+      /* copies of one eigenvalue differ by symm's absolute error, about
+       * eps * scale; only those are orthogonalised against (an earlier
+       * vector of another eigenvalue, say a zero mode's, is not needed
+       * converged and must not bend this one) */
+      double cluster = 1e-8 * fabs (lambda) + 1e3 * GSL_DBL_EPSILON * scale;
       for (gsize i = 0; i < n; i++)
         gsl_vector_set (z, i, 1.0 + 0.1 * sin (1.0 + 7.0 * i + 3.0 * c));  /* deterministic start */
-      for (guint it = 0; it < 3 && ok; it++)
+      for (guint it = 0; it < 5 && ok; it++)
         {
+          /* symm's eigenvalue is good to eps * scale only, which on a soft
+           * link beside stiff axial modes is a percent of a low one: from
+           * the third step on, the Rayleigh quotient z^T T z sharpens the
+           * shift (cubic convergence; the factor is O(n) to redo) */
+          if (it >= 2)
+            {
+              double rq = tridiag_rayleigh (d, e, z);
+              sigma = rq - 1e-14 * MAX (fabs (rq), 1e-6 * scale);
+            }
+          ok = tridiag_factor (d, e, sigma, AB, piv);
           gsl_vector_memcpy (y, z);
           gsl_linalg_LU_band_solve (1, 1, AB, piv, y, z);
-          for (gsize p = c; p-- > 0 && fabs (gsl_vector_get (w2, p) - lambda) <= 1e-8 * scale;)
+          if (it >= 2 && !(gsl_blas_dnrm2 (z) < INFINITY))
+            {
+              gsl_vector_memcpy (z, y);  /* converged to the last bit: keep it */
+              break;
+            }
+          for (gsize p = c; p-- > 0 && fabs (gsl_vector_get (w2, p) - lambda) <= cluster;)
             {
               gsl_vector_const_view zp = gsl_matrix_const_column (V, p);
               double dot;
@@ -957,7 +1002,7 @@ lowest_pairs (const gsl_matrix *K, const gsl_matrix *M, gsize need, gsl_vector *
               gsl_blas_daxpy (-dot, &zp.vector, z);
             }
           double norm = gsl_blas_dnrm2 (z);
-          ok = isfinite (norm) && norm > 0.0;
+          ok = ok && isfinite (norm) && norm > 0.0;
           if (ok)
             gsl_vector_scale (z, 1.0 / norm);
         }
