@@ -354,6 +354,21 @@ test_large_cantilever (void)
   g_assert_cmpstr (summary, ==, "lowest vibrations only (2406 unknowns)");
 }
 
+/* Two identical slender clamped cantilevers side by side: every frequency
+ * is double. */
+static FxModel *
+twin_cantilevers (guint n)
+{
+  FxModel *m = fx_model_new ();
+  fx_model_add_joint (m, "A", 0, 0)->support = FX_SUPPORT_CLAMP;
+  fx_model_add_joint (m, "B", 1, 0);
+  fx_model_add_joint (m, "C", 0, 1)->support = FX_SUPPORT_CLAMP;
+  fx_model_add_joint (m, "D", 1, 1);
+  test_add_link (m, "one", "A", "B", n, 1.0, 1e-6, 1e6, 4e5, 1.0);
+  test_add_link (m, "two", "C", "D", n, 1.0, 1e-6, 1e6, 4e5, 1.0);
+  return m;
+}
+
 /* Two identical clamped cantilevers side by side, 200 elements each (2412
  * unknowns, iterative): every frequency is double, and every copy must be
  * listed (issue 25.4: a single Krylov start vector finds one copy, so
@@ -361,13 +376,7 @@ test_large_cantilever (void)
 static void
 test_iterative_multiplicity (void)
 {
-  g_autoptr (FxModel) m = fx_model_new ();
-  fx_model_add_joint (m, "A", 0, 0)->support = FX_SUPPORT_CLAMP;
-  fx_model_add_joint (m, "B", 1, 0);
-  fx_model_add_joint (m, "C", 0, 1)->support = FX_SUPPORT_CLAMP;
-  fx_model_add_joint (m, "D", 1, 1);
-  test_add_link (m, "one", "A", "B", 200, 1.0, 1e-6, 1e6, 4e5, 1.0);
-  test_add_link (m, "two", "C", "D", 200, 1.0, 1e-6, 1e6, 4e5, 1.0);
+  g_autoptr (FxModel) m = twin_cantilevers (200);
   g_autoptr (FxModes) modes = modes_of (m, 6);
   g_assert_false (modes->counted);
   g_assert_cmpuint (fx_modes_count (modes, FX_MODE_VIBRATION), ==, 6);
@@ -393,13 +402,7 @@ test_iterative_multiplicity (void)
 static void
 test_dense_multiplicity (void)
 {
-  g_autoptr (FxModel) m = fx_model_new ();
-  fx_model_add_joint (m, "A", 0, 0)->support = FX_SUPPORT_CLAMP;
-  fx_model_add_joint (m, "B", 1, 0);
-  fx_model_add_joint (m, "C", 0, 1)->support = FX_SUPPORT_CLAMP;
-  fx_model_add_joint (m, "D", 1, 1);
-  test_add_link (m, "one", "A", "B", 40, 1.0, 1e-6, 1e6, 4e5, 1.0);
-  test_add_link (m, "two", "C", "D", 40, 1.0, 1e-6, 1e6, 4e5, 1.0);
+  g_autoptr (FxModel) m = twin_cantilevers (40);
   g_autoptr (FxModes) modes = modes_of (m, 6);
   g_assert_true (modes->counted);
   for (guint i = 1; i <= 6; i += 2)
