@@ -3,6 +3,7 @@
 #include "test-models.h"
 #include "fx-modes.h"
 #include "fx-matrix.h"
+#include "fx-system-private.h"
 
 #include <glib/gstdio.h>
 
@@ -200,6 +201,20 @@ test_rigid_and_massless (void)
   check_finite_modes (pm);
 }
 
+/* A massless cantilever (EI = 10, EA = 1e9, L = 1) with a 2 kg tip mass
+ * and a tiny rotary inertia at the tip. */
+static FxModel *
+tip_mass_cantilever (void)
+{
+  FxModel *m = fx_model_new ();
+  fx_model_add_joint (m, "O", 0, 0)->support = FX_SUPPORT_CLAMP;
+  FxJoint *tip = fx_model_add_joint (m, "B", 1, 0);
+  tip->mass = 2.0;
+  tip->inertia = 1e-6;
+  test_add_link (m, "bar", "O", "B", 8, 0.0, 0.0, 1e9, 4e8, 10.0);
+  return m;
+}
+
 /* A massless cantilever (EI = 10, L = 1) with a 2 kg tip mass: the one
  * bending frequency sqrt(3 EI / (m L^3)) / 2 pi (a massless beam's static
  * deflection, cubic, which the mixed elements represent exactly), the axial
@@ -208,12 +223,7 @@ test_rigid_and_massless (void)
 static void
 test_tip_mass_cantilever (void)
 {
-  g_autoptr (FxModel) m = fx_model_new ();
-  fx_model_add_joint (m, "O", 0, 0)->support = FX_SUPPORT_CLAMP;
-  FxJoint *tip = fx_model_add_joint (m, "B", 1, 0);
-  tip->mass = 2.0;
-  tip->inertia = 1e-6;
-  test_add_link (m, "bar", "O", "B", 8, 0.0, 0.0, 1e9, 4e8, 10.0);
+  g_autoptr (FxModel) m = tip_mass_cantilever ();
   g_autoptr (FxModes) modes = modes_of (m, 0);
   double f = nth_vibration (modes, 1)->frequency;
   double f_ref = sqrt (3.0 * 10.0 / (2.0 * 1.0)) / (2 * G_PI);
@@ -513,6 +523,46 @@ test_stress_shape_scale (void)
     }
 }
 
+/* A hand-made mask of regularising inertia (issue 26 item 6's hook): the
+ * tip-mass cantilever's tip rotary inertia (1e-6 kg m^2) carries the
+ * kinetic energy of its second mode (the tip's rotation, 1 kHz); marked
+ * regularising, that mode becomes "regularisation mode 1" and moves after
+ * the other two vibrations, which keep their frequencies, renumbered. */
+static void
+test_regularisation_mask (void)
+{
+  g_autoptr (FxModel) m = tip_mass_cantilever ();
+  g_autoptr (FxModes) modes = modes_of (m, 0);
+  double f1 = nth_vibration (modes, 1)->frequency, f2 = nth_vibration (modes, 2)->frequency;
+  double f3 = nth_vibration (modes, 3)->frequency;
+
+  g_autoptr (FxModel) lin = fx_modes_linear_model (m);
+  g_autoptr (FxSystem) sys = fx_system_new (lin, NULL);
+  g_assert_nonnull (sys);
+  g_autofree gboolean *mask = g_new0 (gboolean, modes->n_unknowns);
+  mask[sys->joint_rdof[fx_model_find_joint (lin, "B")]] = TRUE;  /* the tip's omega */
+  g_assert_true (fx_modes_classify_regularisation (modes, m, mask));
+
+  g_assert_cmpuint (fx_modes_count (modes, FX_MODE_VIBRATION), ==, 2);
+  g_assert_cmpuint (fx_modes_count (modes, FX_MODE_REGULARISATION), ==, 1);
+  const FxMode *last = &modes->modes[modes->n_modes - 1];
+  g_assert_cmpint (last->kind, ==, FX_MODE_REGULARISATION);
+  g_assert_cmpuint (last->index, ==, 1);
+  g_assert_cmpfloat (last->frequency, ==, f2);
+  g_assert_cmpfloat (nth_vibration (modes, 1)->frequency, ==, f1);
+  g_assert_cmpfloat (nth_vibration (modes, 2)->frequency, ==, f3);
+  g_autofree char *label = fx_mode_label (modes, last);
+  g_test_message ("%s", label);
+  g_assert_true (g_str_has_prefix (label, "regularisation mode 1 · "));
+  g_assert_cmpint (fx_modes_find (modes, "regularisation:1", NULL), ==, (int) modes->n_modes - 1);
+
+  /* an empty mask changes nothing */
+  g_autoptr (FxModes) again = modes_of (m, 0);
+  memset (mask, 0, sizeof (gboolean) * again->n_unknowns);
+  g_assert_true (fx_modes_classify_regularisation (again, m, mask));
+  g_assert_cmpuint (fx_modes_count (again, FX_MODE_REGULARISATION), ==, 0);
+}
+
 /* The frequency table: header, kinds, atomically written. */
 static void
 test_csv (void)
@@ -556,6 +606,7 @@ main (int argc, char **argv)
   g_test_add_func ("/modes/csv", test_csv);
   g_test_add_func ("/modes/frame-probe", test_frame_probe);
   g_test_add_func ("/modes/stress-shape-scale", test_stress_shape_scale);
+  g_test_add_func ("/modes/regularisation-mask", test_regularisation_mask);
   g_test_add_func ("/modes/iterative/matches-dense", test_iterative_matches_dense);
   g_test_add_func ("/modes/iterative/large-cantilever", test_large_cantilever);
   g_test_add_func ("/modes/iterative/multiplicity", test_iterative_multiplicity);
