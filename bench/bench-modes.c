@@ -135,11 +135,12 @@ main (int argc, char **argv)
       fprintf (stderr, "%s: %s\n", fourbar, error->message);
       return 1;
     }
-  const char *only = g_getenv ("BENCH_MODES_CANTILEVER");  /* N: that one, 200 runs (for perf) */
+  const char *only = g_getenv ("BENCH_MODES_CANTILEVER");  /* N: that one, 200 runs (for perf; BENCH_MODES_REPEAT for valgrind) */
   if (only != NULL)
     {
       g_autoptr (FxModel) c = cantilever ((guint) atoi (only));
-      time_modes ("cantilever", c, 200);
+      const char *repeat = g_getenv ("BENCH_MODES_REPEAT");
+      time_modes ("cantilever", c, repeat ? (guint) MAX (atoi (repeat), 1) : 200);
       return 0;
     }
   printf ("fx_modes_compute, best CPU time of several runs (dense limit %u unknowns)\n", FX_MODES_MAX_UNKNOWNS);

@@ -3,6 +3,7 @@
 #include "test-models.h"
 #include "fx-modes.h"
 #include "fx-matrix.h"
+#include "fx-system-private.h"
 
 #include <glib/gstdio.h>
 
@@ -200,6 +201,20 @@ test_rigid_and_massless (void)
   check_finite_modes (pm);
 }
 
+/* A massless cantilever (EI = 10, EA = 1e9, L = 1) with a 2 kg tip mass
+ * and a tiny rotary inertia at the tip. */
+static FxModel *
+tip_mass_cantilever (void)
+{
+  FxModel *m = fx_model_new ();
+  fx_model_add_joint (m, "O", 0, 0)->support = FX_SUPPORT_CLAMP;
+  FxJoint *tip = fx_model_add_joint (m, "B", 1, 0);
+  tip->mass = 2.0;
+  tip->inertia = 1e-6;
+  test_add_link (m, "bar", "O", "B", 8, 0.0, 0.0, 1e9, 4e8, 10.0);
+  return m;
+}
+
 /* A massless cantilever (EI = 10, L = 1) with a 2 kg tip mass: the one
  * bending frequency sqrt(3 EI / (m L^3)) / 2 pi (a massless beam's static
  * deflection, cubic, which the mixed elements represent exactly), the axial
@@ -208,12 +223,7 @@ test_rigid_and_massless (void)
 static void
 test_tip_mass_cantilever (void)
 {
-  g_autoptr (FxModel) m = fx_model_new ();
-  fx_model_add_joint (m, "O", 0, 0)->support = FX_SUPPORT_CLAMP;
-  FxJoint *tip = fx_model_add_joint (m, "B", 1, 0);
-  tip->mass = 2.0;
-  tip->inertia = 1e-6;
-  test_add_link (m, "bar", "O", "B", 8, 0.0, 0.0, 1e9, 4e8, 10.0);
+  g_autoptr (FxModel) m = tip_mass_cantilever ();
   g_autoptr (FxModes) modes = modes_of (m, 0);
   double f = nth_vibration (modes, 1)->frequency;
   double f_ref = sqrt (3.0 * 10.0 / (2.0 * 1.0)) / (2 * G_PI);
@@ -354,6 +364,21 @@ test_large_cantilever (void)
   g_assert_cmpstr (summary, ==, "lowest vibrations only (2406 unknowns)");
 }
 
+/* Two identical slender clamped cantilevers side by side: every frequency
+ * is double. */
+static FxModel *
+twin_cantilevers (guint n)
+{
+  FxModel *m = fx_model_new ();
+  fx_model_add_joint (m, "A", 0, 0)->support = FX_SUPPORT_CLAMP;
+  fx_model_add_joint (m, "B", 1, 0);
+  fx_model_add_joint (m, "C", 0, 1)->support = FX_SUPPORT_CLAMP;
+  fx_model_add_joint (m, "D", 1, 1);
+  test_add_link (m, "one", "A", "B", n, 1.0, 1e-6, 1e6, 4e5, 1.0);
+  test_add_link (m, "two", "C", "D", n, 1.0, 1e-6, 1e6, 4e5, 1.0);
+  return m;
+}
+
 /* Two identical clamped cantilevers side by side, 200 elements each (2412
  * unknowns, iterative): every frequency is double, and every copy must be
  * listed (issue 25.4: a single Krylov start vector finds one copy, so
@@ -361,13 +386,7 @@ test_large_cantilever (void)
 static void
 test_iterative_multiplicity (void)
 {
-  g_autoptr (FxModel) m = fx_model_new ();
-  fx_model_add_joint (m, "A", 0, 0)->support = FX_SUPPORT_CLAMP;
-  fx_model_add_joint (m, "B", 1, 0);
-  fx_model_add_joint (m, "C", 0, 1)->support = FX_SUPPORT_CLAMP;
-  fx_model_add_joint (m, "D", 1, 1);
-  test_add_link (m, "one", "A", "B", 200, 1.0, 1e-6, 1e6, 4e5, 1.0);
-  test_add_link (m, "two", "C", "D", 200, 1.0, 1e-6, 1e6, 4e5, 1.0);
+  g_autoptr (FxModel) m = twin_cantilevers (200);
   g_autoptr (FxModes) modes = modes_of (m, 6);
   g_assert_false (modes->counted);
   g_assert_cmpuint (fx_modes_count (modes, FX_MODE_VIBRATION), ==, 6);
@@ -384,6 +403,34 @@ test_iterative_multiplicity (void)
     g_assert_cmpfloat (fabs (nth_vibration (modes, i + 1)->frequency - nth_vibration (modes, i + 2)->frequency),
                        <, 1e-7 * nth_vibration (modes, i + 1)->frequency);
   check_finite_modes (modes);
+}
+
+/* The dense path lists only the wanted vectors (inverse iteration): on two
+ * identical cantilevers (dense, 40 elements each) every frequency is
+ * double, and the two shapes of a pair must be independent, not one
+ * vector twice. */
+static void
+test_dense_multiplicity (void)
+{
+  g_autoptr (FxModel) m = twin_cantilevers (40);
+  g_autoptr (FxModes) modes = modes_of (m, 6);
+  g_assert_true (modes->counted);
+  for (guint i = 1; i <= 6; i += 2)
+    {
+      const FxMode *a = nth_vibration (modes, i), *b = nth_vibration (modes, i + 1);
+      /* symm's eigenvalues are good to eps times the largest (stiff axial) one */
+      g_assert_cmpfloat (fabs (a->frequency - b->frequency), <, 1e-6 * a->frequency);
+      double ab = 0.0, aa = 0.0, bb = 0.0;
+      for (guint k = 0; k < modes->n_nodes; k++)
+        for (guint c = FX_MODE_DX; c <= FX_MODE_DY; c++)
+          {
+            double x = a->shape[FX_MODE_SHAPE_STRIDE * k + c], y = b->shape[FX_MODE_SHAPE_STRIDE * k + c];
+            ab += x * y, aa += x * x, bb += y * y;
+          }
+      double cosine = fabs (ab) / sqrt (aa * bb);
+      g_test_message ("pair %u/%u: %.6f Hz, |cos| between shapes %.3g", i, i + 1, a->frequency, cosine);
+      g_assert_cmpfloat (cosine, <, 0.9);
+    }
 }
 
 /* A frame without any mass has no vibration: every direction is an
@@ -452,6 +499,70 @@ test_frame_probe (void)
   g_assert_cmpfloat (fabs (f->probe_xy[1] - f->y[tip]), <, 1e-12 * modes->size);
 }
 
+/* Stress shapes are normalised by a real moment, not by round-off: the
+ * cantilever's axial mode and the pinned truss's self-stress states once
+ * came out with axial forces of 1e14..1e16 (moments of 1e-13 as the unit). */
+static void
+test_stress_shape_scale (void)
+{
+  const char *files[] = { "cantilever.flexion", "triangle-truss.flexion", "struck-beam.flexion" };
+  for (guint f = 0; f < G_N_ELEMENTS (files); f++)
+    {
+      g_autoptr (FxModel) m = test_load_example (files[f]);
+      g_autoptr (FxModes) modes = modes_of (m, 10);
+      double big_m = 0.0, big_n = 0.0;
+      for (guint i = 0; i < modes->n_modes; i++)
+        for (guint k = 0; k < modes->n_nodes; k++)
+          {
+            big_m = MAX (big_m, fabs (modes->modes[i].shape[FX_MODE_SHAPE_STRIDE * k + FX_MODE_M]));
+            big_n = MAX (big_n, fabs (modes->modes[i].shape[FX_MODE_SHAPE_STRIDE * k + FX_MODE_N]));
+          }
+      g_test_message ("%s: largest |m| %.3g, |n| %.3g", files[f], big_m, big_n);
+      g_assert_cmpfloat (big_m, <=, 1.0 + 1e-12);
+      g_assert_cmpfloat (big_n, <, 1e3);
+    }
+}
+
+/* A hand-made mask of regularising inertia (issue 26 item 6's hook): the
+ * tip-mass cantilever's tip rotary inertia (1e-6 kg m^2) carries the
+ * kinetic energy of its second mode (the tip's rotation, 1 kHz); marked
+ * regularising, that mode becomes "regularisation mode 1" and moves after
+ * the other two vibrations, which keep their frequencies, renumbered. */
+static void
+test_regularisation_mask (void)
+{
+  g_autoptr (FxModel) m = tip_mass_cantilever ();
+  g_autoptr (FxModes) modes = modes_of (m, 0);
+  double f1 = nth_vibration (modes, 1)->frequency, f2 = nth_vibration (modes, 2)->frequency;
+  double f3 = nth_vibration (modes, 3)->frequency;
+
+  g_autoptr (FxModel) lin = fx_modes_linear_model (m);
+  g_autoptr (FxSystem) sys = fx_system_new (lin, NULL);
+  g_assert_nonnull (sys);
+  g_autofree gboolean *mask = g_new0 (gboolean, modes->n_unknowns);
+  mask[sys->joint_rdof[fx_model_find_joint (lin, "B")]] = TRUE;  /* the tip's omega */
+  g_assert_true (fx_modes_classify_regularisation (modes, m, mask));
+
+  g_assert_cmpuint (fx_modes_count (modes, FX_MODE_VIBRATION), ==, 2);
+  g_assert_cmpuint (fx_modes_count (modes, FX_MODE_REGULARISATION), ==, 1);
+  const FxMode *last = &modes->modes[modes->n_modes - 1];
+  g_assert_cmpint (last->kind, ==, FX_MODE_REGULARISATION);
+  g_assert_cmpuint (last->index, ==, 1);
+  g_assert_cmpfloat (last->frequency, ==, f2);
+  g_assert_cmpfloat (nth_vibration (modes, 1)->frequency, ==, f1);
+  g_assert_cmpfloat (nth_vibration (modes, 2)->frequency, ==, f3);
+  g_autofree char *label = fx_mode_label (modes, last);
+  g_test_message ("%s", label);
+  g_assert_true (g_str_has_prefix (label, "regularisation mode 1 · "));
+  g_assert_cmpint (fx_modes_find (modes, "regularisation:1", NULL), ==, (int) modes->n_modes - 1);
+
+  /* an empty mask changes nothing */
+  g_autoptr (FxModes) again = modes_of (m, 0);
+  memset (mask, 0, sizeof (gboolean) * again->n_unknowns);
+  g_assert_true (fx_modes_classify_regularisation (again, m, mask));
+  g_assert_cmpuint (fx_modes_count (again, FX_MODE_REGULARISATION), ==, 0);
+}
+
 /* The frequency table: header, kinds, atomically written. */
 static void
 test_csv (void)
@@ -494,9 +605,12 @@ main (int argc, char **argv)
   g_test_add_func ("/modes/time-domain", test_time_domain);
   g_test_add_func ("/modes/csv", test_csv);
   g_test_add_func ("/modes/frame-probe", test_frame_probe);
+  g_test_add_func ("/modes/stress-shape-scale", test_stress_shape_scale);
+  g_test_add_func ("/modes/regularisation-mask", test_regularisation_mask);
   g_test_add_func ("/modes/iterative/matches-dense", test_iterative_matches_dense);
   g_test_add_func ("/modes/iterative/large-cantilever", test_large_cantilever);
   g_test_add_func ("/modes/iterative/multiplicity", test_iterative_multiplicity);
+  g_test_add_func ("/modes/dense-multiplicity", test_dense_multiplicity);
   g_test_add_func ("/modes/iterative/massless", test_iterative_massless);
   g_test_add_func ("/modes/iterative/cap", test_iterative_cap);
   return g_test_run ();

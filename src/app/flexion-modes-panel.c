@@ -192,11 +192,20 @@ kernel_summary_row (const FxModes *modes)
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   gtk_widget_add_css_class (label, "dim-label");
+  /* wraps rather than widening the panel (the window fits 1280 px) */
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   GtkWidget *row = gtk_list_box_row_new ();
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);
   gtk_list_box_row_set_selectable (GTK_LIST_BOX_ROW (row), FALSE);
   gtk_widget_set_tooltip_text (row, _("Motions and self-stress states: click to show or hide them"));
   return row;
+}
+
+static gboolean
+is_kernel (const FxMode *m)
+{
+  return m->kind == FX_MODE_MOTION || m->kind == FX_MODE_SELF_STRESS;
 }
 
 static void
@@ -206,7 +215,7 @@ set_kernel_open (FlexionModesPanel *self, gboolean open)
   for (GtkWidget *c = gtk_widget_get_first_child (self->list); c; c = gtk_widget_get_next_sibling (c))
     {
       int index = GTK_IS_LIST_BOX_ROW (c) ? mode_of_row (GTK_LIST_BOX_ROW (c)) : -1;
-      if (index >= 0 && self->modes->modes[index].kind != FX_MODE_VIBRATION)
+      if (index >= 0 && is_kernel (&self->modes->modes[index]))
         gtk_widget_set_visible (c, open);
     }
 }
@@ -230,17 +239,19 @@ rebuild_list (FlexionModesPanel *self)
   gtk_widget_set_sensitive (self->save_button, self->modes != NULL);
   if (self->modes == NULL)
     return;
-  guint n_vib = fx_modes_count (self->modes, FX_MODE_VIBRATION);
+  guint n_vib = fx_modes_count (self->modes, FX_MODE_VIBRATION)
+                + fx_modes_count (self->modes, FX_MODE_REGULARISATION);
   guint n_kernel = self->modes->n_modes - n_vib;
+  /* vibrations, then regularisation modes (the core's order) */
   for (guint i = 0; i < self->modes->n_modes; i++)
-    if (self->modes->modes[i].kind == FX_MODE_VIBRATION)
+    if (!is_kernel (&self->modes->modes[i]))
       append_mode_row (self, i);
   if (n_kernel == 0)
     return;
   self->kernel_row = kernel_summary_row (self->modes);
   gtk_list_box_append (GTK_LIST_BOX (self->list), self->kernel_row);
   for (guint i = 0; i < self->modes->n_modes; i++)
-    if (self->modes->modes[i].kind != FX_MODE_VIBRATION)
+    if (is_kernel (&self->modes->modes[i]))
       append_mode_row (self, i);
   /* a few (a mechanism's motions) are listed open; many, or nothing
    * else to list, too */

@@ -39,6 +39,9 @@ print_modes (const char *path, const FxModes *modes)
       const FxMode *m = &modes->modes[i];
       if (m->kind == FX_MODE_VIBRATION)
         printf ("%-6u %.6g\n", m->index, m->frequency);
+      else if (m->kind == FX_MODE_REGULARISATION)  /* listed last by the core */
+        printf ("r%-5u %.6g  (regularisation: the kinetic energy is in regularising inertia)\n",
+                m->index, m->frequency);
     }
 }
 

@@ -50,25 +50,74 @@
 /* ---------------------------------------------------------- assembly */
 
 /* The Jacobian dR/dx of the midpoint residual at x = x_n = 0 for step dt,
- * into J (a dense container from fx_system_new_jacobian, reused for both
- * steps), added as a * dR/dx to E and b * dR/dx to A (row-major, leading
- * dimension lda). */
-static void
+ * into J (from fx_system_new_jacobian, reused for both steps), added as
+ * a * dR/dx to E and b * dR/dx to A (row-major, leading dimension lda).
+ * A banded J is read over its band only (the n^2 reads of fx_matrix_get
+ * were a third of a small model's time). FALSE when an entry fell outside
+ * the banded pattern: the caller assembles densely instead. */
+static gboolean
 assemble_dense (FxSystem *sys, FxMatrix *J, double dt, double a, double b, double *E,
                 double *A, guint lda)
 {
   const guint n = sys->n;
   g_autofree double *x = g_new0 (double, n);
   g_autofree double *R = g_new (double, n);
+  FxBandView band;
 
   fx_system_residual (sys, x, dt, R, NULL, J);
+  fx_matrix_band_view (J, &band);
+  if (band.data == NULL)
+    {
+      for (guint i = 0; i < n; i++)
+        for (guint j = 0; j < n; j++)
+          {
+            double v = fx_matrix_get (J, i, j);
+            E[(gsize) i * lda + j] += a * v;
+            A[(gsize) i * lda + j] += b * v;
+          }
+      return TRUE;
+    }
+  g_autofree guint *row = g_new (guint, n);  /* inverse of the band's order */
   for (guint i = 0; i < n; i++)
-    for (guint j = 0; j < n; j++)
+    row[band.perm[i]] = i;
+  for (guint pj = 0; pj < n; pj++)
+    for (guint pi = pj > band.ku ? pj - band.ku : 0; pi <= MIN (n - 1, pj + band.kl); pi++)
       {
-        double v = fx_matrix_get (J, i, j);
-        E[(gsize) i * lda + j] += a * v;
-        A[(gsize) i * lda + j] += b * v;
+        double v = band.data[(gsize) pj * band.ldab + band.kl + band.ku + pi - pj];
+        gsize ij = (gsize) row[pi] * lda + row[pj];
+        E[ij] += a * v;
+        A[ij] += b * v;
       }
+  /* an entry outside the pattern is only recorded, and said here */
+  return fx_matrix_factorize (J) != FX_MATRIX_PATTERN_CHANGED;
+}
+
+/* E and A of the system (na x na, zeroed by the caller): banded when the
+ * Newton matrix is, else dense. */
+static void
+assemble_pencil (FxSystem *sys, double *E, double *A, guint na)
+{
+  const guint n = sys->n;
+  g_autoptr (FxMatrix) J = fx_system_new_jacobian (sys, FX_MATRIX_AUTO, NULL);
+  FxBandView band = { 0 };
+  if (J != NULL)
+    fx_matrix_band_view (J, &band);
+  /* J1 = E - A/2 at dt = 1, J2 = E - A at dt = 2: E = 2 J1 - J2, A = 2 (J1 - J2) */
+  if (band.data != NULL && assemble_dense (sys, J, 1.0, 2.0, 2.0, E, A, na)
+      && assemble_dense (sys, J, 2.0, -1.0, -2.0, E, A, na))
+    return;
+  for (guint i = 0; i < n; i++)
+    {
+      memset (&E[(gsize) i * na], 0, sizeof (double) * n);
+      memset (&A[(gsize) i * na], 0, sizeof (double) * n);
+    }
+  g_clear_pointer (&J, fx_matrix_free);
+  J = fx_system_new_jacobian (sys, FX_MATRIX_DENSE, NULL);
+  /* the dense path records every entry: it cannot fail on pattern or size
+   * below FX_MODES_MAX_UNKNOWNS */
+  g_assert (J != NULL);
+  assemble_dense (sys, J, 1.0, 2.0, 2.0, E, A, na);
+  assemble_dense (sys, J, 2.0, -1.0, -2.0, E, A, na);
 }
 
 /* ------------------------------------------------------- dense helpers */
@@ -201,17 +250,11 @@ linearise (Linear *L)
       sp->k = sp->c = 0.0;
     }
   memset (sys->x, 0, sizeof (double) * n);
-  g_autoptr (FxMatrix) J = fx_system_new_jacobian (sys, FX_MATRIX_DENSE, NULL);
-  /* the dense path records every entry: it cannot fail on pattern or size
-   * below FX_MODES_MAX_UNKNOWNS */
-  g_assert (J != NULL);
   L->n = n;
   L->na = na;
   L->E = g_new0 (double, (gsize) na * na);
   L->A = g_new0 (double, (gsize) na * na);
-  /* J1 = E - A/2 at dt = 1, J2 = E - A at dt = 2: E = 2 J1 - J2, A = 2 (J1 - J2) */
-  assemble_dense (sys, J, 1.0, 2.0, 2.0, L->E, L->A, na);
-  assemble_dense (sys, J, 2.0, -1.0, -2.0, L->E, L->A, na);
+  assemble_pencil (sys, L->E, L->A, na);
   /* spring s: C sigma' = k^-1 sigma' = w_a - w_b, moment -sigma on a, +sigma on b */
   for (guint s = 0; s < ns; s++)
     {
@@ -530,65 +573,6 @@ find_kernels (const Linear *L, FxModes *res, GArray *out)
   g_clear_pointer (&Zs, gsl_matrix_free);
 }
 
-/* Y <- G^-1 Y (forward: G lower) or G^-T Y (backward), G a Cholesky
- * factor of bandwidth bw: row operations within the band, O(n bw m)
- * instead of dense O(n^2 m). */
-static void
-band_solve_rows (const gsl_matrix *G, gsize bw, gboolean transposed, gsl_matrix *Y)
-{
-  const gsize n = Y->size1;
-  for (gsize s = 0; s < n; s++)
-    {
-      gsize i = transposed ? n - 1 - s : s;
-      gsl_vector_view yi = gsl_matrix_row (Y, i);
-      gsize k0 = transposed ? i + 1 : (i > bw ? i - bw : 0);
-      gsize k1 = transposed ? MIN (n, i + bw + 1) : i;
-      for (gsize k = k0; k < k1; k++)
-        {
-          gsl_vector_const_view yk = gsl_matrix_const_row (Y, k);
-          double g = transposed ? gsl_matrix_get (G, k, i) : gsl_matrix_get (G, i, k);
-          gsl_blas_daxpy (-g, &yk.vector, &yi.vector);
-        }
-      gsl_vector_scale (&yi.vector, 1.0 / gsl_matrix_get (G, i, i));
-    }
-}
-
-/* Bandwidth of a symmetric matrix (its Cholesky factor keeps it). */
-static gsize
-bandwidth (const gsl_matrix *A)
-{
-  gsize bw = 0;
-  for (gsize i = 0; i < A->size1; i++)
-    for (gsize j = 0; j < i; j++)
-      if (gsl_matrix_get (A, i, j) != 0.0)
-        bw = MAX (bw, i - j);
-  return bw;
-}
-
-/* Banded factors: beyond this, dense BLAS is as fast. */
-#define BAND_MAX 8
-
-/* K = Y^T Y with Y = G^-1 D_c, G banded (compliances couple only the
- * stresses of one element): the Gram matrix row by row over the few
- * nonzeros of each row of Y, instead of dense O(n^3) BLAS. */
-static void
-banded_gram (const gsl_matrix *G, gsize bw, gsl_matrix *Y, gsl_matrix *K)
-{
-  const gsize nc = Y->size1, nv = Y->size2;
-  g_autofree gsize *nz = g_new (gsize, nv);
-  band_solve_rows (G, bw, FALSE, Y);
-  for (gsize i = 0; i < nc; i++)
-    {
-      gsize k = 0;
-      for (gsize j = 0; j < nv; j++)
-        if (gsl_matrix_get (Y, i, j) != 0.0)
-          nz[k++] = j;
-      for (gsize a = 0; a < k; a++)
-        for (gsize b = 0; b < k; b++)
-          *gsl_matrix_ptr (K, nz[a], nz[b]) += gsl_matrix_get (Y, i, nz[a]) * gsl_matrix_get (Y, i, nz[b]);
-    }
-}
-
 /* K = D_c^T C_c^-1 D_c over the compliant stresses (scaled: C_c has unit
  * diagonal, so its Cholesky factor is well scaled); *factor (NULL when no
  * stress is compliant) keeps C_c's Cholesky factor. */
@@ -608,10 +592,10 @@ stiffness (const Linear *L, const guint *comp, guint nc, gsl_matrix **factor)
       for (guint j = 0; j < L->nv; j++)
         gsl_matrix_set (Y, i, j, gsl_matrix_get (L->D, comp[i], j));
     }
-  gsize bw = bandwidth (Cc);
+  gsize bw = fx_modes_bandwidth (Cc);
   gsl_linalg_cholesky_decomp1 (Cc);                    /* C_c = G G^T */
-  if (bw <= BAND_MAX)
-    banded_gram (Cc, bw, Y, K);
+  if (bw <= FX_MODES_BAND_MAX)
+    fx_modes_banded_gram (Cc, bw, Y, K);
   else
     {
       gsl_blas_dtrsm (CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, 1.0, Cc, Y);  /* G^-1 D_c */
@@ -819,33 +803,6 @@ vibration_stress (const Linear *L, const guint *comp, guint nc, const gsl_matrix
   return stress;
 }
 
-/* K q = omega^2 M q, ascending, K and M overwritten. For a banded M (the
- * consistent masses of elements, or diagonal) the reduction to standard
- * form C = G^-1 K G^-T (M = G G^T) and the back-transform q = G^-T y are
- * done within the band, leaving gsl_eigen_symmv's own O(n^3); otherwise
- * gsl_eigen_gensymmv. */
-static void
-symmetric_definite (gsl_matrix *K, gsl_matrix *M, gsl_vector *w2, gsl_matrix *V)
-{
-  const gsize n = K->size1, bw = bandwidth (M);
-  if (bw > BAND_MAX || gsl_linalg_cholesky_decomp1 (M) != GSL_SUCCESS)
-    {
-      gsl_eigen_gensymmv_workspace *ws = gsl_eigen_gensymmv_alloc (n);
-      gsl_eigen_gensymmv (K, M, w2, V, ws);
-      gsl_eigen_gensymmv_free (ws);
-      gsl_eigen_gensymmv_sort (w2, V, GSL_EIGEN_SORT_VAL_ASC);
-      return;
-    }
-  band_solve_rows (M, bw, FALSE, K);     /* G^-1 K          */
-  gsl_matrix_transpose (K);              /* K G^-T, as rows */
-  band_solve_rows (M, bw, FALSE, K);     /* G^-1 K G^-T     */
-  gsl_eigen_symmv_workspace *ws = gsl_eigen_symmv_alloc (n);
-  gsl_eigen_symmv (K, w2, V, ws);
-  gsl_eigen_symmv_free (ws);
-  gsl_eigen_symmv_sort (w2, V, GSL_EIGEN_SORT_VAL_ASC);
-  band_solve_rows (M, bw, TRUE, V);      /* q = G^-T y      */
-}
-
 /* Vibration modes: K v = omega^2 M v on the velocities the rigid stresses
  * allow, massless directions condensed. The first `n_zero` eigenvalues are
  * the motions with inertia (omega = 0), found already. */
@@ -887,7 +844,9 @@ find_vibrations (const Linear *L, guint n_zero, guint max_keep, FxModes *res, GA
       gsize np = r.np;
       gsl_matrix *V = gsl_matrix_alloc (np, np);
       gsl_vector *w2 = gsl_vector_alloc (np);
-      symmetric_definite (r.Kc, r.Mc, w2, V);
+      gsize need = max_keep > 0 ? MIN (np, n_zero + max_keep) : np;
+      if (!(need < np / 2 && fx_modes_lowest_pairs (r.Kc, r.Mc, need, w2, V)))
+        fx_modes_symmetric_definite (r.Kc, r.Mc, w2, V);
       guint kept = 0;
       for (gsize c = MIN (n_zero, np); c < np && (max_keep == 0 || kept < max_keep); c++, kept++)
         {

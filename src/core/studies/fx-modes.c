@@ -179,6 +179,20 @@ local_node (const FxSystem *sys, guint l, guint i, guint *j)
   return 0;
 }
 
+/* The unit of a stress shape: its largest |m|, or its largest |n| when
+ * the moments are only round-off beside the axial force (times the
+ * model's size, to compare N m with N): an axial mode's "moments" at
+ * 1e-13 once scaled its axial force to 3.5e14. Such moments are cleared. */
+static double
+stress_unit (const FxModes *res, FxMode *mode, double big_m, double big_n)
+{
+  if (big_m > 1e-9 * big_n * MAX (res->size, 1e-9))
+    return big_m;
+  for (guint k = 0; k < res->n_nodes; k++)
+    mode->shape[FX_MODE_SHAPE_STRIDE * k + FX_MODE_M] = 0.0;
+  return big_n;
+}
+
 /* A vibration's moment and axial force, from its stresses: largest |m| = 1
  * (the colours show where it bends, not how much). */
 static void
@@ -199,7 +213,7 @@ fill_stress_shape (FxSystem *sys, const FxModes *res, const double *stress, FxMo
         big_n = MAX (big_n, fabs (f.n));
       }
   memset (sys->x, 0, sizeof (double) * sys->n);
-  double unit = big_m > 0.0 ? big_m : big_n;
+  double unit = stress_unit (res, mode, big_m, big_n);
   for (guint k = 0; k < res->n_nodes && unit > 0.0; k++)
     {
       mode->shape[FX_MODE_SHAPE_STRIDE * k + FX_MODE_M] /= unit;
@@ -232,7 +246,7 @@ fill_shape (FxSystem *sys, const FxModes *res, const double *theta, FxMode *mode
         big_n = MAX (big_n, fabs (sh[FX_MODE_N]));
       }
   memset (sys->x, 0, sizeof (double) * sys->n);
-  double unit = mode->kind == FX_MODE_SELF_STRESS ? (big_m > 0.0 ? big_m : big_n) : big_d;
+  double unit = mode->kind == FX_MODE_SELF_STRESS ? stress_unit (res, mode, big_m, big_n) : big_d;
   if (unit <= 0.0)
     return;
   for (guint k = 0; k < FX_MODE_SHAPE_STRIDE * res->n_nodes; k++)
@@ -247,7 +261,7 @@ static void
 results_from_raw (FxSystem *sys, FxModes *res, GArray *raw)
 {
   g_autofree double *theta = NULL;
-  guint counter[3] = { 0, 0, 0 };
+  guint counter[FX_MODE_REGULARISATION + 1] = { 0 };
 
   drawn_nodes (sys, res, &theta);
   res->n_modes = raw->len;
@@ -396,6 +410,55 @@ fx_modes_count (const FxModes *modes, FxModeKind kind)
   return n;
 }
 
+/* Order of the list: motions, self-stress states, vibrations by rising
+ * frequency, regularisation modes by rising frequency. */
+static int
+mode_order (gconstpointer a, gconstpointer b)
+{
+  const FxMode *x = a, *y = b;
+  if (x->kind != y->kind)
+    return (int) x->kind - (int) y->kind;
+  if ((x->kind == FX_MODE_VIBRATION || x->kind == FX_MODE_REGULARISATION)
+      && x->frequency != y->frequency)
+    return (x->frequency > y->frequency) - (x->frequency < y->frequency);
+  return (x->index > y->index) - (x->index < y->index);
+}
+
+gboolean
+fx_modes_classify_regularisation (FxModes *modes, const FxModel *model, const gboolean *regularising)
+{
+  g_autoptr (FxModel) lin = fx_modes_linear_model (model);
+  g_autoptr (FxSystem) sys = fx_system_new (lin, NULL);
+  if (sys == NULL || sys->n != modes->n_unknowns)
+    return FALSE;
+  g_autofree double *Ev = g_new (double, MAX (sys->n, 1));
+  memset (sys->x, 0, sizeof (double) * sys->n);
+  for (guint k = 0; k < modes->n_modes; k++)
+    {
+      FxMode *m = &modes->modes[k];
+      if (m->kind != FX_MODE_VIBRATION)
+        continue;
+      /* the state is the mode at its largest velocity: E v is M v there */
+      fx_system_residual (sys, m->state, 0.0, Ev, NULL, NULL);
+      double kinetic = 0.0, in_mask = 0.0;
+      for (guint i = 0; i < sys->n; i++)
+        if (fx_modes_unknown_is_velocity (sys, i))
+          {
+            kinetic += m->state[i] * Ev[i];
+            if (regularising[i])
+              in_mask += m->state[i] * Ev[i];
+          }
+      if (kinetic > 0.0 && in_mask > 0.5 * kinetic)
+        m->kind = FX_MODE_REGULARISATION;
+    }
+  /* stable: the index within each kind still says the old order */
+  qsort (modes->modes, modes->n_modes, sizeof (FxMode), mode_order);
+  guint counter[FX_MODE_REGULARISATION + 1] = { 0 };
+  for (guint k = 0; k < modes->n_modes; k++)
+    modes->modes[k].index = ++counter[modes->modes[k].kind];
+  return TRUE;
+}
+
 const char *
 fx_mode_kind_to_string (FxModeKind kind)
 {
@@ -403,6 +466,7 @@ fx_mode_kind_to_string (FxModeKind kind)
     {
     case FX_MODE_MOTION: return "motion";
     case FX_MODE_SELF_STRESS: return "self-stress";
+    case FX_MODE_REGULARISATION: return "regularisation";
     case FX_MODE_VIBRATION: default: return "vibration";
     }
 }
@@ -428,6 +492,8 @@ fx_mode_label (const FxModes *modes, const FxMode *mode)
       return g_strdup_printf (_("mechanism mode %u"), mode->index);
     case FX_MODE_SELF_STRESS:
       return g_strdup_printf (_("self-stress state %u"), mode->index);
+    case FX_MODE_REGULARISATION:
+      return g_strdup_printf (_("regularisation mode %u · %.3g Hz"), mode->index, mode->frequency);
     case FX_MODE_VIBRATION:
     default:
       if (mode->frequency >= 100.0)
@@ -544,7 +610,7 @@ fx_modes_frame (const FxModes *modes, const FxModel *model, guint index, double 
           f->y[k0 + i] += a * sh[FX_MODE_DY];
           /* a vibration bends in phase with its displacement */
           f->moment[k0 + i] = m->kind == FX_MODE_SELF_STRESS ? sh[FX_MODE_M]
-                            : m->kind == FX_MODE_VIBRATION ? sh[FX_MODE_M] * sin (2.0 * G_PI * phase)
+                            : m->kind != FX_MODE_MOTION ? sh[FX_MODE_M] * sin (2.0 * G_PI * phase)
                             : 0.0;
           big = MAX (big, fabs (f->moment[k0 + i]));
         }
@@ -590,6 +656,8 @@ fx_modes_find (const FxModes *modes, const char *name, GError **error)
     kind = FX_MODE_MOTION, number = name + strlen ("motion:");
   else if (g_str_has_prefix (name, "self-stress:"))
     kind = FX_MODE_SELF_STRESS, number = name + strlen ("self-stress:");
+  else if (g_str_has_prefix (name, "regularisation:"))
+    kind = FX_MODE_REGULARISATION, number = name + strlen ("regularisation:");
   guint64 k = 0;
   if (g_ascii_string_to_unsigned (number, 10, 1, G_MAXUINT, &k, NULL))
     for (guint i = 0; i < modes->n_modes; i++)

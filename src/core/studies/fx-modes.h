@@ -46,6 +46,9 @@ typedef enum {
   FX_MODE_MOTION,       /* zero frequency: rigid-body or mechanism motion */
   FX_MODE_SELF_STRESS,  /* stresses in equilibrium with no load           */
   FX_MODE_VIBRATION,    /* omega > 0                                      */
+  FX_MODE_REGULARISATION, /* omega > 0, its kinetic energy mostly in the
+                           * regularising inertia (docs/theory.md §6.1):
+                           * an artefact of the assignment, listed last   */
 } FxModeKind;
 
 /* Per node of a shape: spatial displacement (dx, dy), bending moment m and
@@ -81,7 +84,8 @@ typedef struct {
   double *node_xy;
   double size;          /* diagonal of the drawn model's bounding box (m)     */
 
-  /* motions, then self-stress states, then vibrations by rising frequency */
+  /* motions, then self-stress states, then vibrations by rising frequency,
+   * then regularisation modes (fx_modes_classify_regularisation) */
   guint n_modes;
   FxMode *modes;
 } FxModes;
@@ -105,7 +109,17 @@ guint     fx_modes_iterative_cap (guint n_unknowns);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxModes, fx_modes_free)
 
 guint     fx_modes_count        (const FxModes *modes, FxModeKind kind);
-const char *fx_mode_kind_to_string (FxModeKind kind);  /* "vibration", "motion", "self-stress" */
+
+/* Vibrations whose kinetic energy lies for more than half in the unknowns
+ * that `regularising` marks (n_unknowns flags, the system's numbering of
+ * fx_modes_linear_model (model): the velocities of regularising inertias)
+ * become FX_MODE_REGULARISATION and move after the others; indices are
+ * renumbered within each kind. FALSE (modes unchanged) when the model's
+ * unknowns do not match the modes'. */
+gboolean  fx_modes_classify_regularisation (FxModes *modes, const FxModel *model,
+                                            const gboolean *regularising);
+const char *fx_mode_kind_to_string (FxModeKind kind);  /* "vibration", "motion", "self-stress",
+                                                           "regularisation" */
 
 /* "mobility 1 · statically determinate" / "... · indeterminate to degree 2",
  * or "lowest vibrations only (2406 unknowns)" when not counted */
@@ -133,8 +147,9 @@ FxStepFrame *fx_modes_frame      (const FxModes *modes, const FxModel *model, gu
 GPtrArray   *fx_modes_cycle      (const FxModes *modes, const FxModel *model, guint index,
                                   guint n_frames, double amplitude);
 
-/* The mode named by the user: "3" (vibration 3), "motion:1" or
- * "self-stress:2"; -1 (with an error) if there is none such. */
+/* The mode named by the user: "3" (vibration 3), "motion:1",
+ * "self-stress:2" or "regularisation:1"; -1 (with an error) if there is
+ * none such. */
 int          fx_modes_find       (const FxModes *modes, const char *name, GError **error);
 
 G_END_DECLS
