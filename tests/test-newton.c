@@ -72,6 +72,11 @@ test_examples (void)
       if (!g_str_has_suffix (name, ".flexion"))
         continue;
       g_autoptr (FxModel) m = test_load_example (name);
+      /* spin-up shows a floating-frame blade diverging (it stops near
+       * 12.6 s, by design: tests/test-floating.c checks that); its books
+       * are held here up to 10 s, before the divergence */
+      if (g_str_equal (name, "spin-up.flexion"))
+        m->t_end = 10.0;
       Books full = run (m, FX_NEWTON_FULL, 0);
       Books dflt = run (m, FX_NEWTON_AUTO, 0);
       Books simp = run (m, FX_NEWTON_SIMPLIFIED, 0);
