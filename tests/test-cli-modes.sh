@@ -58,6 +58,28 @@ sed 's/"elements": [0-9]*/"elements": 200/' "$examples/hand-pull.flexion" >"$tmp
 check "the hand-pull frame at 200 elements per link gets its modes" test $? -eq 0
 check "its first mode is near the dense 2.181 Hz" \
   awk '$1 == 1 && $2 > 2.17 && $2 < 2.19 { ok = 1 } END { exit !ok }' "$tmp/hp.out"
+# issue 21.7: a chain of three pinned links gets a regularising mass at B;
+# the vibrations that live in it are listed as regularisation, after the
+# structure's own, and the first vibration is the chain's, not the mass's
+cat >"$tmp/chain3.flexion" <<'JSON'
+{"format": "flexion-model", "version": 1,
+ "joints": [{"id": "A", "at": [0, 0], "support": "pin"}, {"id": "B", "at": [1, 0]},
+            {"id": "C", "at": [2, 0]}, {"id": "D", "at": [3, 0]}],
+ "links": [{"id": "a", "from": "A", "to": "B", "elements": 4,
+            "section": {"EA": 1e6, "GA": 1e6, "EI": 100, "rhoA": 1, "rhoI": 0.01}},
+           {"id": "b", "from": "B", "to": "C", "elements": 4,
+            "section": {"EA": 1e6, "GA": 1e6, "EI": 100, "rhoA": 1, "rhoI": 0.01}},
+           {"id": "c", "from": "C", "to": "D", "elements": 4,
+            "section": {"EA": 1e6, "GA": 1e6, "EI": 100, "rhoA": 1, "rhoI": 0.01}}]}
+JSON
+"$cli" modes "$tmp/chain3.flexion" --count 40 --csv "$tmp/chain3.csv" >"$tmp/chain3.out" 2>&1
+check "modes of the chain of three exit 0" test $? -eq 0
+check "its regularising mass's vibrations are listed as regularisation" \
+  grep -q ',regularisation$' "$tmp/chain3.csv"
+check "after every vibration of the chain itself" \
+  awk -F, 'NR > 1 && $3 == "regularisation" { r = 1 } NR > 1 && r && $3 == "vibration" { bad = 1 } END { exit bad || !r }' "$tmp/chain3.csv"
+check "the first vibration is the chain's (below 100 Hz)" \
+  awk -F, '$3 == "vibration" && $1 == 1 { exit !($2 < 100) }' "$tmp/chain3.csv"
 # issue 25.5: --count has a cap by the model and the memory limit
 sed 's/"elements": [0-9]*/"elements": 400/' "$examples/cantilever.flexion" >"$tmp/c400.flexion"
 timeout 120 "$cli" modes "$tmp/c400.flexion" --count 2147483647 >"$tmp/cap.out" 2>"$tmp/cap.err"

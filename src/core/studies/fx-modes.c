@@ -323,6 +323,39 @@ compute_iterative (FxSystem *sys, guint max_vibrations, GError **error)
   return res;
 }
 
+/* The velocities of the regularising inertias the engine added (their
+ * joints are flagged in the expanded model), or NULL when it added none. */
+static gboolean *
+regularising_mask (const FxSystem *sys)
+{
+  gboolean *mask = NULL;
+  GArray *arrs[2] = { sys->tjunctions, sys->rjunctions };
+  for (guint c = 0; c < 2; c++)
+    for (guint i = 0; i < arrs[c]->len; i++)
+      {
+        const FxJunction *j = &g_array_index (arrs[c], FxJunction, i);
+        const FxJoint *joint = fx_model_joint (sys->built, j->joint);
+        double flag = c == 0 ? joint->regularising_mass : joint->regularising_inertia;
+        if (j->inertia_dof < 0 || !(flag > 0.0))
+          continue;
+        mask = mask ? mask : g_new0 (gboolean, MAX (sys->n, 1));
+        for (guint k = 0; k < (c == 0 && !j->slider ? 2u : 1u); k++)
+          mask[j->inertia_dof + k] = TRUE;
+      }
+  return mask;
+}
+
+/* Vibrations that live in regularising inertia are listed as such, after
+ * the structure's own (docs/theory.md, regularising inertia). */
+static FxModes *
+mark_regularisation (FxModes *res, const FxModel *model, const FxSystem *sys)
+{
+  g_autofree gboolean *mask = res ? regularising_mask (sys) : NULL;
+  if (mask)
+    fx_modes_classify_regularisation (res, model, mask);
+  return res;
+}
+
 FxModes *
 fx_modes_compute_with (const FxModel *model, guint max_vibrations, FxModesMethod method,
                        GError **error)
@@ -346,7 +379,7 @@ fx_modes_compute_with (const FxModel *model, guint max_vibrations, FxModesMethod
                                _("the eigensolver failed on this model (a non-finite result)"));
           g_clear_pointer (&iter, fx_modes_free);
         }
-      return iter;
+      return mark_regularisation (iter, model, sys);
     }
   if (n > FX_MODES_MAX_UNKNOWNS)
     {
@@ -381,7 +414,7 @@ fx_modes_compute_with (const FxModel *model, guint max_vibrations, FxModesMethod
       fx_modes_free (res);
       return NULL;
     }
-  return res;
+  return mark_regularisation (res, model, sys);
 }
 
 void
