@@ -8,42 +8,12 @@
  * loops of free junctions) is a perfect-matching choice that a small
  * depth-first search with propagation settles.
  */
-#include "fx-causality.h"
-#include "fx-matching.h"
+#include "fx-causality-private.h"
 #include <glib/gi18n-lib.h>
 
 #include <string.h>
 
-typedef struct {
-  int joint;        /* model joint index                          */
-  gboolean ground;  /* TRUE: needs no F member                    */
-  GArray *members;  /* guint: link indices                        */
-  GArray *sides;    /* guint: 0 = link's `from` end, 1 = `to` end */
-} Junction;
 
-typedef enum { BIT_UNSET = -1 } BitState;
-
-#define NO_JUNCTION G_MAXUINT
-
-typedef guint JunctionPair[2];  /* per link: its junction at each side */
-typedef int BitPair[2];         /* per link: a bit at each side       */
-
-typedef struct {
-  const FxModel *model;
-  FxChannel channel;
-  GArray *junctions;  /* Junction */
-  int *bit;           /* per link: -1 unset, FX_CAUSAL_F or FX_CAUSAL_V */
-  gboolean *fixed;    /* per link: set by the user                   */
-  guint budget;       /* search nodes left                            */
-  gboolean exhausted; /* the budget ran out: "no" is not a proof      */
-  guint (*lj)[2];     /* per link and side: its junction, or NO_JUNCTION */
-  guint *trail;       /* links set since the search began, in order  */
-  guint trail_len;
-  guint *queue;       /* junctions to look at again                  */
-  guint queue_len;
-  gboolean *queued;
-  GPtrArray *plain;   /* conflicts in plain words (may be NULL)      */
-} Problem;
 
 gboolean
 fx_support_grounds (FxSupport support, FxChannel channel)
@@ -113,8 +83,8 @@ motor_partner_junction (const FxModel *model, GArray *junctions, guint first,
 /* The junctions of one channel: translation has one per joint; rotation has
  * one per welded (or single-member) joint, one per member end at a pin (two
  * ends joined by a speed motor share one). */
-static GArray *
-build_junctions (const FxModel *model, FxChannel channel)
+GArray *
+cx_build_junctions (const FxModel *model, FxChannel channel)
 {
   GArray *junctions = g_array_new (FALSE, FALSE, sizeof (Junction));
   /* the link ends at each joint, in link order: one pass over the links,
@@ -183,8 +153,8 @@ build_junctions (const FxModel *model, FxChannel channel)
   return junctions;
 }
 
-static void
-junctions_free (GArray *junctions)
+void
+cx_junctions_free (GArray *junctions)
 {
   for (guint i = 0; i < junctions->len; i++)
     {
@@ -195,8 +165,8 @@ junctions_free (GArray *junctions)
   g_array_unref (junctions);
 }
 
-static guint
-member (const Junction *j, guint k)
+guint
+cx_member (const Junction *j, guint k)
 {
   return g_array_index (j->members, guint, k);
 }
@@ -243,13 +213,13 @@ junction_rule (Problem *p, const Junction *j)
 
   for (guint k = 0; k < n; k++)
     {
-      int b = p->bit[member (j, k)];
+      int b = p->bit[cx_member (j, k)];
       if (b == FX_CAUSAL_F)
         n_f++;
       else if (b == BIT_UNSET)
         {
           n_unset++;
-          last_unset = member (j, k);
+          last_unset = cx_member (j, k);
         }
     }
   if (j->ground)
@@ -257,8 +227,8 @@ junction_rule (Problem *p, const Junction *j)
       if (n_f > 0)
         return FALSE;
       for (guint k = 0; k < n; k++)
-        if (p->bit[member (j, k)] == BIT_UNSET)
-          set_bit (p, member (j, k), FX_CAUSAL_V);
+        if (p->bit[cx_member (j, k)] == BIT_UNSET)
+          set_bit (p, cx_member (j, k), FX_CAUSAL_V);
       return TRUE;
     }
   if (n_f > 1 || (n_f == 0 && n_unset == 0))
@@ -266,8 +236,8 @@ junction_rule (Problem *p, const Junction *j)
   if (n_f == 1 && n_unset > 0)
     {
       for (guint k = 0; k < n; k++)
-        if (p->bit[member (j, k)] == BIT_UNSET)
-          set_bit (p, member (j, k), FX_CAUSAL_V);
+        if (p->bit[cx_member (j, k)] == BIT_UNSET)
+          set_bit (p, cx_member (j, k), FX_CAUSAL_V);
     }
   else if (n_f == 0 && n_unset == 1)
     set_bit (p, last_unset, FX_CAUSAL_F);
@@ -355,191 +325,6 @@ search (Problem *p)
     }
 }
 
-static const char *
-channel_name (FxChannel c)
-{
-  return c == FX_CHANNEL_TRANSLATION ? _("translation") : _("rotation");
-}
-
-static const char *
-causal_word (FxChannel c, int bit)
-{
-  if (c == FX_CHANNEL_TRANSLATION)
-    return bit == FX_CAUSAL_F ? _("force-causal") : _("velocity-causal");
-  return bit == FX_CAUSAL_F ? _("moment-causal") : _("angular-velocity-causal");
-}
-
-/* Adds "path: message" (the JSON path of the joint or link it is about, as
- * in the loader's messages); takes `message`. */
-static void
-add_conflict (GPtrArray *conflicts, const char *list, int index, char *message)
-{
-  if (index >= 0)
-    g_ptr_array_add (conflicts, g_strdup_printf ("%s[%d]: %s", list, index, message));
-  else
-    g_ptr_array_add (conflicts, g_strdup_printf ("%s: %s", list, message));
-  g_free (message);
-}
-
-/* What a link end does, in words a student knows (no "moment-causal"). */
-static const char *
-plain_end_word (FxChannel c, int bit)
-{
-  if (c == FX_CHANNEL_TRANSLATION)
-    return bit == FX_CAUSAL_F ? _("needs to be pushed by a force here") : _("has its motion set here");
-  return bit == FX_CAUSAL_F ? _("needs to be turned by a moment here") : _("has its turning set here");
-}
-
-/* "to be pushed by a force here", for "... is set to be ..." */
-static const char *
-plain_f_word (FxChannel c)
-{
-  return c == FX_CHANNEL_TRANSLATION ? _("to be pushed by a force here") : _("to be turned by a moment here");
-}
-
-static void
-add_plain (Problem *p, char *sentence)
-{
-  if (p->plain)
-    g_ptr_array_add (p->plain, sentence);
-  else
-    g_free (sentence);
-}
-
-/* Explain, junction by junction, what the user's fixed choices break. */
-static void
-explain_fixed_conflicts (Problem *p, GPtrArray *conflicts)
-{
-  for (guint i = 0; i < p->junctions->len; i++)
-    {
-      const Junction *j = &g_array_index (p->junctions, Junction, i);
-      const FxJoint *joint = fx_model_joint (p->model, j->joint);
-      g_autoptr (GString) f_links = g_string_new (NULL);
-      guint n_f = 0, n_fixed = 0;
-
-      for (guint k = 0; k < j->members->len; k++)
-        {
-          guint l = member (j, k);
-          if (!p->fixed[l])
-            continue;
-          n_fixed++;
-          if (p->bit[l] == FX_CAUSAL_F)
-            {
-              g_string_append_printf (f_links, "%s\"%s\"", n_f ? ", " : "",
-                                      fx_model_link (p->model, l)->id);
-              n_f++;
-            }
-        }
-      if (j->ground && n_f > 0 && fx_support_grounds (joint->support, p->channel))
-        add_conflict (conflicts, "joints", (int) j->joint, g_strdup_printf (
-          _("joint \"%s\" (%s): its support fixes the %s, so no member may be %s, "
-          "but %s is. Fix: make %s %s (for example pinned or clamped-clamped), "
-          "or remove the support."),
-          joint->id, channel_name (p->channel), channel_name (p->channel),
-          causal_word (p->channel, FX_CAUSAL_F), f_links->str, f_links->str,
-          causal_word (p->channel, FX_CAUSAL_V)));
-      else if (j->ground && n_f > 0)
-        add_conflict (conflicts, "joints", (int) j->joint, g_strdup_printf (
-          _("joint \"%s\" (%s): its own inertia (a mass, slider block or body) or a speed "
-          "motor takes the %s there, so no member may be %s, but %s is. Fix: make %s %s "
-          "(for example pinned or clamped-clamped)."),
-          joint->id, channel_name (p->channel),
-          p->channel == FX_CHANNEL_TRANSLATION ? _("force") : _("moment"),
-          causal_word (p->channel, FX_CAUSAL_F), f_links->str, f_links->str,
-          causal_word (p->channel, FX_CAUSAL_V)));
-      if (j->ground && n_f > 0)
-        {
-          gboolean support = fx_support_grounds (joint->support, p->channel);
-          const char *why = support
-            ? (p->channel == FX_CHANNEL_TRANSLATION ? _("is held by its support")
-                                                     : _("has its turning held by its support"))
-            : _("has its own inertia (a mass, a slider block, a body or a motor), which takes that part");
-          add_plain (p, g_strdup_printf (_("Joint %s %s, but link %s is set %s. Set it to Auto."),
-                                         joint->id, why, f_links->str, plain_f_word (p->channel)));
-        }
-      else if (!j->ground && n_f > 1)
-        add_conflict (conflicts, "joints", (int) j->joint, g_strdup_printf (
-          _("joint \"%s\" (%s): a free joint takes its force from exactly one link, "
-          "but %s are all %s. Fix: keep one of them and set the others to a "
-          "%s formulation, or add an inertia (mass) at joint \"%s\"."),
-          joint->id, channel_name (p->channel), f_links->str,
-          causal_word (p->channel, FX_CAUSAL_F), causal_word (p->channel, FX_CAUSAL_V),
-          joint->id));
-      if (!j->ground && n_f > 1)
-        add_plain (p, g_strdup_printf (
-          _("At joint %s, links %s are all set %s, but only one link can be. "
-            "Set the others to Auto."),
-          joint->id, f_links->str, plain_f_word (p->channel)));
-      else if (!j->ground && n_fixed == j->members->len && n_f == 0)
-        add_conflict (conflicts, "joints", (int) j->joint, g_strdup_printf (
-          _("joint \"%s\" (%s): it is free, but every link there is %s, so nothing "
-          "takes the joint's force. Fix: set one link at joint \"%s\" to %s, "
-          "support the joint, or add an inertia (mass) there."),
-          joint->id, channel_name (p->channel), causal_word (p->channel, FX_CAUSAL_V),
-          joint->id, p->channel == FX_CHANNEL_TRANSLATION ? _("free-free or guided")
-                                                          : _("free-free or pinned")));
-      if (!j->ground && j->members->len > 0 && n_fixed == j->members->len && n_f == 0)
-        add_plain (p, g_strdup_printf (
-          _("At joint %s, every link %s, so nothing %s. Set a link there to Auto, "
-            "support the joint or give it a mass."),
-          joint->id, plain_end_word (p->channel, FX_CAUSAL_V),
-          p->channel == FX_CHANNEL_TRANSLATION ? _("takes the joint's force") : _("takes the joint's moment")));
-    }
-}
-
-/* No assignment exists: name the links whose two ends want opposite bits. */
-static void
-explain_infeasible (Problem *p, GPtrArray *conflicts)
-{
-  guint before = conflicts->len, plain_before = p->plain ? p->plain->len : 0;
-
-  for (guint l = 0; l < p->model->links->len; l++)
-    {
-      const FxLink *link = fx_model_link (p->model, l);
-      int want[2] = { BIT_UNSET, BIT_UNSET };
-      const char *joint_id[2] = { link->from, link->to };
-
-      for (guint side = 0; side < 2; side++)
-        {
-          if (p->lj[l][side] == NO_JUNCTION)
-            continue;
-          const Junction *j = &g_array_index (p->junctions, Junction, p->lj[l][side]);
-          if (j->ground)
-            want[side] = FX_CAUSAL_V;
-          else if (j->members->len == 1)
-            want[side] = FX_CAUSAL_F;
-        }
-      if (want[0] != BIT_UNSET && want[1] != BIT_UNSET && want[0] != want[1])
-        {
-          guint fs = want[0] == FX_CAUSAL_F ? 0 : 1;
-          add_conflict (conflicts, "links", (int) l, g_strdup_printf (
-            _("link \"%s\" (%s): its end at joint \"%s\" is %s and needs the link to be %s, "
-            "its end at joint \"%s\" is held and needs it to be %s, and one link "
-            "has one causality. Fix: split link \"%s\" into two links at an interior "
-            "welded joint, add an inertia (mass) at joint \"%s\", or support joint \"%s\"."),
-            link->id, channel_name (p->channel), joint_id[fs],
-            p->channel == FX_CHANNEL_TRANSLATION ? _("free") : _("free to turn"),
-            causal_word (p->channel, FX_CAUSAL_F), joint_id[1 - fs],
-            causal_word (p->channel, FX_CAUSAL_V), link->id, joint_id[fs], joint_id[fs]));
-          add_plain (p, g_strdup_printf (
-            _("Link %s %s at joint %s, but %s at joint %s, and a link drawn in one piece "
-              "cannot do both. Set it to Auto (the engine then splits it), give joint %s a "
-              "mass or support it."),
-            link->id, plain_end_word (p->channel, FX_CAUSAL_F), joint_id[fs],
-            plain_end_word (p->channel, FX_CAUSAL_V), joint_id[1 - fs], joint_id[fs]));
-        }
-    }
-  if (conflicts->len == before)
-    add_conflict (conflicts, "links", -1, g_strdup_printf (
-      _("%s: no causality assignment exists: every free joint needs exactly one %s "
-      "link and every supported joint none. Fix: split a link at an interior welded "
-      "joint, or add an inertia (mass) at a free joint."),
-      channel_name (p->channel), causal_word (p->channel, FX_CAUSAL_F)));
-  if (p->plain && p->plain->len == plain_before)
-    add_plain (p, g_strdup (_("The links cannot be given consistent ends as they are set: "
-                              "every free joint needs exactly one link that is pushed by its "
-                              "force, and a supported joint none. Set the links to Auto.")));
-}
 
 const FxMotor *
 fx_speed_motor_to_ground (const FxModel *model, const char *joint, const char *link)
@@ -585,7 +370,7 @@ fx_joint_is_covered (const FxModel *model, guint joint, FxChannel channel)
 }
 
 /* Each link's junction at each side, or NO_JUNCTION. */
-static guint (*link_junctions (const FxModel *model, GArray *junctions))[2]
+guint (*cx_link_junctions (const FxModel *model, GArray *junctions))[2]
 {
   guint (*lj)[2] = g_new (JunctionPair, MAX (model->links->len, 1));
   for (guint l = 0; l < model->links->len; l++)
@@ -594,7 +379,7 @@ static guint (*link_junctions (const FxModel *model, GArray *junctions))[2]
     {
       const Junction *j = &g_array_index (junctions, Junction, i);
       for (guint k = 0; k < j->members->len; k++)
-        lj[member (j, k)][g_array_index (j->sides, guint, k)] = i;
+        lj[cx_member (j, k)][g_array_index (j->sides, guint, k)] = i;
     }
   return lj;
 }
@@ -613,11 +398,11 @@ solve_channel (const FxModel *model, FxChannel channel, int *bits, GPtrArray *co
 
   p.model = model;
   p.channel = channel;
-  p.junctions = build_junctions (model, channel);
+  p.junctions = cx_build_junctions (model, channel);
   p.bit = g_new (int, MAX (n, 1));
   p.fixed = g_new0 (gboolean, MAX (n, 1));
   p.budget = 20000;
-  p.lj = link_junctions (model, p.junctions);
+  p.lj = cx_link_junctions (model, p.junctions);
   p.trail = g_new (guint, MAX (n, 1));
   p.queue = g_new (guint, MAX (p.junctions->len, 1));
   p.queued = g_new0 (gboolean, MAX (p.junctions->len, 1));
@@ -646,12 +431,12 @@ solve_channel (const FxModel *model, FxChannel channel, int *bits, GPtrArray *co
     {
       guint before = conflicts->len;
       undo_to (&p, 0);
-      explain_fixed_conflicts (&p, conflicts);
+      cx_explain_fixed_conflicts (&p, conflicts);
       if (conflicts->len == before)
-        explain_infeasible (&p, conflicts);
+        cx_explain_infeasible (&p, conflicts);
     }
 
-  junctions_free (p.junctions);
+  cx_junctions_free (p.junctions);
   g_free (p.bit);
   g_free (p.fixed);
   g_free (p.lj);
@@ -704,8 +489,8 @@ sub_id (const char *id, const char *suffix)
 }
 
 /* The model with the links flagged in `split` cut at their midpoints. */
-static FxModel *
-expand_model (const FxModel *model, const gboolean *split, const FxLinkAssignment *fixed)
+FxModel *
+cx_expand_model (const FxModel *model, const gboolean *split, const FxLinkAssignment *fixed)
 {
   FxModel *e = fx_model_copy (model);
 
@@ -805,7 +590,7 @@ try_splits (const FxModel *model, const guint *cand, guint n_cand, guint k, guin
       if (*budget == 0)
         return FALSE;
       (*budget)--;
-      g_autoptr (FxModel) e = expand_model (model, split, NULL);
+      g_autoptr (FxModel) e = cx_expand_model (model, split, NULL);
       return solve_model (e, T, R, NULL);
     }
   for (guint i = start; i + k <= n_cand && *budget > 0; i++)
@@ -825,476 +610,6 @@ fill_segment (FxSegmentAssignment *seg, int T, int R, guint elements)
   seg->R = R;
   seg->formulation = fx_formulation_from_causality (T, R);
   seg->elements = elements;
-}
-
-/* ------------------------------------------------ regularising inertia (tier 3)
- *
- * Per channel the question is a matching: free junctions are vertices, a
- * link that may be force-causal with both ends at distinct free junctions
- * is an edge (it covers both ends), and a link end that is independent
- * (fx_link_ends_independent) is an edge to a private vertex of its own.
- * The junctions a maximum matching leaves exposed get a regularising
- * inertia; the matching covers them in priority order (see vertex_order),
- * so the choice is deterministic. */
-
-typedef struct {
-  int *bits;           /* per link (of the model matched): F or V          */
-  int (*end_bits)[2];  /* per link and side                                */
-  GArray *exposed;     /* guint: joints left exposed, in junction order    */
-  gboolean conflict;   /* the user's fixed links cover a junction twice    */
-  gboolean stuck;      /* an exposed junction cannot take an inertia       */
-  GArray *stuck_links; /* guint: the links whose ends are there            */
-} ChannelMatch;
-
-static void
-channel_match_clear (ChannelMatch *cm)
-{
-  g_free (cm->bits);
-  g_free (cm->end_bits);
-  g_array_unref (cm->exposed);
-  g_array_unref (cm->stuck_links);
-}
-
-/* How many link ends meet at each joint. */
-static guint *
-ends_per_joint (const FxModel *model)
-{
-  g_autoptr (GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
-  guint *count = g_new0 (guint, MAX (model->joints->len, 1));
-  for (guint jt = 0; jt < model->joints->len; jt++)
-    g_hash_table_insert (index, fx_model_joint (model, jt)->id, GUINT_TO_POINTER (jt + 1));
-  for (guint l = 0; l < model->links->len; l++)
-    for (guint side = 0; side < 2; side++)
-      {
-        const FxLink *link = fx_model_link (model, l);
-        guint jt1 = GPOINTER_TO_UINT (g_hash_table_lookup (index, side ? link->to : link->from));
-        if (jt1 > 0)
-          count[jt1 - 1]++;
-      }
-  return count;
-}
-
-/* Whether an inertia may go at this junction if it stays exposed: any
- * point mass in translation; in rotation a rotary inertia needs one
- * rotation, so a weld or a lone link end (not one end of several at a pin,
- * nor a body's attachment). A split's midpoint (a weld) may take either,
- * but its halves should cover it (see vertex_first). */
-static gboolean
-junction_may_take_inertia (const FxModel *model, const Junction *j, FxChannel channel,
-                           const guint *ends)
-{
-  const FxJoint *joint = fx_model_joint (model, (guint) j->joint);
-  if (channel == FX_CHANNEL_TRANSLATION)
-    return TRUE;
-  if (fx_model_find_body_of_joint (model, joint->id) >= 0)
-    return FALSE;
-  return joint->kind == FX_JOINT_WELD || (ends[j->joint] <= 1 && j->members->len <= 1);
-}
-
-static ChannelMatch
-match_channel (const FxModel *model, FxChannel channel, guint n_user)
-{
-  guint n = model->links->len;
-  GArray *junctions = build_junctions (model, channel);
-  guint nj = junctions->len;
-  g_autofree guint *ends = ends_per_joint (model);
-  g_autofree int *vertex = g_new (int, MAX (nj, 1));
-  g_autofree gboolean *covered = g_new0 (gboolean, MAX (nj, 1));
-  g_autofree gboolean *required = g_new0 (gboolean, MAX (nj, 1));
-  g_autofree gboolean *first = g_new0 (gboolean, MAX (nj, 1));  /* covered first */
-  guint (*lj)[2] = link_junctions (model, junctions);
-  ChannelMatch cm = { g_new (int, MAX (n, 1)), g_new (BitPair, MAX (n, 1)),
-                      g_array_new (FALSE, FALSE, sizeof (guint)), FALSE, FALSE,
-                      g_array_new (FALSE, FALSE, sizeof (guint)) };
-
-  /* the user's links first: F covers both its junctions (they must be free) */
-  for (guint l = 0; l < n; l++)
-    {
-      const FxLink *link = fx_model_link (model, l);
-      cm.bits[l] = FX_CAUSAL_V;
-      if (link->formulation == FX_FORMULATION_AUTO)
-        continue;
-      FxCausality T, R;
-      fx_formulation_causality (link->formulation, &T, &R);
-      cm.bits[l] = channel == FX_CHANNEL_TRANSLATION ? T : R;
-      if (cm.bits[l] != FX_CAUSAL_F)
-        continue;
-      for (guint side = 0; side < 2; side++)
-        {
-          guint j = lj[l][side];
-          if (j == NO_JUNCTION || g_array_index (junctions, Junction, j).ground || covered[j])
-            cm.conflict = TRUE;
-          else
-            covered[j] = TRUE;
-        }
-    }
-
-  /* vertices: free junctions the user's links do not cover */
-  guint nv = 0;
-  for (guint i = 0; i < nj; i++)
-    {
-      const Junction *j = &g_array_index (junctions, Junction, i);
-      vertex[i] = (!j->ground && !covered[i]) ? (int) nv++ : -1;
-      required[i] = !junction_may_take_inertia (model, j, channel, ends);
-      first[i] = required[i] || (guint) j->joint >= n_user;
-    }
-  guint n_vertices = nv;
-  g_autoptr (GArray) eu = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autoptr (GArray) ev = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autoptr (GArray) etag = g_array_new (FALSE, FALSE, sizeof (guint));  /* 2 l + side, or 2 l + 2 for both */
-  for (guint l = 0; l < n; l++)
-    {
-      if (fx_model_link (model, l)->formulation != FX_FORMULATION_AUTO)
-        continue;
-      if (fx_link_ends_independent (model, l))
-        {
-          for (guint side = 0; side < 2; side++)
-            if (lj[l][side] != NO_JUNCTION && vertex[lj[l][side]] >= 0)
-              {
-                guint u = (guint) vertex[lj[l][side]], w = n_vertices++, tag = 4 * l + side;
-                g_array_append_val (eu, u);
-                g_array_append_val (ev, w);
-                g_array_append_val (etag, tag);
-              }
-          continue;
-        }
-      guint j0 = lj[l][0], j1 = lj[l][1];
-      if (j0 == NO_JUNCTION || j1 == NO_JUNCTION || j0 == j1 || vertex[j0] < 0 || vertex[j1] < 0)
-        continue;
-      guint u = (guint) vertex[j0], w = (guint) vertex[j1], tag = 4 * l + 2;
-      g_array_append_val (eu, u);
-      g_array_append_val (ev, w);
-      g_array_append_val (etag, tag);
-    }
-
-  /* Priority: junctions that cannot take an inertia, and split midpoints,
-   * first; then by joint
-   * index from the highest down, so that on ties the inertia goes to the
-   * lowest-numbered joint; private end vertices last. */
-  g_autofree guint *order = g_new (guint, MAX (n_vertices, 1));
-  g_autofree guint *jidx = g_new (guint, MAX (nj, 1));
-  guint k = 0, m = 0;
-  for (guint i = 0; i < nj; i++)
-    if (vertex[i] >= 0 && first[i])
-      order[k++] = (guint) vertex[i];
-  for (guint i = 0; i < nj; i++)
-    if (vertex[i] >= 0 && !first[i])
-      jidx[m++] = i;
-  /* junctions are built joint by joint, so junction order is joint order */
-  for (guint i = m; i > 0; i--)
-    order[k++] = (guint) vertex[jidx[i - 1]];
-  for (guint w = nv; w < n_vertices; w++)
-    order[k++] = w;
-
-  g_autofree int *mate = g_new (int, MAX (n_vertices, 1));
-  fx_matching_solve (n_vertices, eu->len, (const guint *) eu->data, (const guint *) ev->data,
-                     order, mate);
-
-  for (guint l = 0; l < n; l++)
-    cm.end_bits[l][0] = cm.end_bits[l][1] = cm.bits[l];
-  for (guint v = 0; v < nv; v++)
-    if (mate[v] >= 0)
-      {
-        guint tag = g_array_index (etag, guint, (guint) mate[v]), l = tag / 4, which = tag % 4;
-        if (which == 2)
-          {
-            cm.bits[l] = FX_CAUSAL_F;
-            cm.end_bits[l][0] = cm.end_bits[l][1] = FX_CAUSAL_F;
-          }
-        else
-          cm.end_bits[l][which] = FX_CAUSAL_F;
-      }
-  for (guint i = 0; i < nj; i++)
-    {
-      if (vertex[i] < 0 || (guint) vertex[i] >= nv || mate[vertex[i]] >= 0)
-        continue;
-      const Junction *j = &g_array_index (junctions, Junction, i);
-      if (required[i])
-        {
-          cm.stuck = TRUE;
-          for (guint q = 0; q < j->members->len; q++)
-            g_array_append_val (cm.stuck_links, g_array_index (j->members, guint, q));
-        }
-      else
-        {
-          guint joint = (guint) j->joint;
-          g_array_append_val (cm.exposed, joint);
-        }
-    }
-  g_free (lj);
-  junctions_free (junctions);
-  return cm;
-}
-
-/* The model link each link of the expanded model comes from. */
-static guint *
-expanded_origin (const FxModel *model, const gboolean *split)
-{
-  guint n_e = 0;
-  for (guint l = 0; l < model->links->len; l++)
-    n_e += split[l] ? 2 : 1;
-  guint *origin = g_new (guint, MAX (n_e, 1));
-  for (guint l = 0, e = 0; l < model->links->len; l++)
-    {
-      origin[e++] = l;
-      if (split[l])
-        origin[e++] = l;
-    }
-  return origin;
-}
-
-typedef struct {
-  gboolean ok;
-  guint cost;        /* exposed junctions over both channels */
-  ChannelMatch ch[2];
-} Tier3;
-
-static void
-tier3_clear (Tier3 *t)
-{
-  if (t->ch[0].bits)
-    channel_match_clear (&t->ch[0]);
-  if (t->ch[1].bits)
-    channel_match_clear (&t->ch[1]);
-  memset (t, 0, sizeof *t);
-}
-
-/* Both channels' matchings with the links in `split` split. Adds to `split`
- * the auto links whose ends sit at junctions that cannot take an inertia
- * (a split lets such a link cover that end alone) and tries again. */
-static Tier3
-tier3_try (const FxModel *model, gboolean *split)
-{
-  Tier3 t = { 0 };
-  for (guint round = 0; round <= model->links->len; round++)
-    {
-      g_autoptr (FxModel) e = expand_model (model, split, NULL);
-      g_autofree guint *origin = expanded_origin (model, split);
-      tier3_clear (&t);
-      t.ch[0] = match_channel (e, FX_CHANNEL_TRANSLATION, model->joints->len);
-      t.ch[1] = match_channel (e, FX_CHANNEL_ROTATION, model->joints->len);
-      t.ok = !t.ch[0].conflict && !t.ch[1].conflict && !t.ch[0].stuck && !t.ch[1].stuck;
-      t.cost = t.ch[0].exposed->len + t.ch[1].exposed->len;
-      if (t.ok || t.ch[0].conflict || t.ch[1].conflict)
-        return t;
-      gboolean progress = FALSE;
-      for (guint c = 0; c < 2; c++)
-        for (guint i = 0; i < t.ch[c].stuck_links->len; i++)
-          {
-            guint l = origin[g_array_index (t.ch[c].stuck_links, guint, i)];
-            if (!split[l] && fx_model_link (model, l)->formulation == FX_FORMULATION_AUTO)
-              split[l] = progress = TRUE;
-          }
-      if (!progress)
-        return t;
-    }
-  return t;
-}
-
-/* Tier 3: splits where a junction cannot take an inertia, then a few more
- * where they save inertias (fewest inertias), inertias at what is left. */
-static gboolean
-regularise (const FxModel *model, gboolean *split, Tier3 *out)
-{
-  guint n = model->links->len;
-  Tier3 best = tier3_try (model, split);
-  if (!best.ok)
-    {
-      tier3_clear (&best);
-      return FALSE;
-    }
-  /* a split may save an inertia (a cantilever's tip): try the links that
-   * end at an exposed junction, each once, keep what lowers the count */
-  g_autofree gboolean *tried = g_new0 (gboolean, MAX (n, 1));
-  g_autofree gboolean *trial = g_new (gboolean, MAX (n, 1));
-  guint budget = (guint) CLAMP (2e5 / (n + model->joints->len + 1.0), 4.0, 64.0);
-  gboolean improved = TRUE;
-  while (improved && best.cost > 0 && budget > 0)
-    {
-      improved = FALSE;
-      g_autoptr (GHashTable) exposed = g_hash_table_new (NULL, NULL);
-      for (guint c = 0; c < 2; c++)
-        for (guint i = 0; i < best.ch[c].exposed->len; i++)
-          g_hash_table_add (exposed, GUINT_TO_POINTER (g_array_index (best.ch[c].exposed, guint, i) + 1));
-      for (guint l = 0; l < n && budget > 0 && !improved; l++)
-        {
-          const FxLink *link = fx_model_link (model, l);
-          if (split[l] || tried[l] || link->formulation != FX_FORMULATION_AUTO)
-            continue;
-          int jf = fx_model_find_joint (model, link->from), jt = fx_model_find_joint (model, link->to);
-          if (!g_hash_table_contains (exposed, GUINT_TO_POINTER (jf + 1))
-              && !g_hash_table_contains (exposed, GUINT_TO_POINTER (jt + 1)))
-            continue;
-          tried[l] = TRUE;
-          budget--;
-          memcpy (trial, split, sizeof (gboolean) * n);
-          trial[l] = TRUE;
-          Tier3 t = tier3_try (model, trial);
-          if (t.ok && t.cost < best.cost)
-            {
-              tier3_clear (&best);
-              best = t;
-              memcpy (split, trial, sizeof (gboolean) * n);
-              improved = TRUE;
-            }
-          else
-            tier3_clear (&t);
-        }
-    }
-  *out = best;
-  return TRUE;
-}
-
-/* ----------------------------------------------------------- values */
-
-double
-fx_model_total_mass (const FxModel *model)
-{
-  double m = 0.0;
-  for (guint l = 0; l < model->links->len; l++)
-    {
-      const FxLink *link = fx_model_link (model, l);
-      m += link->section.rhoA * fx_link_length (model, link);
-    }
-  for (guint jt = 0; jt < model->joints->len; jt++)
-    {
-      const FxJoint *j = fx_model_joint (model, jt);
-      m += j->mass + (j->slider ? j->slider_mass : 0.0);
-    }
-  for (guint b = 0; b < fx_model_n_bodies (model); b++)
-    m += fx_model_body (model, b)->mass;
-  return m;
-}
-
-/* Sum of 1/2 rhoA L and the shortest element over the links at a joint. */
-static void
-members_at (const FxModel *model, guint joint, double *member_mass, double *h_min)
-{
-  const char *id = fx_model_joint (model, joint)->id;
-  *member_mass = 0.0;
-  *h_min = G_MAXDOUBLE;
-  for (guint l = 0; l < model->links->len; l++)
-    {
-      const FxLink *link = fx_model_link (model, l);
-      guint at = (g_strcmp0 (link->from, id) == 0) + (g_strcmp0 (link->to, id) == 0);
-      if (at == 0)
-        continue;
-      double L = fx_link_length (model, link);
-      *member_mass += at * 0.5 * link->section.rhoA * L;
-      *h_min = MIN (*h_min, L / MAX (link->elements, 1u));
-    }
-  if (*h_min == G_MAXDOUBLE)
-    *h_min = 0.0;
-}
-
-static double
-regularising_mass_from (const FxModel *model, double member_mass)
-{
-  double eps = model->regularisation_mass_fraction;
-  if (!(eps > 0.0 && eps <= 1.0))
-    eps = FX_DEFAULT_REGULARISATION;
-  if (member_mass > 0.0)
-    return eps * member_mass;
-  double total = fx_model_total_mass (model);
-  return total > 0.0 ? eps * total : 1e-3;
-}
-
-double
-fx_regularising_mass_at (const FxModel *model, guint joint, double *member_mass)
-{
-  double mm, h;
-  members_at (model, joint, &mm, &h);
-  if (member_mass)
-    *member_mass = mm;
-  return regularising_mass_from (model, mm);
-}
-
-/* `at` is the model the joint is counted in (the expanded one for a split's
- * midpoint); `model` gives epsilon and the total mass. */
-static void
-add_regulariser_at (GArray *regs, const FxModel *model, const FxModel *at, guint joint,
-                    FxChannel channel, int link)
-{
-  double mm, h;
-  members_at (at, joint, &mm, &h);
-  FxRegulariser r = { joint, channel, regularising_mass_from (model, mm), 0.0, mm, link };
-  if (channel == FX_CHANNEL_ROTATION)
-    r.inertia = r.mass * (0.5 * h) * (0.5 * h);
-  g_array_append_val (regs, r);
-}
-
-static void
-add_regulariser (GArray *regs, const FxModel *model, guint joint, FxChannel channel)
-{
-  add_regulariser_at (regs, model, model, joint, channel, -1);
-}
-
-/* The regularisers of tier 3: at model joints, and at split midpoints
- * (whose joints exist only in the expanded model, after the model's own,
- * one per split link in link order). */
-static void
-add_tier3_regularisers (FxAssignment *a, const FxModel *model, const gboolean *split,
-                        const Tier3 *t3)
-{
-  g_autoptr (FxModel) e = expand_model (model, split, NULL);
-  g_autofree int *mid_link = g_new (int, MAX (e->joints->len, 1));
-  for (guint l = 0, k = model->joints->len; l < model->links->len; l++)
-    if (split[l])
-      mid_link[k++] = (int) l;
-  for (guint c = 0; c < 2; c++)
-    for (guint i = 0; i < t3->ch[c].exposed->len; i++)
-      {
-        guint joint = g_array_index (t3->ch[c].exposed, guint, i);
-        FxChannel channel = c == 0 ? FX_CHANNEL_TRANSLATION : FX_CHANNEL_ROTATION;
-        if (joint < model->joints->len)
-          add_regulariser (a->regularisers, model, joint, channel);
-        else
-          add_regulariser_at (a->split_regularisers, model, e, joint, channel, mid_link[joint]);
-      }
-}
-
-static gint
-regulariser_cmp (gconstpointer pa, gconstpointer pb)
-{
-  const FxRegulariser *a = pa, *b = pb;
-  if (a->joint != b->joint)
-    return a->joint < b->joint ? -1 : 1;
-  return (int) a->channel - (int) b->channel;
-}
-
-double
-fx_assignment_regularising_mass (const FxAssignment *a)
-{
-  double m = 0.0;
-  const GArray *lists[2] = { a->regularisers, a->split_regularisers };
-  for (guint k = 0; k < 2; k++)
-    for (guint i = 0; i < lists[k]->len; i++)
-      {
-        const FxRegulariser *r = &g_array_index (lists[k], FxRegulariser, i);
-        if (r->channel == FX_CHANNEL_TRANSLATION)
-          m += r->mass;
-      }
-  return m;
-}
-
-/* Tier 1 decided exactly (when the search gave up, or when some link's
- * ends are independent, which the search does not know): a perfect
- * matching of both channels as drawn. */
-static gboolean
-exact_tier1 (const FxModel *model, Tier3 *out)
-{
-  Tier3 t = { 0 };
-  t.ch[0] = match_channel (model, FX_CHANNEL_TRANSLATION, model->joints->len);
-  t.ch[1] = match_channel (model, FX_CHANNEL_ROTATION, model->joints->len);
-  t.ok = !t.ch[0].conflict && !t.ch[1].conflict && !t.ch[0].stuck && !t.ch[1].stuck
-         && t.ch[0].exposed->len == 0 && t.ch[1].exposed->len == 0;
-  if (!t.ok)
-    {
-      tier3_clear (&t);
-      return FALSE;
-    }
-  *out = t;
-  return TRUE;
 }
 
 static gboolean
@@ -1327,8 +642,8 @@ splits_hopeless (const FxModel *model)
   gboolean *hopeless = g_new0 (gboolean, MAX (n, 1));
   for (int c = 0; c < 2; c++)
     {
-      GArray *junctions = build_junctions (model, (FxChannel) c);
-      guint (*lj)[2] = link_junctions (model, junctions);
+      GArray *junctions = cx_build_junctions (model, (FxChannel) c);
+      guint (*lj)[2] = cx_link_junctions (model, junctions);
       for (guint l = 0; l < n; l++)
         {
           guint ground = 0, alone = 0;
@@ -1344,7 +659,7 @@ splits_hopeless (const FxModel *model)
             hopeless[l] = TRUE;
         }
       g_free (lj);
-      junctions_free (junctions);
+      cx_junctions_free (junctions);
     }
   return hopeless;
 }
@@ -1443,7 +758,7 @@ fx_assignment_compute (const FxModel *model)
    * matching that decides it */
   gboolean wild = some_link_ends_independent (model);
   ok = !wild && solve_model_full (model, T, R, a->conflicts, a->plain_conflicts, &exhausted);
-  if (!ok && (exhausted || wild) && exact_tier1 (model, &t3))
+  if (!ok && (exhausted || wild) && cx_exact_tier1 (model, &t3))
     {
       tier3 = ok = TRUE;
       memcpy (T, t3.ch[0].bits, sizeof (int) * n);
@@ -1456,7 +771,7 @@ fx_assignment_compute (const FxModel *model)
   if (!ok && all_links_auto (model))
     {
       memset (split, 0, sizeof (gboolean) * MAX (n, 1));
-      tier3 = ok = regularise (model, split, &t3);
+      tier3 = ok = cx_regularise (model, split, &t3);
       if (ok)
         {
           guint n_e = 0;
@@ -1464,12 +779,12 @@ fx_assignment_compute (const FxModel *model)
             n_e += split[l] ? 2 : 1;
           memcpy (T, t3.ch[0].bits, sizeof (int) * n_e);
           memcpy (R, t3.ch[1].bits, sizeof (int) * n_e);
-          add_tier3_regularisers (a, model, split, &t3);
+          cx_add_tier3_regularisers (a, model, split, &t3);
         }
     }
   if (!ok && a->conflicts->len == 0)
     {
-      add_conflict (a->conflicts, "links", -1, g_strdup (
+      cx_add_conflict (a->conflicts, "links", -1, g_strdup (
         _("no causality assignment exists for these links as they are set. "
           "Fix: set the links to Auto.")));
       g_ptr_array_add (a->plain_conflicts, g_strdup (
@@ -1486,12 +801,12 @@ fx_assignment_compute (const FxModel *model)
         {
           const FxJoint *j = fx_model_joint (model, jt);
           if (j->support == FX_SUPPORT_ROLLER && !(j->mass > 0.0))
-            add_regulariser (a->regularisers, model, jt, FX_CHANNEL_TRANSLATION);
+            cx_add_regulariser (a->regularisers, model, jt, FX_CHANNEL_TRANSLATION);
         }
-      g_array_sort (a->regularisers, regulariser_cmp);
+      g_array_sort (a->regularisers, cx_regulariser_cmp);
     }
   if (tier3)
-    tier3_clear (&t3);
+    cx_tier3_clear (&t3);
   return a;
 }
 
@@ -1510,7 +825,7 @@ fx_assignment_expand (const FxAssignment *a, const FxModel *model)
   g_autofree gboolean *split = g_new0 (gboolean, MAX (a->n_links, 1));
   for (guint l = 0; l < a->n_links; l++)
     split[l] = a->links[l].split;
-  FxModel *e = expand_model (model, split, a->links);
+  FxModel *e = cx_expand_model (model, split, a->links);
 
   const GArray *lists[2] = { a->regularisers, a->split_regularisers };
   for (guint k = 0; k < 2; k++)
