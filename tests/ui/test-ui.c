@@ -413,8 +413,13 @@ test_responsive_while_solving (void)
   double achieved = flexion_simulation_get_achieved_speed (sim), rate = (t1 - t0) / 3.0;
   g_autofree char *bar = flexion_simulation_describe_solver (sim);
   g_test_message ("achieved %.3g×, simulated/wall %.3g×: \"%s\"", achieved, rate, bar);
-  g_assert_cmpfloat (achieved, >, 0.5 * rate);
-  g_assert_cmpfloat (achieved, <, 2.0 * rate);
+  /* a timing too: a sanitizer build's speed swings more than 2x within
+   * the 3 s, so only its text is checked there */
+  if (!ui_sanitizer_build ())
+    {
+      g_assert_cmpfloat (achieved, >, 0.5 * rate);
+      g_assert_cmpfloat (achieved, <, 2.0 * rate);
+    }
   g_assert_nonnull (strstr (bar, "factorisations"));
   if (achieved < 0.5)
     g_assert_nonnull (strstr (bar, "slower than real time"));

@@ -11,6 +11,7 @@
 #include "fx-memory.h"
 #include <glib/gi18n-lib.h>
 #include "fx-system-private.h"
+#include "fx-link-model.h"
 
 #include <math.h>
 #include <string.h>
@@ -665,6 +666,12 @@ ensure_matrix (FxIntegrator *it, GError **error)
   /* a factorisation against a residual, which costs about 60 flops per
    * unknown (the element kernel) */
   it->factor_cost = fx_matrix_cost (it->J) / (60.0 * MAX (it->n, 1));
+  /* a floating-frame link's mass matrix moves with its deformation, so a
+   * reused factorisation contracts too slowly to polish a step to
+   * round-off within max_iter: such models take full Newton */
+  for (guint l = 0; l < it->sys->n_links; l++)
+    if (g_strcmp0 (it->sys->links[l].model->name, "geometrically-exact") != 0)
+      it->factor_cost = 0.0;
   return TRUE;
 }
 
