@@ -118,6 +118,11 @@ update_time (FlexionWindow *self)
   /* the substep level and a solver slower than real time say so */
   g_autofree char *solver = flexion_simulation_describe_solver (self->sim);
   gtk_inscription_set_text (self->solver_label, solver);
+  /* the bar cuts the text at 1280 px with the inspector open: the whole
+   * read-out stays in the tooltip */
+  g_autofree char *tip = gtk_widget_get_tooltip_text (GTK_WIDGET (self->solver_label));
+  if (solver && *solver && g_strcmp0 (tip, solver) != 0)
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->solver_label), solver);
 }
 
 static void
