@@ -120,7 +120,7 @@ update_time (FlexionWindow *self)
   gtk_inscription_set_text (self->solver_label, solver);
   /* the bar cuts the text at 1280 px with the inspector open: the whole
    * read-out stays in the tooltip */
-  g_autofree char *tip = gtk_widget_get_tooltip_text (GTK_WIDGET (self->solver_label));
+  const char *tip = gtk_widget_get_tooltip_text (GTK_WIDGET (self->solver_label));
   if (solver && *solver && g_strcmp0 (tip, solver) != 0)
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->solver_label), solver);
 }
