@@ -39,4 +39,22 @@ void fx_io_report_mark_bad (Report *r, const char *path);
 void fx_io_report_warning (Report *r, const char *prefix, const char *key, const char *format, ...) G_GNUC_PRINTF (4, 5);
 void fx_io_write_pretty (GString *out, JsonNode *node, guint indent, gboolean top);
 
+/* fx-model-reader-json.c: typed access to members, problems reported with
+ * their path */
+const char * fx_io_node_kind (JsonNode *node);
+gboolean fx_io_node_is_string (JsonNode *node);
+JsonNode * fx_io_member (Report *r, JsonObject *o, const char *path, const char *key, gboolean required);
+gboolean fx_io_number_from_node (Report *r, JsonNode *node, const char *path, const char *key, double *out);
+gboolean fx_io_read_number (Report *r, JsonObject *o, const char *path, const char *key, gboolean required, double *out);
+gboolean fx_io_read_uint (Report *r, JsonObject *o, const char *path, const char *key, gboolean required, guint min, guint max, guint *out);
+gboolean fx_io_read_string (Report *r, JsonObject *o, const char *path, const char *key, gboolean required, char **out);
+const char * fx_io_read_name (Report *r, JsonObject *o, const char *path, const char *key, gboolean required);
+void fx_io_report_bad_name (Report *r, const char *path, const char *key, const char *name, const char *choices);
+gboolean fx_io_read_bool (Report *r, JsonObject *o, const char *path, const char *key, gboolean *out);
+gboolean fx_io_pair_from_node (Report *r, JsonNode *node, const char *path, const char *key, const char *what, double out[2]);
+gboolean fx_io_read_vector (Report *r, JsonObject *o, const char *path, const char *key, gboolean required, double out[2]);
+JsonObject * fx_io_read_object (Report *r, JsonObject *o, const char *path, const char *key, gboolean required);
+void fx_io_check_keys (Report *r, JsonObject *o, const char *path, const char *const *allowed);
+gboolean fx_io_has_any (JsonObject *o, const char *const *keys);
+
 G_END_DECLS
