@@ -1,0 +1,17 @@
+/* flexion-cli-run.h: flexion-cli run (CSV outputs, the one-line summary). */
+#pragma once
+
+#include "fx-causality.h"
+
+G_BEGIN_DECLS
+
+/* What each regularising inertia is, one line each (docs/model-format.md,
+ * "Regularising inertia"). */
+void flexion_cli_print_regularisers (const FxAssignment *a, const FxModel *model);
+/* One line for run: how many, and their share of the total mass. */
+void flexion_cli_print_regularising_share (const FxAssignment *a, const FxModel *model);
+/* flexion-cli run MODEL [OPTION...]: the exit status; `usage_text` is
+ * printed after a command-line error. */
+int flexion_cli_run (int argc, char **argv, const char *usage_text);
+
+G_END_DECLS

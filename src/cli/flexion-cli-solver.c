@@ -1,0 +1,150 @@
+/* flexion-cli-solver.c: from a model to a solver, for run, check and
+ * export (flexion-cli-solver.h). */
+#include "fx-model.h"
+#include "fx-model-io.h"
+#include "fx-causality.h"
+#include "fx-advice.h"
+#include "fx-csv.h"
+#include "fx-memory.h"
+#include "fx-system.h"
+#include "fx-integrator.h"
+#include "fx-measure.h"
+#include "flexion-cli-common.h"
+#include "flexion-cli-ensemble.h"
+#include "flexion-cli-modes.h"
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <locale.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "flexion-cli-solver.h"
+
+/* ---------------------------------------------------- checked arguments */
+
+/* A positive finite number of seconds, as the model file needs them. */
+gboolean
+flexion_cli_parse_seconds (const char *command, const char *option, const char *text, double *out)
+{
+  char *end = NULL;
+  double v = g_ascii_strtod (text, &end);
+
+  if (end == text || *end != '\0' || !isfinite (v) || !(v > 0.0))
+    {
+      g_printerr ("flexion-cli %s: %s wants a finite number of seconds > 0, not \"%s\"\n",
+                  command, option, text);
+      return FALSE;
+    }
+  *out = v;
+  return TRUE;
+}
+
+/* --newton: the Newton variant (NULL: auto). */
+gboolean
+flexion_cli_parse_newton (const char *text, FxNewtonKind *kind)
+{
+  static const char *names[] = { "auto", "full", "simplified" };
+
+  for (guint i = 0; text != NULL && i < G_N_ELEMENTS (names); i++)
+    if (g_strcmp0 (text, names[i]) == 0)
+      *kind = (FxNewtonKind) i;
+  if (text == NULL || g_strcmp0 (text, names[*kind]) == 0)
+    return TRUE;
+  g_printerr ("flexion-cli run: --newton wants full, simplified or auto, not \"%s\"\n", text);
+  return FALSE;
+}
+
+/* The time span after the command line's overrides, held to the model
+ * file's rules (the format's step count limit), so that --until 1e300 or
+ * --dt 1e-300 cannot run forever. */
+gboolean
+flexion_cli_check_span (const char *command, const FxModel *model)
+{
+  double steps = ceil (model->t_end / model->dt - 1e-9);
+
+  if (steps <= FX_MAX_STEPS)
+    return TRUE;
+  g_printerr ("flexion-cli %s: end %g s / dt %g s gives %.3g steps; the limit is %g "
+              "(raise --dt or lower --until)\n", command, model->t_end, model->dt, steps,
+              FX_MAX_STEPS);
+  return FALSE;
+}
+
+/* ------------------------------------------------------------- models */
+
+/* Builds the engine's system and its integrator with the Newton matrix:
+ * every test before the first step (the file's rules, the causality
+ * assignment, what the engine can build, the memory its matrix needs).
+ * FALSE after saying why on stderr. */
+/* Bytes per element the system takes besides the Newton matrix (its
+ * state, midpoint and work arrays, the model's copies): measured as the peak
+ * of `check` on one link of 1e5 and 4e5 elements (265 MB, 955 MB) less the
+ * banded matrix (1.5 and 1.2 KB per element). The elements are checked
+ * before the system is built, and the matrix then gets what they leave of
+ * the limit, so that --max-memory counts both (a 10^6-element link reached
+ * 2.16 GB under 1G when only the matrix counted, issue 25). */
+#define SYSTEM_BYTES_PER_ELEMENT 1500u
+
+static guint64
+system_bytes (const FxModel *model)
+{
+  guint64 elements = 0;
+
+  for (guint l = 0; l < model->links->len; l++)
+    elements += fx_model_link (model, l)->elements;
+  return elements * SYSTEM_BYTES_PER_ELEMENT;
+}
+
+gboolean
+flexion_cli_build_solver (const char *path, const FxModel *model, FxSystem **sys, FxIntegrator **integ)
+{
+  g_autoptr (GError) error = NULL;
+  guint64 limit = fx_memory_limit_get (), elements = system_bytes (model);
+
+  *sys = fx_memory_check (elements, "the model's elements", "use fewer elements per link or "
+                          "fewer links", &error) ? fx_system_new (model, &error) : NULL;
+  if (*sys != NULL)
+    {
+      *integ = fx_integrator_new (*sys, model->tolerance, model->max_iterations);
+      fx_memory_limit_set (MAX (limit - elements, 1));
+      gboolean ok = fx_integrator_prepare (*integ, &error);
+      fx_memory_limit_set (limit);
+      if (ok)
+        return TRUE;
+      g_clear_pointer (integ, fx_integrator_free);
+      g_clear_pointer (sys, fx_system_free);
+      if (g_error_matches (error, FX_MATRIX_ERROR, FX_MATRIX_ERROR_TOO_LARGE))
+        {
+          g_autofree char *total = fx_format_bytes (limit), *taken = fx_format_bytes (elements);
+          g_prefix_error (&error, "of the memory limit %s, the model's elements take about %s; ",
+                          total, taken);
+        }
+    }
+  g_printerr ("%s: invalid model:\n", path);
+  /* the matrix's message is about the model as a whole: "(root)", as the
+   * loader says it, so that every line starts with a JSON path */
+  flexion_cli_print_lines (error->domain == FX_MATRIX_ERROR ? "  (root): " : "  ", error->message);
+  /* the fixes that have been tried and work, best first */
+  if (g_error_matches (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_CAUSALITY))
+    {
+      g_autoptr (GPtrArray) fixes = fx_advice_fixes (model, 5);
+      for (guint i = 0; i < fixes->len; i++)
+        g_printerr ("  (root): a fix that works: %s\n", ((FxFix *) g_ptr_array_index (fixes, i))->label);
+    }
+  return FALSE;
+}
+
+gboolean
+flexion_cli_report_is_finite (const FxStepReport *r)
+{
+  const double v[] = { r->t, r->H, r->kinetic, r->elastic, r->gravity, r->supplied,
+                       r->dissipated, r->balance, r->residual, r->joint_gap };
+  for (guint i = 0; i < G_N_ELEMENTS (v); i++)
+    if (!isfinite (v[i]))
+      return FALSE;
+  return TRUE;
+}
