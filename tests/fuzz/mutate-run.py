@@ -216,10 +216,15 @@ def books_kept(out, probes):
             pass
     if os.path.exists(probes):
         with open(probes, encoding="utf-8") as f:
-            next(f, None)
+            header = next(f, "").strip().split(",")
+            # only the positions are held to the box: the other columns are
+            # velocities, angles and stress resultants (N, V, M)
+            position = [i for i, name in enumerate(header)
+                        if i > 0 and (name.endswith(".x") or name.endswith(".y"))]
             for n, line in enumerate(f, 2):
                 try:
-                    if any(abs(float(v)) > BOX for v in line.strip().split(",")[1:]):
+                    cells = line.strip().split(",")
+                    if any(abs(float(cells[i])) > BOX for i in position if i < len(cells)):
                         return f"exit 0 with a probe outside the +-1e6 m box (line {n})"
                 except ValueError:
                     break

@@ -21,10 +21,17 @@ if ! flags=$(pkg-config --cflags --libs "${pkgs[@]}"); then
 fi
 
 exe=$work/fuzz-loader
-sources=("$root"/src/core/*.c "$root/tests/fuzz/fuzz-loader.c")
+# the engine's layers (src/core/README.md): every folder's sources and headers
+layers=(format algebra mechanics solve studies)
+sources=("$root/tests/fuzz/fuzz-loader.c")
+includes=()
+for d in "${layers[@]}"; do
+  sources+=("$root"/src/core/"$d"/*.c)
+  includes+=(-I"$root/src/core/$d")
+done
 rebuild=0
 [[ -x $exe ]] || rebuild=1
-for f in "${sources[@]}" "$root"/src/core/*.h; do
+for f in "${sources[@]}" "$root"/src/core/*/*.h; do
   [[ $f -nt $exe ]] && rebuild=1
 done
 if (( rebuild )); then
@@ -33,7 +40,7 @@ if (( rebuild )); then
   if ! clang -std=c17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
        -D_FILE_OFFSET_BITS=64 -DG_LOG_DOMAIN='"Flexion"' -DGETTEXT_PACKAGE='"flexion"' \
        -DFLEXION_VERSION='"fuzz"' -Werror=implicit-function-declaration \
-       -I"$root/src/core" -I/usr/include/suitesparse "${sources[@]}" $flags -lklu -lm \
+       "${includes[@]}" -I/usr/include/suitesparse "${sources[@]}" $flags -lklu -lm \
        -o "$exe.new" 2>"$work/build-loader.log"; then
     if grep -q 'fsanitize=fuzzer\|libclang_rt.fuzzer' "$work/build-loader.log"; then
       echo "fuzz-loader: SKIP: clang has no libFuzzer here"; cat "$work/build-loader.log"; exit 77
