@@ -98,38 +98,18 @@ draw_four_bar (FlexionWindow *win)
   g_assert_cmpuint (model_of (win)->joints->len, ==, 4);
 }
 
-typedef struct {
-  FlexionSimulation *sim;
-  double t;
-  gboolean failed;
-} RunWait;
-
-static void
-on_run_failed (FlexionSimulation *sim, const char *message, RunWait *w)
-{
-  g_test_message ("failed: %s", message);
-  w->failed = TRUE;
-}
-
-static gboolean
-run_done (gpointer data)
-{
-  RunWait *w = data;
-  return w->failed || flexion_simulation_get_time (w->sim) >= w->t - 1e-9;
-}
-
 /* Presses Play and waits for model time t: it must start and not fail. */
 static void
 play_until (FlexionWindow *win, double t)
 {
   FlexionSimulation *sim = flexion_window_get_simulation (win);
-  RunWait w = { sim, t, FALSE };
-  gulong id = g_signal_connect (sim, "failed", G_CALLBACK (on_run_failed), &w);
+  UiRunWait w = { sim, t, FALSE };
+  gulong id = g_signal_connect (sim, "failed", G_CALLBACK (ui_on_run_failed), &w);
   flexion_simulation_set_speed (sim, 10);
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
   g_assert_null (win->cannot_run);
   g_assert_true (flexion_simulation_get_playing (sim));
-  g_assert_true (ui_wait_until (run_done, &w, 120));
+  g_assert_true (ui_wait_until (ui_run_done, &w, 120));
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
   g_signal_handler_disconnect (sim, id);
   g_assert_false (w.failed);

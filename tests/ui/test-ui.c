@@ -89,26 +89,6 @@ test_four_bar_runs (void)
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
-typedef struct {
-  FlexionSimulation *sim;
-  double t;
-  gboolean failed;
-} RunWait;
-
-static void
-on_run_failed (FlexionSimulation *sim, const char *message, RunWait *w)
-{
-  g_test_message ("failed: %s", message);
-  w->failed = TRUE;
-}
-
-static gboolean
-run_done (gpointer data)
-{
-  RunWait *w = data;
-  return w->failed || flexion_simulation_get_time (w->sim) >= w->t - 1e-9;
-}
-
 static void
 test_every_example_runs (void)
 {
@@ -129,12 +109,12 @@ test_every_example_runs (void)
       g_assert_null (fx_document_get_file (doc));  /* an untitled copy */
       FlexionSimulation *sim = flexion_window_get_simulation (win);
       const FxModel *m = fx_document_get_model (doc);
-      RunWait w = { sim, MIN (0.5, m->t_end), FALSE };
-      gulong id = g_signal_connect (sim, "failed", G_CALLBACK (on_run_failed), &w);
+      UiRunWait w = { sim, MIN (0.5, m->t_end), FALSE };
+      gulong id = g_signal_connect (sim, "failed", G_CALLBACK (ui_on_run_failed), &w);
       flexion_simulation_set_speed (sim, 10);
       g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
       g_assert_true (flexion_simulation_get_playing (sim));
-      g_assert_true (ui_wait_until (run_done, &w, 120));
+      g_assert_true (ui_wait_until (ui_run_done, &w, 120));
       g_assert_false (w.failed);
       g_signal_handler_disconnect (sim, id);
       flexion_simulation_pause (sim);
@@ -615,7 +595,7 @@ beam_row (GdkTexture *texture, int x, double y0, int band)
 static gboolean
 reached_time (gpointer data)
 {
-  RunWait *w = data;
+  UiRunWait *w = data;
   return w->failed || flexion_simulation_get_time (w->sim) >= w->t - 1e-9;
 }
 
@@ -640,7 +620,7 @@ test_deflection_scale (void)
   /* at 1x the pause lands near t = 0.06 s, half a period of the first
    * mode: near the largest bend (other tests leave the speed at 10x) */
   flexion_simulation_set_speed (sim, 1);
-  RunWait w = { sim, 0.06, FALSE };
+  UiRunWait w = { sim, 0.06, FALSE };
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
   g_assert_true (ui_wait_until (reached_time, &w, 60));
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
@@ -691,7 +671,7 @@ test_deflection_scale (void)
   g_autoptr (GFile) struck = example ("struck-beam.flexion");
   g_assert_true (flexion_window_load_example (win, struck));
   flexion_simulation_set_speed (sim, 0.1);
-  RunWait hit = { sim, 0.006, FALSE };
+  UiRunWait hit = { sim, 0.006, FALSE };
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
   g_assert_true (ui_wait_until (reached_time, &hit, 60));
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
@@ -865,7 +845,7 @@ test_replay_timeline (void)
   g_assert_true (flexion_window_load_file (win, file));
   FlexionSimulation *sim = flexion_window_get_simulation (win);
   flexion_simulation_set_speed (sim, 10);
-  RunWait w = { sim, 1.0, FALSE };
+  UiRunWait w = { sim, 1.0, FALSE };
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
   g_assert_true (ui_wait_until (reached_time, &w, 120));
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
@@ -907,7 +887,7 @@ test_replay_timeline (void)
   g_assert_cmpuint (fx_series_len (flexion_simulation_get_series (sim)), ==, steps);
 
   /* Play: replays to the end, then computes on, with the energy books closed */
-  RunWait on = { sim, end + 0.3, FALSE };
+  UiRunWait on = { sim, end + 0.3, FALSE };
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
   g_assert_true (ui_wait_until (reached_time, &on, 120));
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
@@ -959,7 +939,7 @@ test_live_controls (void)
   FxDocument *doc = flexion_window_get_document (win);
   FlexionSimulation *sim = flexion_window_get_simulation (win);
   flexion_simulation_set_speed (sim, 10);
-  RunWait w = { sim, 0.5, FALSE };
+  UiRunWait w = { sim, 0.5, FALSE };
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
   g_assert_true (ui_wait_until (reached_time, &w, 120));
 
@@ -975,7 +955,7 @@ test_live_controls (void)
 
   /* at 10x the solver runs up to 1.5 s ahead of the display (0.15 s of
    * wall time): the change shows in the steps computed after it */
-  RunWait on = { sim, t_change + 2.5, FALSE };
+  UiRunWait on = { sim, t_change + 2.5, FALSE };
   g_assert_true (ui_wait_until (reached_time, &on, 120));
   g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
   g_assert_false (on.failed);
@@ -1061,7 +1041,7 @@ test_motors_in_the_gui (void)
 
   /* it runs: at 1 rad/s the crank has turned 0.5 rad after 0.5 s */
   FlexionSimulation *sim = flexion_window_get_simulation (win);
-  RunWait w = { sim, 0.5, FALSE };
+  UiRunWait w = { sim, 0.5, FALSE };
   g_action_group_activate_action (actions, "play", NULL);
   g_assert_true (ui_wait_until (reached_time, &w, 120));
   g_action_group_activate_action (actions, "play", NULL);

@@ -129,3 +129,25 @@ ui_window_new (FlexionApplication *app)
   return flexion_window_new (ADW_APPLICATION (app), flexion_application_get_settings (app),
                              flexion_application_get_examples_dir (app));
 }
+
+/* Waiting for a run to reach model time t, or to fail (its "failed"
+ * signal, connected to ui_on_run_failed): the condition for ui_wait_until. */
+typedef struct {
+  FlexionSimulation *sim;
+  double t;
+  gboolean failed;
+} UiRunWait;
+
+static inline void
+ui_on_run_failed (FlexionSimulation *sim, const char *message, UiRunWait *w)
+{
+  g_test_message ("failed: %s", message);
+  w->failed = TRUE;
+}
+
+static inline gboolean
+ui_run_done (gpointer data)
+{
+  UiRunWait *w = data;
+  return w->failed || flexion_simulation_get_time (w->sim) >= w->t - 1e-9;
+}
