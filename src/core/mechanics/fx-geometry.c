@@ -31,7 +31,7 @@ segment_node (const FxSystem *sys, guint seg, guint i,
   if (y) *y = p[1];
   /* a rigid geometrically exact link's moment is a multiplier: the last
    * step's midpoint value, not the state's (fx_field_values) */
-  if (moment && g_strcmp0 (l->model->name, "geometrically-exact") == 0)
+  if (moment && l->model->mixed_fields)
     {
       double k;
       const double *m = fx_field_values (sys, l, F_M, &k);

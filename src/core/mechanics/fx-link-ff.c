@@ -912,6 +912,7 @@ ff_unknown_is_velocity (const FxLinkSys *l, guint i)
 
 const FxLinkModel fx_link_model_floating_frame = {
   .name = "floating-frame",
+  .mass_moves = TRUE,
   .setup = ff_setup,
   .clear = ff_clear,
   .initial_motion = ff_initial_motion,

@@ -398,6 +398,7 @@ ge_unknown_is_velocity (const FxLinkSys *l, guint i)
 
 const FxLinkModel fx_link_model_geometrically_exact = {
   .name = "geometrically-exact",
+  .mixed_fields = TRUE,
   .setup = ge_setup,
   .initial_motion = ge_initial_motion,
   .assemble = fx_link_assemble,

@@ -25,6 +25,16 @@ typedef struct {
 struct _FxLinkModel {
   const char *name;  /* the file's "model" value */
 
+  /* Its unknowns are the mixed fields of fx-kernel.h (v, omega, n, m per
+   * element or node): probes and reactions sample them directly, and a
+   * rigid link's stresses are read at the last midpoint. FALSE: only node()
+   * describes the link to the outside. */
+  gboolean mixed_fields;
+  /* Its mass matrix moves with the state (a floating frame's M(q)): a
+   * reused factorisation contracts too slowly to polish a step to
+   * round-off, so Newton refactorises at every iteration. */
+  gboolean mass_moves;
+
   /* State layout: fill the link's own fields from the model link and its
    * segment's causality, allocate its configuration (n_theta angles, n_r
    * position pairs) and set n_unknowns (numbered from l->offset). */

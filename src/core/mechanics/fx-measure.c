@@ -69,7 +69,7 @@ fx_system_probe_values (const FxSystem *sys, guint link, double s_fraction,
   FxPointSample at[2];
 
   fx_system_point (sys, link, s_fraction, &values[FX_PROBE_X], &values[FX_PROBE_Y]);
-  if (g_strcmp0 (l->model->name, "geometrically-exact") != 0)
+  if (!l->model->mixed_fields)
     {
       other_model_probe (l, sys->x, s, values);
       return;

@@ -670,7 +670,7 @@ ensure_matrix (FxIntegrator *it, GError **error)
    * reused factorisation contracts too slowly to polish a step to
    * round-off within max_iter: such models take full Newton */
   for (guint l = 0; l < it->sys->n_links; l++)
-    if (g_strcmp0 (it->sys->links[l].model->name, "geometrically-exact") != 0)
+    if (it->sys->links[l].model->mass_moves)
       it->factor_cost = 0.0;
   return TRUE;
 }
