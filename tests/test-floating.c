@@ -247,6 +247,37 @@ test_energy_welded (void)
   books_check ("GE - FF - GE welded", &b);
 }
 
+/* A scripted drag of joint C, where a FF link and a GE link meet, holds the
+ * GE link (the fuzzer's finding 1336478000-829 held the FF link with the GE
+ * kernel's samples and wrote outside the matrix); the books close. */
+static void
+test_drag_joint_shared (void)
+{
+  g_autoptr (FxModel) m = welded_chain ();
+  FxDrag *d = fx_model_add_drag (m, "hand", NULL, 0.0, "C");
+  const double t[2] = { 0.0, 1.0 }, x[2] = { 1.6, 1.7 }, y[2] = { 0.4, 0.6 };
+  fx_drag_set_path (d, 2, t, x, y);
+  g_autoptr (FxSystem) sys = test_system (m);
+  g_assert_cmpuint (g_array_index (sys->drags, FxDragSys, 0).link, ==, 2);  /* g2, not f */
+  Books b = run_books (sys, 0.005, 0.5);
+  books_check ("GE - FF - GE welded, drag at C", &b);
+}
+
+/* A drag of a joint that only a floating-frame link meets is refused with
+ * the drag's path in the model, not run with the wrong kernel. */
+static void
+test_drag_joint_floating_only (void)
+{
+  g_autoptr (FxModel) m = free_link_model (FX_LINK_FRAME_MEAN_AXIS);
+  FxDrag *d = fx_model_add_drag (m, "hand", NULL, 0.0, "B");
+  const double t[2] = { 0.0, 1.0 }, x[2] = { 1.7, 1.8 }, y[2] = { 0.6, 0.6 };
+  fx_drag_set_path (d, 2, t, x, y);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FxSystem) sys = fx_system_new (m, &error);
+  g_assert_null (sys);
+  g_assert_nonnull (strstr (error->message, "drags[0].joint"));
+}
+
 /* Inputs at the ports: loads with sine profiles at both ends of a free
  * link (F, F both ends), of a pendulum (V F at the pin) and of a link
  * clamped at A (V V) with a mass at B (V into the inertia), with gravity and
@@ -533,6 +564,8 @@ main (int argc, char **argv)
   g_test_add_func ("/floating/energy/welded", test_energy_welded);
   g_test_add_func ("/floating/energy/inputs", test_energy_inputs);
   g_test_add_func ("/floating/attached-needs-held-end", test_attached_needs_held_end);
+  g_test_add_func ("/floating/drag/joint-shared", test_drag_joint_shared);
+  g_test_add_func ("/floating/drag/joint-floating-only", test_drag_joint_floating_only);
   g_test_add_func ("/floating/modes", test_modes_reference);
   g_test_add_func ("/floating/small-deformation", test_small_deformation);
   g_test_add_func ("/floating/spin-up/mean-axis", test_spin_up_mean_axis);

@@ -106,13 +106,16 @@ attach (FxSystem *sys, FxDragSys *d, guint link, double s, double frequency, dou
 }
 
 /* The model link and fraction a drag of `joint` holds: the end of the first
- * link there. */
+ * geometrically exact link there (a joint met only by floating-frame links is
+ * refused by the system's check before this runs). */
 static gboolean
 joint_end (const FxModel *m, const char *joint, guint *link, double *s)
 {
   for (guint l = 0; l < m->links->len; l++)
     {
       const FxLink *ml = fx_model_link (m, l);
+      if (ml->kind == FX_LINK_FLOATING_FRAME)
+        continue;
       if (g_strcmp0 (ml->from, joint) == 0 || g_strcmp0 (ml->to, joint) == 0)
         {
           *link = l;
@@ -337,6 +340,9 @@ void
 fx_system_hand_grab (FxSystem *sys, guint link, double s)
 {
   g_return_if_fail (link < sys->n_model_links);
+  /* a floating-frame link has no point coupling yet: it cannot be held */
+  if (fx_model_link (sys->model, link)->kind == FX_LINK_FLOATING_FRAME)
+    return;
   FxDragSys *d = hand (sys);
 
   if (d == NULL)

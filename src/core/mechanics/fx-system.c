@@ -580,6 +580,27 @@ check_single_link_limits (FxSystem *sys, GError **error)
 
 /* What a floating-frame link does not take (yet), and its attached frame's
  * condition: the `from` end held in both channels (docs/theory.md). */
+/* TRUE when every link meeting `joint` is a floating-frame link (and one
+ * does): a drag of that joint would hold a floating-frame link. */
+static gboolean
+joint_only_floating (const FxModel *model, const char *joint)
+{
+  gboolean met = FALSE;
+
+  if (joint == NULL)
+    return FALSE;
+  for (guint l = 0; l < model->links->len; l++)
+    {
+      const FxLink *ml = fx_model_link (model, l);
+      if (g_strcmp0 (ml->from, joint) != 0 && g_strcmp0 (ml->to, joint) != 0)
+        continue;
+      if (ml->kind != FX_LINK_FLOATING_FRAME)
+        return FALSE;
+      met = TRUE;
+    }
+  return met;
+}
+
 static gboolean
 check_floating_links (FxSystem *sys, GError **error)
 {
@@ -609,11 +630,13 @@ check_floating_links (FxSystem *sys, GError **error)
             return FALSE;
           }
       for (guint i = 0; i < model->drags->len; i++)
-        if (g_strcmp0 (fx_model_drag (model, i)->link, ml->id) == 0)
+        if (g_strcmp0 (fx_model_drag (model, i)->link, ml->id) == 0
+            || joint_only_floating (model, fx_model_drag (model, i)->joint))
           {
             g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
-                         _("drags[%u].link: a drag on floating-frame link \"%s\" is not "
-                           "supported yet"), i, ml->id);
+                         _("drags[%u].%s: a drag on floating-frame link \"%s\" is not "
+                           "supported yet"), i,
+                         fx_model_drag (model, i)->link != NULL ? "link" : "joint", ml->id);
             return FALSE;
           }
     }

@@ -97,11 +97,13 @@ apply_pull (FxRunner *r, const StepOrder *o)
   if (!r->held || r->held_link != o->pull_link || r->held_s != o->pull_s)
     {
       fx_system_hand_grab (r->system, o->pull_link, o->pull_s);
-      r->held = TRUE;
+      /* a link that cannot be held (floating frame) is not pulled */
+      r->held = fx_system_hand_active (r->system);
       r->held_link = o->pull_link;
       r->held_s = o->pull_s;
     }
-  fx_system_hand_move (r->system, o->pull_target, o->dt);
+  if (r->held)
+    fx_system_hand_move (r->system, o->pull_target, o->dt);
 }
 
 /* Live settings (fx_runner_set_live_model): the system is rebuilt from the
