@@ -729,6 +729,44 @@ test_advice (void)
   }
 }
 
+/* The command line's conflicts say what is wrong in the channel's words and
+ * name the link when one link end is alone there (issue 25: a pinned joint
+ * was called free, rotation conflicts spoke of a force and a mass, and the
+ * same line came once per link at a pin): a four-bar with every link
+ * clamped-clamped, and one with every link free-free and a mass at B. */
+static void
+test_advice_words (void)
+{
+  for (int f = FX_FORMULATION_FREE_FREE; f <= FX_FORMULATION_CLAMPED_CLAMPED;
+       f += FX_FORMULATION_CLAMPED_CLAMPED - FX_FORMULATION_FREE_FREE)
+    {
+      g_autoptr (FxModel) m = speed_four_bar (6.0, 0.0);
+      for (guint l = 0; l < m->links->len; l++)
+        fx_model_link (m, l)->formulation = (FxFormulation) f;
+      fx_model_joint (m, (guint) fx_model_find_joint (m, "B"))->mass = 0.5;
+      g_autoptr (FxAssignment) a = fx_assignment_compute (m);
+      g_assert_false (fx_assignment_ok (a));
+      g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+      for (guint i = 0; i < a->conflicts->len; i++)
+        {
+          const char *c = g_ptr_array_index (a->conflicts, i);
+          g_test_message ("%s", c);
+          g_assert_false (g_hash_table_contains (seen, c));
+          g_hash_table_add (seen, (gpointer) c);
+          g_assert_null (strstr (c, "it is free"));
+          g_assert_null (strstr (c, "add an inertia (mass)"));
+          /* two links named: "are", not "is" */
+          if (strstr (c, "\", \"") != NULL)
+            g_assert_null (strstr (c, " is. "));
+          if (strstr (c, "(rotation)"))
+            {
+              g_assert_null (strstr (c, "force"));
+              g_assert_null (strstr (c, "mass"));
+            }
+        }
+    }
+}
+
 /* ------------------------------------------------------------ matching */
 
 /* The largest matching of a small graph, by trying every edge set. */
@@ -948,6 +986,7 @@ main (int argc, char **argv)
   g_test_add_func ("/regularise/round-trip", test_round_trip);
   g_test_add_func ("/regularise/expanded-flags", test_expanded_flags);
   g_test_add_func ("/regularise/advice", test_advice);
+  g_test_add_func ("/regularise/advice/words", test_advice_words);
   g_test_add_func ("/regularise/physics/v-deflection", test_v_deflection);
   g_test_add_func ("/regularise/physics/simply-supported", test_simply_supported);
   g_test_add_func ("/regularise/physics/speed-four-bar", test_speed_four_bar);

@@ -48,6 +48,20 @@ plain_f_word (FxChannel c)
   return c == FX_CHANNEL_TRANSLATION ? _("to be pushed by a force here") : _("to be turned by a moment here");
 }
 
+/* "force" or "moment": what a joint takes in this channel. */
+static const char *
+load_word (FxChannel c)
+{
+  return c == FX_CHANNEL_TRANSLATION ? _("force") : _("moment");
+}
+
+/* The inertia that would take a joint's force or moment. */
+static const char *
+inertia_word (FxChannel c)
+{
+  return c == FX_CHANNEL_TRANSLATION ? _("a mass") : _("a rotary inertia");
+}
+
 static void
 add_plain (Problem *p, char *sentence)
 {
@@ -83,19 +97,29 @@ cx_explain_fixed_conflicts (Problem *p, GPtrArray *conflicts)
         }
       if (j->ground && n_f > 0 && fx_support_grounds (joint->support, p->channel))
         cx_add_conflict (conflicts, "joints", (int) j->joint, g_strdup_printf (
-          _("joint \"%s\" (%s): its support fixes the %s, so no member may be %s, "
-          "but %s is. Fix: make %s %s (for example pinned or clamped-clamped), "
-          "or remove the support."),
+          g_dngettext (NULL,
+            "joint \"%s\" (%s): its support fixes the %s, so no member may be %s, "
+            "but link %s is. Fix: make %s %s (for example pinned or clamped-clamped), "
+            "or remove the support.",
+            "joint \"%s\" (%s): its support fixes the %s, so no member may be %s, "
+            "but links %s are. Fix: make %s %s (for example pinned or clamped-clamped), "
+            "or remove the support.", n_f),
           joint->id, channel_name (p->channel), channel_name (p->channel),
           causal_word (p->channel, FX_CAUSAL_F), f_links->str, f_links->str,
           causal_word (p->channel, FX_CAUSAL_V)));
       else if (j->ground && n_f > 0)
         cx_add_conflict (conflicts, "joints", (int) j->joint, g_strdup_printf (
-          _("joint \"%s\" (%s): its own inertia (a mass, slider block or body) or a speed "
-          "motor takes the %s there, so no member may be %s, but %s is. Fix: make %s %s "
-          "(for example pinned or clamped-clamped)."),
+          g_dngettext (NULL,
+            "joint \"%s\" (%s): its own inertia (%s) or a speed "
+            "motor takes the %s there, so no member may be %s, but link %s is. Fix: make %s %s "
+            "(for example pinned or clamped-clamped).",
+            "joint \"%s\" (%s): its own inertia (%s) or a speed "
+            "motor takes the %s there, so no member may be %s, but links %s are. Fix: make %s %s "
+            "(for example pinned or clamped-clamped).", n_f),
           joint->id, channel_name (p->channel),
-          p->channel == FX_CHANNEL_TRANSLATION ? _("force") : _("moment"),
+          p->channel == FX_CHANNEL_TRANSLATION ? _("a mass, slider block or body")
+                                               : _("a rotary inertia or body"),
+          load_word (p->channel),
           causal_word (p->channel, FX_CAUSAL_F), f_links->str, f_links->str,
           causal_word (p->channel, FX_CAUSAL_V)));
       if (j->ground && n_f > 0)
@@ -105,36 +129,63 @@ cx_explain_fixed_conflicts (Problem *p, GPtrArray *conflicts)
             ? (p->channel == FX_CHANNEL_TRANSLATION ? _("is held by its support")
                                                      : _("has its turning held by its support"))
             : _("has its own inertia (a mass, a slider block, a body or a motor), which takes that part");
-          add_plain (p, g_strdup_printf (_("Joint %s %s, but link %s is set %s. Set it to Auto."),
-                                         joint->id, why, f_links->str, plain_f_word (p->channel)));
+          add_plain (p, g_strdup_printf (
+            g_dngettext (NULL, "Joint %s %s, but link %s is set %s. Set it to Auto.",
+                         "Joint %s %s, but links %s are set %s. Set them to Auto.", n_f),
+            joint->id, why, f_links->str, plain_f_word (p->channel)));
         }
       else if (!j->ground && n_f > 1)
         cx_add_conflict (conflicts, "joints", (int) j->joint, g_strdup_printf (
-          _("joint \"%s\" (%s): a free joint takes its force from exactly one link, "
-          "but %s are all %s. Fix: keep one of them and set the others to a "
-          "%s formulation, or add an inertia (mass) at joint \"%s\"."),
-          joint->id, channel_name (p->channel), f_links->str,
+          _("joint \"%s\" (%s): an unsupported joint takes its %s from exactly one link, "
+          "but links %s are all %s. Fix: keep one of them and set the others to a "
+          "%s formulation, or give joint \"%s\" %s."),
+          joint->id, channel_name (p->channel), load_word (p->channel), f_links->str,
           causal_word (p->channel, FX_CAUSAL_F), causal_word (p->channel, FX_CAUSAL_V),
-          joint->id));
+          joint->id, inertia_word (p->channel)));
       if (!j->ground && n_f > 1)
         add_plain (p, g_strdup_printf (
           _("At joint %s, links %s are all set %s, but only one link can be. "
             "Set the others to Auto."),
           joint->id, f_links->str, plain_f_word (p->channel)));
+      else if (!j->ground && n_fixed == j->members->len && n_f == 0 && j->members->len == 1)
+        {
+          /* one link end alone in this channel: a free end, or a link's own
+           * turning at a pin; name the link, not "every link" */
+          const char *id = fx_model_link (p->model, cx_member (j, 0))->id;
+          cx_add_conflict (conflicts, "joints", (int) j->joint, g_strdup_printf (
+            _("joint \"%s\" (%s): link \"%s\" is %s there, but nothing holds that end "
+            "or takes its %s. Fix: set link \"%s\" to %s, support the joint, or give it %s."),
+            joint->id, channel_name (p->channel), id, causal_word (p->channel, FX_CAUSAL_V),
+            load_word (p->channel), id,
+            p->channel == FX_CHANNEL_TRANSLATION ? _("free-free or guided")
+                                                 : _("free-free or pinned"),
+            inertia_word (p->channel)));
+        }
       else if (!j->ground && n_fixed == j->members->len && n_f == 0)
         cx_add_conflict (conflicts, "joints", (int) j->joint, g_strdup_printf (
-          _("joint \"%s\" (%s): it is free, but every link there is %s, so nothing "
-          "takes the joint's force. Fix: set one link at joint \"%s\" to %s, "
-          "support the joint, or add an inertia (mass) there."),
+          _("joint \"%s\" (%s): it is not supported, but every link there is %s, so nothing "
+          "takes the joint's %s. Fix: set one link at joint \"%s\" to %s, "
+          "support the joint, or give it %s."),
           joint->id, channel_name (p->channel), causal_word (p->channel, FX_CAUSAL_V),
-          joint->id, p->channel == FX_CHANNEL_TRANSLATION ? _("free-free or guided")
-                                                          : _("free-free or pinned")));
-      if (!j->ground && j->members->len > 0 && n_fixed == j->members->len && n_f == 0)
+          load_word (p->channel), joint->id,
+          p->channel == FX_CHANNEL_TRANSLATION ? _("free-free or guided")
+                                               : _("free-free or pinned"),
+          inertia_word (p->channel)));
+      if (!j->ground && j->members->len == 1 && n_fixed == 1 && n_f == 0)
+        add_plain (p, g_strdup_printf (
+          _("At joint %s, link %s %s, but nothing %s. Set the link to Auto, "
+            "support the joint or give it %s."),
+          joint->id, fx_model_link (p->model, cx_member (j, 0))->id,
+          plain_end_word (p->channel, FX_CAUSAL_V),
+          p->channel == FX_CHANNEL_TRANSLATION ? _("takes the joint's force") : _("takes the joint's moment"),
+          inertia_word (p->channel)));
+      else if (!j->ground && j->members->len > 0 && n_fixed == j->members->len && n_f == 0)
         add_plain (p, g_strdup_printf (
           _("At joint %s, every link %s, so nothing %s. Set a link there to Auto, "
-            "support the joint or give it a mass."),
+            "support the joint or give it %s."),
           joint->id, plain_end_word (p->channel, FX_CAUSAL_V),
-          p->channel == FX_CHANNEL_TRANSLATION ? _("takes the joint's force") : _("takes the joint's moment")));
+          p->channel == FX_CHANNEL_TRANSLATION ? _("takes the joint's force") : _("takes the joint's moment"),
+          inertia_word (p->channel)));
     }
 }
 
@@ -167,27 +218,30 @@ cx_explain_infeasible (Problem *p, GPtrArray *conflicts)
             _("link \"%s\" (%s): its end at joint \"%s\" is %s and needs the link to be %s, "
             "its end at joint \"%s\" is held and needs it to be %s, and one link "
             "has one causality. Fix: split link \"%s\" into two links at an interior "
-            "welded joint, add an inertia (mass) at joint \"%s\", or support joint \"%s\"."),
+            "welded joint, give joint \"%s\" %s, or support joint \"%s\"."),
             link->id, channel_name (p->channel), joint_id[fs],
-            p->channel == FX_CHANNEL_TRANSLATION ? _("free") : _("free to turn"),
+            p->channel == FX_CHANNEL_TRANSLATION ? _("free to move") : _("free to turn"),
             causal_word (p->channel, FX_CAUSAL_F), joint_id[1 - fs],
-            causal_word (p->channel, FX_CAUSAL_V), link->id, joint_id[fs], joint_id[fs]));
+            causal_word (p->channel, FX_CAUSAL_V), link->id, joint_id[fs],
+            inertia_word (p->channel), joint_id[fs]));
           add_plain (p, g_strdup_printf (
             _("Link %s %s at joint %s, but %s at joint %s, and a link drawn in one piece "
-              "cannot do both. Set it to Auto (the engine then splits it), give joint %s a "
-              "mass or support it."),
+              "cannot do both. Set it to Auto (the engine then splits it), give joint %s "
+              "%s or support it."),
             link->id, plain_end_word (p->channel, FX_CAUSAL_F), joint_id[fs],
-            plain_end_word (p->channel, FX_CAUSAL_V), joint_id[1 - fs], joint_id[fs]));
+            plain_end_word (p->channel, FX_CAUSAL_V), joint_id[1 - fs], joint_id[fs],
+            inertia_word (p->channel)));
         }
     }
   if (conflicts->len == before)
     cx_add_conflict (conflicts, "links", -1, g_strdup_printf (
-      _("%s: no causality assignment exists: every free joint needs exactly one %s "
+      _("%s: no causality assignment exists: every unsupported joint needs exactly one %s "
       "link and every supported joint none. Fix: split a link at an interior welded "
-      "joint, or add an inertia (mass) at a free joint."),
-      channel_name (p->channel), causal_word (p->channel, FX_CAUSAL_F)));
+      "joint, or give an unsupported joint %s."),
+      channel_name (p->channel), causal_word (p->channel, FX_CAUSAL_F),
+      inertia_word (p->channel)));
   if (p->plain && p->plain->len == plain_before)
     add_plain (p, g_strdup (_("The links cannot be given consistent ends as they are set: "
-                              "every free joint needs exactly one link that is pushed by its "
-                              "force, and a supported joint none. Set the links to Auto.")));
+                              "every unsupported joint needs exactly one link that is pushed by "
+                              "its force, and a supported joint none. Set the links to Auto.")));
 }
