@@ -202,7 +202,7 @@ cancelled (GError **error)
 typedef struct {
   GPtrArray *frames;    /* FxStepFrame*, at the output times           */
   GArray *reports;      /* FxStepReport, every step (index 0: t = 0)   */
-  GArray *probe_xy;     /* double, 2 per probe, every step             */
+  GArray *probe_values; /* double, FX_PROBE_N_VALUES per probe, every step */
   guint n_probes;
   GArray *frame_steps;  /* guint: the report index of each frame       */
 } Run;
@@ -212,7 +212,7 @@ run_clear (Run *r)
 {
   g_clear_pointer (&r->frames, g_ptr_array_unref);
   g_clear_pointer (&r->reports, g_array_unref);
-  g_clear_pointer (&r->probe_xy, g_array_unref);
+  g_clear_pointer (&r->probe_values, g_array_unref);
   g_clear_pointer (&r->frame_steps, g_array_unref);
 }
 
@@ -223,17 +223,21 @@ record_probes (Run *run, const FxSystem *system, const FxModel *model)
     {
       const FxProbe *probe = fx_model_probe (model, p);
       int l = fx_model_find_link (model, probe->link);
-      double xy[2] = { NAN, NAN };
+      double values[FX_PROBE_N_VALUES];
+      for (guint v = 0; v < FX_PROBE_N_VALUES; v++)
+        values[v] = NAN;
       if (l >= 0)
-        fx_system_point (system, (guint) l, probe->s, &xy[0], &xy[1]);
-      g_array_append_vals (run->probe_xy, xy, 2);
+        fx_system_probe_values (system, (guint) l, probe->s, values);
+      g_array_append_vals (run->probe_values, values, FX_PROBE_N_VALUES);
     }
 }
 
 static const double *
 run_probes (const Run *run, guint step)
 {
-  return run->n_probes ? &g_array_index (run->probe_xy, double, (gsize) step * 2 * run->n_probes) : NULL;
+  return run->n_probes ? &g_array_index (run->probe_values, double,
+                                         (gsize) step * FX_PROBE_N_VALUES * run->n_probes)
+                       : NULL;
 }
 
 static FxSeries *
@@ -283,7 +287,7 @@ check_run_memory (const FxSystem *system, const FxModel *model, double t_until, 
   double steps = ceil (t_until / dt) + 1;
   double frames = fps > 0 ? MIN (steps, floor ((t_until - t_from) * fps) + 1) : 1;
   double per_step = sizeof (FxStepReport) + sizeof (FxSeriesPoint)
-                    + 4 * sizeof (double) * model->probes->len;
+                    + (FX_PROBE_N_VALUES + 2) * sizeof (double) * model->probes->len;
   /* a frame: x, y, theta and moment per node, and the joints */
   double per_frame = sizeof (double) * (4.0 * nodes + 2.0 * model->joints->len) + 256;
   double bytes = steps * per_step + MAX (frames, 1) * per_frame;
@@ -309,7 +313,7 @@ run_model (const FxModel *model, double t_until, double dt, double t_from, doubl
   run->frames = g_ptr_array_new_with_free_func ((GDestroyNotify) fx_step_frame_unref);
   run->reports = g_array_new (FALSE, FALSE, sizeof (FxStepReport));
   run->frame_steps = g_array_new (FALSE, FALSE, sizeof (guint));
-  run->probe_xy = g_array_new (FALSE, FALSE, sizeof (double));
+  run->probe_values = g_array_new (FALSE, FALSE, sizeof (double));
   run->n_probes = model->probes->len;
 
   FxStepReport report;
@@ -379,7 +383,7 @@ run_from_recorded (const GPtrArray *rec, double t_until, double t_from, double f
   run->frames = g_ptr_array_new_with_free_func ((GDestroyNotify) fx_step_frame_unref);
   run->reports = g_array_new (FALSE, FALSE, sizeof (FxStepReport));
   run->frame_steps = g_array_new (FALSE, FALSE, sizeof (guint));
-  run->probe_xy = g_array_new (FALSE, FALSE, sizeof (double));
+  run->probe_values = g_array_new (FALSE, FALSE, sizeof (double));
   run->n_probes = first->n_probes;
   guint k = 0;
   double next_t = t_from;
@@ -387,7 +391,7 @@ run_from_recorded (const GPtrArray *rec, double t_until, double t_from, double f
     {
       FxStepFrame *f = rec->pdata[i];
       g_array_append_val (run->reports, f->report);
-      g_array_append_vals (run->probe_xy, f->probe_xy, 2 * f->n_probes);
+      g_array_append_vals (run->probe_values, f->probe_values, FX_PROBE_N_VALUES * f->n_probes);
       while (f->t >= next_t - eps && next_t <= t_until + eps)
         {
           g_ptr_array_add (run->frames, fx_step_frame_ref (f));
@@ -898,7 +902,7 @@ fx_export_frames (const FxModel *model, GPtrArray *frames, const char *path, FxA
   run.frames = g_ptr_array_ref (frames);
   run.reports = g_array_new (FALSE, TRUE, sizeof (FxStepReport));
   run.frame_steps = g_array_new (FALSE, FALSE, sizeof (guint));
-  run.probe_xy = g_array_new (FALSE, FALSE, sizeof (double));
+  run.probe_values = g_array_new (FALSE, FALSE, sizeof (double));
   g_array_set_size (run.reports, frames->len);
   for (guint i = 0; i < frames->len; i++)
     g_array_append_val (run.frame_steps, i);

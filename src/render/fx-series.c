@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 struct _FxSeries {
   GArray *points;  /* FxSeriesPoint */
@@ -198,9 +199,19 @@ fx_series_probe_xy (const FxSeries *s, guint i, guint p, double xy[2])
 }
 
 void
-fx_series_add_report (FxSeries *s, const FxStepReport *r, guint step, const double *probe_xy)
+fx_series_add_report (FxSeries *s, const FxStepReport *r, guint step, const double *probe_values)
 {
-  add_point (s, r, step, probe_xy, NULL);
+  g_autofree double *xy = probe_values ? g_new (double, 2 * MAX (s->n_probes, 1)) : NULL;
+  for (guint p = 0; probe_values && p < s->n_probes; p++)
+    {
+      xy[2 * p] = probe_values[FX_PROBE_N_VALUES * p + FX_PROBE_X];
+      xy[2 * p + 1] = probe_values[FX_PROBE_N_VALUES * p + FX_PROBE_Y];
+    }
+  add_point (s, r, step, xy, NULL);
+  if (probe_values)
+    memcpy (&g_array_index (s->probe_values, double,
+                            (gsize) (s->points->len - 1) * s->n_probes * FX_PROBE_N_VALUES),
+            probe_values, sizeof (double) * FX_PROBE_N_VALUES * s->n_probes);
 }
 
 /* A point from a step's report; its measurements from frame f (NULL:
@@ -279,18 +290,28 @@ fx_series_write_csv (const FxSeries *s, const char *path, GError **error)
   return ok;
 }
 
+/* One value, or an empty cell where it is unknown: never a non-finite
+ * number in a file. */
+static void
+append_value (GString *out, double v)
+{
+  if (isfinite (v))
+    g_string_append_printf (out, ",%.17g", v);
+  else
+    g_string_append_c (out, ',');
+}
+
 gboolean
 fx_series_write_probes_csv (const FxSeries *s, const char *path, GError **error)
 {
-  GString *out = g_string_new ("t");  /* as `flexion-cli run --probes` */
+  GString *out = g_string_new ("t");  /* the columns of `flexion-cli run --probes` */
   for (guint p = 0; p < s->n_probes; p++)
-    {
-      /* ids are user text: RFC 4180 quoting keeps the columns */
-      g_string_append_c (out, ',');
-      fx_csv_append_field2 (out, s->probe_ids[p], ".x");
-      g_string_append_c (out, ',');
-      fx_csv_append_field2 (out, s->probe_ids[p], ".y");
-    }
+    for (guint v = 0; v < FX_PROBE_N_VALUES; v++)
+      {
+        /* ids are user text: RFC 4180 quoting keeps the columns */
+        g_string_append_c (out, ',');
+        fx_csv_append_field2 (out, s->probe_ids[p], fx_probe_suffix[v]);
+      }
   g_string_append_c (out, '\n');
   for (guint i = 0; i < s->points->len; i++)
     {
@@ -299,7 +320,10 @@ fx_series_write_probes_csv (const FxSeries *s, const char *path, GError **error)
         {
           double xy[2];
           fx_series_probe_xy (s, i, p, xy);
-          g_string_append_printf (out, ",%.17g,%.17g", xy[0], xy[1]);
+          append_value (out, xy[0]);
+          append_value (out, xy[1]);
+          for (guint v = FX_PROBE_VX; v < FX_PROBE_N_VALUES; v++)
+            append_value (out, fx_series_probe_value (s, i, p, (FxProbeValue) v));
         }
       g_string_append_c (out, '\n');
     }

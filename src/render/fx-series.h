@@ -31,10 +31,10 @@ FxSeries            *fx_series_copy     (const FxSeries *series);
 void                 fx_series_clear    (FxSeries *series);
 void                 fx_series_add      (FxSeries *series, const FxStepFrame *frame);
 /* The same from a report alone (step 0: the initial state), with the
- * probes' positions (2 per probe, the count set by fx_series_set_probes;
- * NULL: not known, stored as NaN). */
+ * probes' values (FX_PROBE_N_VALUES per probe, the count set by
+ * fx_series_set_probes; NULL: not known, stored as NaN). */
 void                 fx_series_add_report (FxSeries *series, const FxStepReport *report, guint step,
-                                           const double *probe_xy);
+                                           const double *probe_values);
 /* Names the probes whose paths the series records (from the first add on). */
 void                 fx_series_set_probes (FxSeries *series, guint n, const char *const *ids);
 guint                fx_series_n_probes   (const FxSeries *series);

@@ -300,16 +300,22 @@ test_probe_csv (void)
   g_auto (GStrv) rows = g_strsplit (g_strchomp (text), "\n", -1);
   g_assert_cmpuint (g_strv_length (rows), ==, fx_series_len (series) + 1);
 
+  /* the columns of `flexion-cli run --probes`: every value, not only x, y */
+  g_autofree char *header = g_strdup_printf ("t,%1$s.x,%1$s.y,%1$s.vx,%1$s.vy,%1$s.angle,%1$s.N,"
+                                             "%1$s.V,%1$s.M", fx_model_probe (m, 0)->id);
+  g_assert_cmpstr (rows[0], ==, header);
+
   g_autoptr (FxSystem) sys = fx_system_new (m, &error);
   g_autoptr (FxIntegrator) integ = fx_integrator_new (sys, m->tolerance, m->max_iterations);
   int l = fx_model_find_link (m, fx_model_probe (m, 0)->link);
   for (guint k = 0; k + 1 < fx_series_len (series); k++)
     {
-      double x, y;
-      fx_system_point (sys, l, fx_model_probe (m, 0)->s, &x, &y);
+      double values[FX_PROBE_N_VALUES];
+      fx_system_probe_values (sys, l, fx_model_probe (m, 0)->s, values);
       g_auto (GStrv) cols = g_strsplit (rows[k + 1], ",", -1);
-      g_assert_cmpfloat (g_ascii_strtod (cols[1], NULL), ==, x);
-      g_assert_cmpfloat (g_ascii_strtod (cols[2], NULL), ==, y);
+      g_assert_cmpuint (g_strv_length (cols), ==, 1 + FX_PROBE_N_VALUES);
+      for (guint v = 0; v < FX_PROBE_N_VALUES; v++)
+        g_assert_cmpfloat (g_ascii_strtod (cols[1 + v], NULL), ==, values[v]);
       FxStepReport r;
       g_assert_true (fx_integrator_step (integ, m->dt, &r, &error));
     }
