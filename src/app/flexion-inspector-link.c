@@ -244,6 +244,11 @@ show_link_section (FlexionInspector *self, const FxModel *m, guint li)
       inspector_number_row (self, more, _("Rotational damping"), _("N m s/m"), l->rotational_damping, 0, 1e12,
                   F_LINK_ROT_DAMPING, li);
     }
+  else
+    /* C_d = eta K (physics.md 12.2), eta in seconds, >= 0 as the checker
+     * wants (bounded like the other damping rows) */
+    inspector_number_row (self, more, _("Kelvin–Voigt damping η"), _("s (damping = η × stiffness)"),
+                          l->kelvin_voigt, 0, 1e12, F_LINK_KELVIN_VOIGT, li);
   for (guint i = 0; i < m->probes->len; i++)
     {
       const FxProbe *p = fx_model_probe (m, i);
@@ -304,7 +309,9 @@ inspector_show_link (FlexionInspector *self, const FxModel *m, guint li)
                                                    causality_name (la->R_end[1]));
           inspector_info_row (g, _("Ends"), ends);
         }
-      inspector_number_row (self, g, _("Elements"), NULL, l->elements, 1, 10000, F_LINK_ELEMENTS, li);
+      /* the frame couples every element: the checker's limit */
+      inspector_number_row (self, g, _("Elements"), NULL, l->elements, 1, FX_MAX_FLOATING_ELEMENTS,
+                            F_LINK_ELEMENTS, li);
       show_link_section (self, m, li);
       return;
     }
