@@ -197,6 +197,7 @@ on_doc_changed (FlexionWindow *self)
   gboolean had_run = flexion_simulation_get_running (self->sim);
   if (!flexion_simulation_update_model (self->sim, model (self)) && had_run)
     flexion_window_toast (self, _("The model changed: the run starts again from the drawn model"));
+  _flexion_window_forget_stop (self);
   follow_model_dt (self);
   update_title (self);
   update_history (self);
@@ -250,9 +251,38 @@ on_sim_frame (FlexionWindow *self)
 }
 
 static void
+on_stopped_dismissed (AdwToast *toast, FlexionWindow *self)
+{
+  if (self->stopped == toast)
+    self->stopped = NULL;
+}
+
+/* Once the run is gone (Reset, an edit), so is its stop. */
+void
+_flexion_window_forget_stop (FlexionWindow *self)
+{
+  if (flexion_simulation_get_running (self->sim))
+    return;
+  self->run_stopped = FALSE;
+  if (self->stopped)
+    adw_toast_dismiss (self->stopped);
+}
+
+/* The solver stopped (a floating-frame blade spun past its limit, issue
+ * 22): the run so far stays, frames, plots and timeline; its message stays
+ * on screen until the run goes, and Play replays it (win.play). */
+static void
 on_sim_failed (FlexionWindow *self, const char *message)
 {
-  flexion_window_toast (self, message);
+  self->run_stopped = TRUE;
+  g_autofree char *text = g_strdup_printf ("%s\n%s", message,
+                                           _("What was computed is kept: Play replays it, Reset starts again."));
+  if (self->stopped)
+    adw_toast_dismiss (self->stopped);
+  AdwToast *toast = flexion_toast_new (text, 0);
+  self->stopped = toast;
+  g_signal_connect (toast, "dismissed", G_CALLBACK (on_stopped_dismissed), self);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
 static void
@@ -853,6 +883,9 @@ flexion_window_dispose (GObject *object)
   if (self->cannot_run)
     g_signal_handlers_disconnect_by_data (self->cannot_run, self);
   self->cannot_run = NULL;
+  if (self->stopped)
+    g_signal_handlers_disconnect_by_data (self->stopped, self);
+  self->stopped = NULL;
   if (self->settings)
     g_signal_handlers_disconnect_by_data (self->settings, self);
   g_signal_handlers_disconnect_by_data (adw_style_manager_get_default (), self);

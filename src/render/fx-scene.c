@@ -45,10 +45,23 @@ fx_scene_moment_range (const FxSceneStyle *style, const FxStepFrame *frame)
 
 /* ---- geometry helpers (fx-scene-private.h) ---- */
 
+/* Device coordinates past this many pixels from the view's corner are
+ * pulled in along the ray from it: cairo's fixed-point paths wrap around
+ * near 8e6 px, and a diverged link (a floating-frame blade spun past its
+ * limit) lies a million metres away. Within the view, a segment towards such
+ * a point turns by under 1e-2 rad. */
+#define SCENE_FAR_PX 1e5
+
 void
 scene_dev (const Scene *sc, double x, double y, double *dx, double *dy)
 {
   fx_view_to_device (sc->view, x, y, dx, dy);
+  double r = hypot (*dx, *dy);
+  if (r > SCENE_FAR_PX && isfinite (r))
+    {
+      *dx *= SCENE_FAR_PX / r;
+      *dy *= SCENE_FAR_PX / r;
+    }
 }
 
 void

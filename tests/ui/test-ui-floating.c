@@ -2,9 +2,14 @@
  * Xvfb. The link inspector switches a link's model to the floating frame
  * (its rows change: frame, ends, at most the checker's elements, a
  * Kelvin–Voigt damping row instead of the GE damping rows); the damping is
- * a number like the others: refused when negative, saved, undone. */
+ * a number like the others: refused when negative, saved, undone. A blade
+ * spun past its limit stops the solver: the run so far stays (frames,
+ * plots, replay) with the message on screen. A pull on a floating-frame
+ * link during a run does no harm. */
 #include "ui-harness.h"
+#include "flexion-window-private.h"
 #include "flexion-canvas.h"
+#include "flexion-simulation.h"
 #include "flexion-number-field.h"
 #include "fx-model-io.h"
 
@@ -106,6 +111,126 @@ test_model_row_and_damping (void)
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
+/* Two 1 m blades on a pinned hub driven to `omega`, a geometrically exact
+ * one and a floating-frame one attached at the hub, whose first bending
+ * frequency is 37.8 rad/s: above it, it diverges within about a second
+ * (physics.md 12.6), a small spin-up. */
+static FxDocument *
+two_blades (double omega)
+{
+  g_autofree char *json = g_strdup_printf (
+    "{ \"format\": \"flexion-model\", \"version\": 1, \"gravity\": [0, 0],"
+    "  \"time\": { \"dt\": 0.01, \"end\": 5 },"
+    "  \"joints\": [ { \"id\": \"H\", \"at\": [0, 0], \"support\": \"pin\" },"
+    "    { \"id\": \"T\", \"at\": [1, 0] }, { \"id\": \"F\", \"at\": [-1, 0] } ],"
+    "  \"links\": [ { \"id\": \"exact\", \"from\": \"H\", \"to\": \"T\", \"elements\": 4,"
+    "      \"section\": { \"rhoA\": 1.2, \"rhoI\": 6e-4, \"EA\": 2.8e7, \"GA\": 1e7, \"EI\": 140 } },"
+    "    { \"id\": \"floating\", \"from\": \"H\", \"to\": \"F\", \"elements\": 4,"
+    "      \"model\": \"floating-frame\", \"frame\": \"attached\","
+    "      \"section\": { \"rhoA\": 1.2, \"rhoI\": 6e-4, \"EA\": 2.8e7, \"GA\": 1e7, \"EI\": 140 } } ],"
+    "  \"motors\": [ { \"id\": \"hub-exact\", \"joint\": \"H\", \"link\": \"exact\", \"type\": \"speed\","
+    "      \"value\": %g, \"profile\": { \"type\": \"ramp\", \"t0\": 0, \"t1\": 0.2 } },"
+    "    { \"id\": \"hub-floating\", \"joint\": \"H\", \"link\": \"floating\", \"type\": \"speed\","
+    "      \"value\": %g, \"profile\": { \"type\": \"ramp\", \"t0\": 0, \"t1\": 0.2 } } ] }",
+    omega, omega);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FxModel) m = fx_model_load_data (json, -1, NULL, &error);
+  g_assert_no_error (error);
+  return fx_document_new_for_model (m);
+}
+
+/* A window playing two_blades (omega) at 10x until w->t or a failure (its
+ * handler's id in *id); fills w->sim. */
+static FlexionWindow *
+play_blades (double omega, UiRunWait *w, gulong *id)
+{
+  FlexionWindow *win = ui_window_shown (app, 1280, 800);
+  g_autoptr (FxDocument) doc = two_blades (omega);
+  flexion_window_set_document (win, doc);
+  w->sim = flexion_window_get_simulation (win);
+  flexion_simulation_set_speed (w->sim, 10);
+  *id = g_signal_connect (w->sim, "failed", G_CALLBACK (ui_on_run_failed), w);
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  g_assert_true (ui_wait_until (ui_run_done, w, 120));
+  return win;
+}
+
+static void
+test_stop_keeps_the_run (void)
+{
+  UiRunWait w = { NULL, 1e9, FALSE };
+  gulong id;
+  FlexionWindow *win = play_blades (40, &w, &id);
+  FlexionSimulation *sim = w.sim;
+  g_assert_true (w.failed);
+
+  /* what was computed stays, and the message with it */
+  double end = flexion_simulation_get_recorded_end (sim);
+  guint n = flexion_simulation_get_n_recorded (sim);
+  g_test_message ("stopped at t = %.3f s with %u frames kept", end, n);
+  g_assert_cmpfloat (end, >, 0.5);
+  g_assert_cmpuint (n, >, 10);
+  g_assert_cmpuint (fx_series_len (flexion_simulation_get_series (sim)), >, 10);
+  g_assert_true (flexion_simulation_get_running (sim));
+  g_assert_false (flexion_simulation_get_playing (sim));
+  g_assert_true (win->run_stopped);
+  g_assert_nonnull (win->stopped);
+  ui_screenshot (GTK_WIDGET (win), "ui-floating-stopped.png");
+
+  /* Play replays it from the start, not "Cannot run" (at 1x, so that it
+   * is still replaying when paused) */
+  flexion_simulation_set_speed (sim, 1);
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  g_assert_null (win->cannot_run);
+  g_assert_true (flexion_simulation_get_playing (sim));
+  g_assert_true (flexion_simulation_get_replaying (sim));
+  g_assert_cmpfloat (flexion_simulation_get_time (sim), <, 0.1);
+  ui_spin (0.2);
+  g_assert_cmpfloat (flexion_simulation_get_time (sim), <=, end);
+  if (flexion_simulation_get_playing (sim))
+    g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  g_assert_false (flexion_simulation_get_playing (sim));
+  /* still stopped: the next Play replays again */
+  g_assert_true (win->run_stopped);
+
+  /* Reset: the run and its stop go */
+  g_action_group_activate_action (G_ACTION_GROUP (win), "reset", NULL);
+  ui_spin (0.2);
+  g_assert_false (win->run_stopped);
+  g_assert_null (win->stopped);
+  g_signal_handler_disconnect (sim, id);
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
+/* The core cannot hold a floating-frame link by hand yet (fx-drag.c): a
+ * pull on one, or on its free end's joint, while the blades turn below
+ * their limit must neither stop the run nor stay on once let go. */
+static void
+test_pull_on_floating_link (void)
+{
+  UiRunWait w = { NULL, 0.3, FALSE };
+  gulong id;
+  FlexionWindow *win = play_blades (10, &w, &id);
+  FlexionSimulation *sim = w.sim;
+  flexion_simulation_set_pull (sim, 1, 1.0, -0.5, 0.8);
+  w.t = 0.6;
+  g_assert_true (ui_wait_until (ui_run_done, &w, 120));
+  flexion_simulation_set_pull (sim, 1, 0.5, 0.3, -0.2);
+  w.t = 0.8;
+  g_assert_true (ui_wait_until (ui_run_done, &w, 120));
+  flexion_simulation_clear_pull (sim);
+  w.t = 1.0;
+  g_assert_true (ui_wait_until (ui_run_done, &w, 120));
+  g_assert_false (w.failed);
+  g_assert_true (flexion_simulation_get_playing (sim));
+  const FxStepFrame *f = flexion_simulation_get_frame (sim);
+  for (guint i = 0; i < f->n_nodes; i++)
+    g_assert_true (isfinite (f->x[i]) && isfinite (f->y[i]));
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  g_signal_handler_disconnect (sim, id);
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -113,6 +238,8 @@ main (int argc, char **argv)
   if (app == NULL)
     return 0;
   g_test_add_func ("/ui/floating/model-and-damping", test_model_row_and_damping);
+  g_test_add_func ("/ui/floating/stop-keeps-the-run", test_stop_keeps_the_run);
+  g_test_add_func ("/ui/floating/pull-on-floating-link", test_pull_on_floating_link);
   int status = g_test_run ();
   g_object_unref (app);
   return status;
