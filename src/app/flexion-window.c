@@ -109,17 +109,48 @@ update_selection_actions (FlexionWindow *self)
   action_set_enabled (self, "add-link-load", link);
 }
 
+/* The bar's solver read-out in short, on two lines of about 15 characters,
+ * which the bar has at 1254 px with the inspector open: Newton's iterations
+ * and residual, then the substeps this step needed or else the speed
+ * achieved. The whole sentence is the tooltip. */
+static char *
+solver_summary (FlexionSimulation *sim)
+{
+  const FxStepFrame *f = flexion_simulation_get_frame (sim);
+  if (f == NULL || f->step == 0)
+    return g_strdup ("");
+  GString *s = g_string_new (NULL);
+  /* Translators: the bar's short solver read-out, first line: Newton
+   * iterations and the residual, e.g. "Newton 3 · 2e-14" */
+  g_string_printf (s, _("Newton %u · %.0e"), f->report.newton_iters, f->report.residual);
+  double achieved = flexion_simulation_get_achieved_speed (sim);
+  g_string_append_c (s, '\n');
+  if (f->report.level > 0)
+    /* Translators: the bar's short solver read-out, second line */
+    g_string_append_printf (s, _("%u substeps"), f->report.substeps);
+  else if (achieved > 0 && achieved < 0.9 * MIN (flexion_simulation_get_speed (sim), 1.0))
+    /* Translators: the bar's short solver read-out, second line: the speed
+     * achieved, below real time */
+    g_string_append_printf (s, _("%.2g× slow"), achieved);
+  else if (achieved > 0)
+    g_string_append_printf (s, "%.2g×", achieved);
+  return g_string_free (s, FALSE);
+}
+
 static void
 update_time (FlexionWindow *self)
 {
   char buf[96];
   g_snprintf (buf, sizeof buf, "t = %.3f s", flexion_simulation_get_time (self->sim));
   gtk_inscription_set_text (self->time_label, buf);
-  /* the substep level and a solver slower than real time say so */
+  g_autofree char *summary = solver_summary (self->sim);
+  gtk_inscription_set_text (self->solver_label, summary);
+  /* the pointer's coordinates are for drawing: during a run their room is
+   * the solver's */
+  gtk_widget_set_visible (GTK_WIDGET (self->pointer_label), *summary == '\0');
+  /* the whole read-out, the substep level and a solver slower than real
+   * time in words, is the tooltip */
   g_autofree char *solver = flexion_simulation_describe_solver (self->sim);
-  gtk_inscription_set_text (self->solver_label, solver);
-  /* the bar cuts the text at 1280 px with the inspector open: the whole
-   * read-out stays in the tooltip */
   const char *tip = gtk_widget_get_tooltip_text (GTK_WIDGET (self->solver_label));
   if (solver && *solver && g_strcmp0 (tip, solver) != 0)
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->solver_label), solver);
