@@ -186,6 +186,11 @@ test_stop_keeps_the_run (void)
   g_assert_cmpfloat (end, >, 0.5);
   g_assert_cmpuint (n, >, 10);
   g_assert_cmpuint (fx_series_len (flexion_simulation_get_series (sim)), >, 10);
+  g_autoptr (GPtrArray) kept = flexion_simulation_dup_recorded (sim);  /* what an export draws */
+  g_assert_cmpuint (kept->len, ==, n);
+  /* the replayed frames still know the blade's frame, to draw its mean line */
+  const FxStepFrame *first = flexion_simulation_get_recorded (sim, 1);
+  g_assert_true (isnan (first->link_axis[0]) && isfinite (first->link_axis[3]));
   g_assert_true (flexion_simulation_get_running (sim));
   g_assert_false (flexion_simulation_get_playing (sim));
   g_assert_true (win->run_stopped);
