@@ -227,7 +227,7 @@ else
     nok "export writes the GIF (11 frames), the plot and the picture" "stdout was:"; diag "$tmp/export.out"
   fi
   rows=$(wc -l < "$tmp/fb.csv")
-  if (( rows == 52 )); then  # header, t = 0 and 50 steps of 0.02 s
+  if (( rows == 502 )); then  # header, t = 0 and 500 steps of 0.002 s
     ok "export --csv has one row per step"
   else
     nok "export --csv has one row per step" "got $rows lines"

@@ -173,11 +173,11 @@ test_energy_four_bar (void)
   g_assert_cmpint (a->links[0].formulation, ==, FX_FORMULATION_PINNED);
   g_assert_cmpint (a->links[1].formulation, ==, FX_FORMULATION_FREE_FREE);
   g_assert_cmpint (a->links[2].formulation, ==, FX_FORMULATION_PINNED);
-  g_assert_cmpfloat (fabs (m->dt - 0.02), <, 1e-15);
+  g_assert_cmpfloat (fabs (m->dt - 0.002), <, 1e-15);
   g_assert_cmpfloat (fabs (m->t_end - 10.0), <, 1e-15);
   Books b = run_books (sys, m->dt, m->t_end, 0.0);
-  books_report ("four-bar, dt 0.02, T 10", &b);
-  g_assert_cmpuint (b.steps, ==, 500);
+  books_report ("four-bar, dt 0.002, T 10", &b);
+  g_assert_cmpuint (b.steps, ==, 5000);
   books_check (&b);
 }
 

@@ -130,6 +130,28 @@ ensure_ticking (FlexionCanvas *self)
  * pan that brings it back inside a margin, and zoom out only when it has
  * grown bigger than the canvas (a thrown beam then stays its size). Not
  * during a pan or a pull, where the view must stay under the pointer. */
+/* The box the view follows: every link's nodes but those of a link whose
+ * small-deformation gauges are off (a floating-frame blade spun past its
+ * limit runs away to kilometres: the view stays on the rest of the
+ * mechanism, which goes on making sense). */
+static gboolean
+followed_bounds (const FxStepFrame *f, double box[4])
+{
+  box[0] = box[2] = INFINITY, box[1] = box[3] = -INFINITY;
+  for (guint l = 0; l < f->n_links; l++)
+    {
+      if (f->link_warning && f->link_warning[l])
+        continue;
+      for (guint i = f->node_offset[l]; i < f->node_offset[l + 1]; i++)
+        if (isfinite (f->x[i]) && isfinite (f->y[i]))
+          {
+            box[0] = MIN (box[0], f->x[i]), box[1] = MAX (box[1], f->x[i]);
+            box[2] = MIN (box[2], f->y[i]), box[3] = MAX (box[3], f->y[i]);
+          }
+    }
+  return box[0] <= box[1];
+}
+
 static void
 keep_in_view (FlexionCanvas *self, const FxStepFrame *f)
 {
@@ -137,7 +159,7 @@ keep_in_view (FlexionCanvas *self, const FxStepFrame *f)
     return;
   int w = gtk_widget_get_width (GTK_WIDGET (self)), h = gtk_widget_get_height (GTK_WIDGET (self));
   double box[4], m = 40;
-  if (w < 4 * m || h < 4 * m || !fx_scene_bounds (f, box))
+  if (w < 4 * m || h < 4 * m || !followed_bounds (f, box))
     return;
   double x0, y0, x1, y1;
   fx_view_to_device (&self->view, box[0], box[3], &x0, &y0);

@@ -231,7 +231,8 @@ show_link_section (FlexionInspector *self, const FxModel *m, guint li)
   else
     {
       inspector_number_row (self, sec, _("Axial stiffness EA"), _("N"), l->section.EA, 0, 1e15, F_LINK_EA, li);
-      inspector_number_row (self, sec, _("Shear stiffness GA"), _("N"), l->section.GA, 0, 1e15, F_LINK_GA, li);
+      if (l->kind != FX_LINK_FLOATING_FRAME)  /* Euler-Bernoulli: GA unused (physics.md 12.8) */
+        inspector_number_row (self, sec, _("Shear stiffness GA"), _("N"), l->section.GA, 0, 1e15, F_LINK_GA, li);
       inspector_number_row (self, sec, _("Bending stiffness EI"), _("N m²"), l->section.EI, 0, 1e15, F_LINK_EI, li);
       inspector_number_row (self, sec, _("Mass per length ρA"), _("kg/m"), l->section.rhoA, 0, 1e9, F_LINK_RHOA, li);
       inspector_number_row (self, sec, _("Rotary inertia per length ρI"), _("kg m"), l->section.rhoI, 0, 1e9, F_LINK_RHOI, li);
@@ -244,6 +245,11 @@ show_link_section (FlexionInspector *self, const FxModel *m, guint li)
       inspector_number_row (self, more, _("Rotational damping"), _("N m s/m"), l->rotational_damping, 0, 1e12,
                   F_LINK_ROT_DAMPING, li);
     }
+  else
+    /* C_d = eta K (physics.md 12.2), eta in seconds, >= 0 as the checker
+     * wants (bounded like the other damping rows) */
+    inspector_number_row (self, more, _("Kelvin–Voigt damping η"), _("s (damping = η × stiffness)"),
+                          l->kelvin_voigt, 0, 1e12, F_LINK_KELVIN_VOIGT, li);
   for (guint i = 0; i < m->probes->len; i++)
     {
       const FxProbe *p = fx_model_probe (m, i);
@@ -276,22 +282,26 @@ inspector_show_link (FlexionInspector *self, const FxModel *m, guint li)
 {
   const FxLink *l = fx_model_link (m, li);
   g_autofree char *title = g_strdup_printf (_("Link %s"), l->id);
+  gboolean floating = l->kind == FX_LINK_FLOATING_FRAME;
+  /* what the model is, under the title: as the Model row's subtitle it
+   * left the choice "Floatin…" at 1254 px */
   g_autofree char *desc = g_strdup_printf (_("From %s to %s, %.4g m long"), l->from, l->to,
                                            fx_link_length (m, l));
-  AdwPreferencesGroup *g = inspector_add_group (self, title, desc);
+  g_autofree char *about = g_strdup_printf ("%s\n%s", desc,
+                                            floating ? _("Floating frame: small linear-elastic bending "
+                                                         "in a rigid frame; cheap, but no stiffening "
+                                                         "under tension or spin")
+                                                     : _("Geometrically exact: any rotation and strain, "
+                                                         "the beam Flexion is built on"));
+  AdwPreferencesGroup *g = inspector_add_group (self, title, about);
 
-  const char *models[] = { _("Geometrically exact"), _("Floating frame (small deformation)"), NULL };
-  gboolean floating = l->kind == FX_LINK_FLOATING_FRAME;
-  inspector_combo_row (g, _("Model"),
-             floating ? _("A rigid frame carrying small linear-elastic bending: cheap, but no "
-                          "stiffening under tension or spin")
-                      : _("Any rotation and strain: the beam Flexion is built on"),
-             models, floating, G_CALLBACK (on_link_model), self);
+  const char *models[] = { _("Geometrically exact"), _("Floating frame"), NULL };
+  inspector_combo_row (g, _("Model"), NULL, models, floating, G_CALLBACK (on_link_model), self);
   if (floating)
     {
-      const char *frames[] = { _("Mean axes"), _("Attached at the first end"), NULL };
-      inspector_combo_row (g, _("Frame"), _("Attached needs its first end clamped or driven"), frames,
-                 l->frame == FX_LINK_FRAME_ATTACHED, G_CALLBACK (on_link_frame), self);
+      const char *frames[] = { _("Mean axes"), _("Attached"), NULL };
+      inspector_combo_row (g, _("Frame"), _("Attached: at the first end, which must be clamped or driven"),
+                 frames, l->frame == FX_LINK_FRAME_ATTACHED, G_CALLBACK (on_link_frame), self);
       g_autoptr (FxAssignment) fas = fx_assignment_compute (m);
       if (fx_assignment_ok (fas))
         {
@@ -304,7 +314,9 @@ inspector_show_link (FlexionInspector *self, const FxModel *m, guint li)
                                                    causality_name (la->R_end[1]));
           inspector_info_row (g, _("Ends"), ends);
         }
-      inspector_number_row (self, g, _("Elements"), NULL, l->elements, 1, 10000, F_LINK_ELEMENTS, li);
+      /* the frame couples every element: the checker's limit */
+      inspector_number_row (self, g, _("Elements"), NULL, l->elements, 1, FX_MAX_FLOATING_ELEMENTS,
+                            F_LINK_ELEMENTS, li);
       show_link_section (self, m, li);
       return;
     }

@@ -37,7 +37,7 @@ apply_number (FxModel *m, Field f, guint i, double v)
 {
   FxJoint *j = f >= F_JOINT_X && f <= F_DRIVE_VY ? fx_model_joint (m, i) : NULL;
   gboolean link_field = (f >= F_LINK_ELEMENTS && f <= F_LINK_ROT_DAMPING)
-                        || (f >= F_LINK_NU && f <= F_LINK_INNER);
+                        || (f >= F_LINK_NU && f <= F_LINK_KELVIN_VOIGT);
   FxLink *l = link_field ? fx_model_link (m, i) : NULL;
   switch (f)
     {
@@ -79,6 +79,7 @@ apply_number (FxModel *m, Field f, guint i, double v)
     case F_LINK_NU: l->section.nu = v; fx_section_derive (&l->section); break;
     case F_LINK_DIAMETER: l->section.diameter = v; fx_section_derive (&l->section); break;
     case F_LINK_INNER: l->section.inner_diameter = v; fx_section_derive (&l->section); break;
+    case F_LINK_KELVIN_VOIGT: l->kelvin_voigt = v; break;
     case F_PROFILE_T0: case F_PROFILE_T1: case F_PROFILE_T2:
     case F_PROFILE_FREQUENCY: case F_PROFILE_PHASE:
       {

@@ -506,6 +506,11 @@ win_play (GSimpleAction *a, GVariant *p, gpointer data)
       flexion_simulation_pause (self->sim);
       return;
     }
+  /* after a solver stop nothing more can be computed: Play replays what
+   * was, from its start */
+  if (self->run_stopped && !flexion_simulation_get_replaying (self->sim)
+      && flexion_simulation_get_n_recorded (self->sim) > 1)
+    flexion_simulation_seek (self->sim, flexion_simulation_get_recorded (self->sim, 0)->t);
   g_autoptr (GError) error = NULL;
   if (!flexion_simulation_play (self->sim, &error))
     _flexion_window_cannot_run (self, error);
@@ -525,6 +530,7 @@ static void
 win_reset (GSimpleAction *a, GVariant *p, gpointer data)
 {
   flexion_simulation_reset (FLEXION_WINDOW (data)->sim);
+  _flexion_window_forget_stop (FLEXION_WINDOW (data));
   /* back to the start, in full view (as Ctrl+0) */
   flexion_canvas_fit (FLEXION_WINDOW (data)->canvas);
 }

@@ -39,6 +39,8 @@ struct _FlexionWindow {
   GtkDropDown *deflection_dropdown;
   GtkScale *timeline;
   AdwToast *cannot_run;  /* the "Cannot run" toast on screen, or NULL */
+  AdwToast *stopped;     /* the solver's stop message on screen, or NULL */
+  gboolean run_stopped;  /* the solver stopped the run now kept (replayable) */
   GtkAdjustment *timeline_adjustment;
   GMenu *recent_menu;
 
@@ -96,6 +98,8 @@ void           _flexion_window_save_as_then           (FlexionWindow *self, Pend
 GtkFileFilter *_flexion_window_file_filter            (void);
 
 void           _flexion_window_cannot_run             (FlexionWindow *self, const GError *error);
+/* Forgets a solver stop once its run is gone (reset). */
+void           _flexion_window_forget_stop            (FlexionWindow *self);
 
 /* flexion-window-actions.c */
 void           _flexion_window_actions_init           (FlexionWindow *self);

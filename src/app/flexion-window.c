@@ -109,17 +109,48 @@ update_selection_actions (FlexionWindow *self)
   action_set_enabled (self, "add-link-load", link);
 }
 
+/* The bar's solver read-out in short, on two lines of about 15 characters,
+ * which the bar has at 1254 px with the inspector open: Newton's iterations
+ * and residual, then the substeps this step needed or else the speed
+ * achieved. The whole sentence is the tooltip. */
+static char *
+solver_summary (FlexionSimulation *sim)
+{
+  const FxStepFrame *f = flexion_simulation_get_frame (sim);
+  if (f == NULL || f->step == 0)
+    return g_strdup ("");
+  GString *s = g_string_new (NULL);
+  /* Translators: the bar's short solver read-out, first line: Newton
+   * iterations and the residual, e.g. "Newton 3 · 2e-14" */
+  g_string_printf (s, _("Newton %u · %.0e"), f->report.newton_iters, f->report.residual);
+  double achieved = flexion_simulation_get_achieved_speed (sim);
+  g_string_append_c (s, '\n');
+  if (f->report.level > 0)
+    /* Translators: the bar's short solver read-out, second line */
+    g_string_append_printf (s, _("%u substeps"), f->report.substeps);
+  else if (achieved > 0 && achieved < 0.9 * MIN (flexion_simulation_get_speed (sim), 1.0))
+    /* Translators: the bar's short solver read-out, second line: the speed
+     * achieved, below real time */
+    g_string_append_printf (s, _("%.2g× slow"), achieved);
+  else if (achieved > 0)
+    g_string_append_printf (s, "%.2g×", achieved);
+  return g_string_free (s, FALSE);
+}
+
 static void
 update_time (FlexionWindow *self)
 {
   char buf[96];
   g_snprintf (buf, sizeof buf, "t = %.3f s", flexion_simulation_get_time (self->sim));
   gtk_inscription_set_text (self->time_label, buf);
-  /* the substep level and a solver slower than real time say so */
+  g_autofree char *summary = solver_summary (self->sim);
+  gtk_inscription_set_text (self->solver_label, summary);
+  /* the pointer's coordinates are for drawing: during a run their room is
+   * the solver's */
+  gtk_widget_set_visible (GTK_WIDGET (self->pointer_label), *summary == '\0');
+  /* the whole read-out, the substep level and a solver slower than real
+   * time in words, is the tooltip */
   g_autofree char *solver = flexion_simulation_describe_solver (self->sim);
-  gtk_inscription_set_text (self->solver_label, solver);
-  /* the bar cuts the text at 1280 px with the inspector open: the whole
-   * read-out stays in the tooltip */
   const char *tip = gtk_widget_get_tooltip_text (GTK_WIDGET (self->solver_label));
   if (solver && *solver && g_strcmp0 (tip, solver) != 0)
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->solver_label), solver);
@@ -197,6 +228,7 @@ on_doc_changed (FlexionWindow *self)
   gboolean had_run = flexion_simulation_get_running (self->sim);
   if (!flexion_simulation_update_model (self->sim, model (self)) && had_run)
     flexion_window_toast (self, _("The model changed: the run starts again from the drawn model"));
+  _flexion_window_forget_stop (self);
   follow_model_dt (self);
   update_title (self);
   update_history (self);
@@ -250,9 +282,38 @@ on_sim_frame (FlexionWindow *self)
 }
 
 static void
+on_stopped_dismissed (AdwToast *toast, FlexionWindow *self)
+{
+  if (self->stopped == toast)
+    self->stopped = NULL;
+}
+
+/* Once the run is gone (Reset, an edit), so is its stop. */
+void
+_flexion_window_forget_stop (FlexionWindow *self)
+{
+  if (flexion_simulation_get_running (self->sim))
+    return;
+  self->run_stopped = FALSE;
+  if (self->stopped)
+    adw_toast_dismiss (self->stopped);
+}
+
+/* The solver stopped (a floating-frame blade spun past its limit, issue
+ * 22): the run so far stays, frames, plots and timeline; its message stays
+ * on screen until the run goes, and Play replays it (win.play). */
+static void
 on_sim_failed (FlexionWindow *self, const char *message)
 {
-  flexion_window_toast (self, message);
+  self->run_stopped = TRUE;
+  g_autofree char *text = g_strdup_printf ("%s\n%s", message,
+                                           _("What was computed is kept: Play replays it, Reset starts again."));
+  if (self->stopped)
+    adw_toast_dismiss (self->stopped);
+  AdwToast *toast = flexion_toast_new (text, 0);
+  self->stopped = toast;
+  g_signal_connect (toast, "dismissed", G_CALLBACK (on_stopped_dismissed), self);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
 static void
@@ -853,6 +914,9 @@ flexion_window_dispose (GObject *object)
   if (self->cannot_run)
     g_signal_handlers_disconnect_by_data (self->cannot_run, self);
   self->cannot_run = NULL;
+  if (self->stopped)
+    g_signal_handlers_disconnect_by_data (self->stopped, self);
+  self->stopped = NULL;
   if (self->settings)
     g_signal_handlers_disconnect_by_data (self->settings, self);
   g_signal_handlers_disconnect_by_data (adw_style_manager_get_default (), self);

@@ -50,13 +50,40 @@ frame_matches (const FxModel *model, const FxStepFrame *frame)
   return model->links->len == frame->n_links && model->joints->len == frame->n_joints;
 }
 
-/* The rigid-motion position r_i of every node of link l into rx, ry. */
+/* A floating-frame link's axis (fx-frame.h): its origin and unit direction;
+ * FALSE for other links. */
+static gboolean
+link_axis (const FxStepFrame *f, guint l, double o[2], double e[2])
+{
+  if (f->link_axis == NULL || !isfinite (f->link_axis[3 * l]) || !isfinite (f->link_axis[3 * l + 1])
+      || !isfinite (f->link_axis[3 * l + 2]))
+    return FALSE;
+  o[0] = f->link_axis[3 * l], o[1] = f->link_axis[3 * l + 1];
+  e[0] = cos (f->link_axis[3 * l + 2]), e[1] = sin (f->link_axis[3 * l + 2]);
+  return TRUE;
+}
+
+/* The rigid-motion position r_i of every node of link l into rx, ry. A
+ * floating-frame link's rigid motion is its frame (physics.md 12.8): r_i is
+ * node i's foot on the frame's axis, so what is magnified is the deflection
+ * from the mean line, to both sides of it. */
 static void
 link_reference (const FxStepFrame *f, guint l, int end, double *rx, double *ry)
 {
   guint a = f->node_offset[l], n = f->node_offset[l + 1] - a;
   if (n == 0)
     return;
+  double o[2], e[2];
+  if (link_axis (f, l, o, e))
+    {
+      for (guint i = a; i < a + n; i++)
+        {
+          double along = (f->x[i] - o[0]) * e[0] + (f->y[i] - o[1]) * e[1];
+          rx[i] = o[0] + along * e[0];
+          ry[i] = o[1] + along * e[1];
+        }
+      return;
+    }
   /* arc length from the reference end, node by node */
   g_autofree double *s = g_new0 (double, n);
   for (guint k = 1; k < n; k++)
@@ -168,7 +195,7 @@ follow_nodes (const FxModel *model, const int *ends, FxStepFrame *f)
  * per element from end positions and angles) follows the magnified shape:
  * the tangent x' = r' + k (x_s - r') with x_s = (cos theta, sin theta) the
  * section's direction and r' the rigid motion's rate along the link (the
- * root tangent, or the chord over the arc length). Angles that do not
+ * root tangent, the chord over the arc length, or a floating frame's axis). Angles that do not
  * follow the node order (more than 90 degrees off r') are left as they are. */
 static void
 magnify_angles (const FxStepFrame *src, guint l, int end, double scale, double *theta)
@@ -177,10 +204,12 @@ magnify_angles (const FxStepFrame *src, guint l, int end, double scale, double *
   if (n < 2)
     return;
   guint b = a + n - 1;
-  double arc = 0, rpx, rpy;
+  double arc = 0, rpx, rpy, o[2], e[2];
   for (guint i = a; i < b; i++)
     arc += hypot (src->x[i + 1] - src->x[i], src->y[i + 1] - src->y[i]);
-  if (end >= 0)
+  if (link_axis (src, l, o, e))
+    rpx = e[0], rpy = e[1];
+  else if (end >= 0)
     {
       guint root = end == 1 ? b : a;
       rpx = cos (src->theta[root]), rpy = sin (src->theta[root]);

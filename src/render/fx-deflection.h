@@ -12,6 +12,9 @@
  * position and tangent: r_i = x_a + s_i t_a, s_i the arc length from that
  * end. For every other link it is the chord between its ends,
  * r_i = x_a + (s_i / s_n)(x_b - x_a), so both ends stay on their joints.
+ * A floating-frame link's rigid motion is its frame (physics.md 12.8): r_i
+ * is node i's foot on the frame's axis (the mean line), and its ends move
+ * off their joints by the magnified deflection there.
  */
 #pragma once
 

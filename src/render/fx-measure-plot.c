@@ -374,10 +374,9 @@ fx_measure_plot_draw (cairo_t *cr, const FxMeasurePlot *p, const FxSeries *s,
     {
       fx_text_font (cr, 11 * k, FALSE);
       fx_set_rgb (cr, pal->dim);
-      fx_text_draw (cr, a.x + a.w / 2, a.y + a.h / 2,
-                    p->n_curves == 0 ? _("Choose what to plot from a probe or a support")
-                                     : _("Press Play to run"),
-                    FX_ALIGN_CENTER, FX_ALIGN_CENTER);
+      fx_text_draw_wrapped (cr, a.x + a.w / 2, a.y + a.h / 2, a.w - 12 * k,
+                            p->n_curves == 0 ? _("Choose what to plot from a probe or a support")
+                                             : _("Press Play to run"));
     }
   draw_legend (cr, p, s, &a, st, pal);
   draw_hover (cr, p, s, i0, i1, &a, st, pal);

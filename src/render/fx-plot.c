@@ -684,9 +684,8 @@ draw_probe_paths (cairo_t *cr, const FxSeries *s, const FxPlotStyle *st, double 
     {
       fx_text_font (cr, 11 * k, FALSE);
       fx_set_rgb (cr, pal->dim);
-      fx_text_draw (cr, a.x + a.w / 2, a.y + a.h / 2,
-                    np == 0 ? "No probes in this model" : _("Press Play to run"),
-                    FX_ALIGN_CENTER, FX_ALIGN_CENTER);
+      fx_text_draw_wrapped (cr, a.x + a.w / 2, a.y + a.h / 2, a.w - 12 * k,
+                            np == 0 ? _("No probes in this model") : _("Press Play to run"));
       return;
     }
   /* legend: the probe ids */
@@ -768,8 +767,7 @@ fx_plot_draw (cairo_t *cr, FxPlotKind kind, const FxSeries *s, const FxPlotStyle
     {
       fx_text_font (cr, 11 * fs (st), FALSE);
       fx_set_rgb (cr, pal->dim);
-      fx_text_draw (cr, a.x + a.w / 2, a.y + a.h / 2, _("Press Play to run"), FX_ALIGN_CENTER,
-                    FX_ALIGN_CENTER);
+      fx_text_draw_wrapped (cr, a.x + a.w / 2, a.y + a.h / 2, a.w - 12 * fs (st), _("Press Play to run"));
     }
   draw_legend (cr, spec, &lg, st, pal);
   draw_hover (cr, spec, s, i0, i1, &a, st, pal);

@@ -101,6 +101,42 @@ fx_text_draw (cairo_t *cr, double x, double y, const char *text,
   return w;
 }
 
+void
+fx_text_draw_wrapped (cairo_t *cr, double x, double y, double width, const char *text)
+{
+  g_auto (GStrv) words = g_strsplit (text, " ", -1);
+  g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  GString *line = g_string_new (NULL);
+  double widest = 0;
+  for (guint i = 0; words[i]; i++)
+    {
+      g_autofree char *longer = line->len ? g_strconcat (line->str, " ", words[i], NULL)
+                                          : g_strdup (words[i]);
+      if (line->len && fx_text_width (cr, longer) > width)
+        {
+          widest = MAX (widest, fx_text_width (cr, line->str));
+          g_ptr_array_add (lines, g_string_free (line, FALSE));
+          line = g_string_new (words[i]);
+        }
+      else
+        g_string_assign (line, longer);
+    }
+  widest = MAX (widest, fx_text_width (cr, line->str));
+  g_ptr_array_add (lines, g_string_free (line, FALSE));
+  cairo_save (cr);
+  if (widest > width && width > 0)
+    {
+      cairo_matrix_t m;
+      cairo_get_font_matrix (cr, &m);
+      cairo_matrix_scale (&m, width / widest, width / widest);
+      cairo_set_font_matrix (cr, &m);
+    }
+  double h = 1.2 * fx_text_height (cr), top = y - 0.5 * h * (lines->len - 1);
+  for (guint i = 0; i < lines->len; i++)
+    fx_text_draw (cr, x, top + i * h, lines->pdata[i], FX_ALIGN_CENTER, FX_ALIGN_CENTER);
+  cairo_restore (cr);
+}
+
 /* Replace an ASCII '-' at the start by U+2212 MINUS SIGN. */
 static void
 typographic_minus (char *buf, gsize size)

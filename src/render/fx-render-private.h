@@ -56,6 +56,10 @@ double fx_text_draw        (cairo_t *cr, double x, double y, const char *text,
                             FxAlign halign, FxAlign valign);
 double fx_text_width       (cairo_t *cr, const char *text);
 double fx_text_height      (cairo_t *cr);  /* ascent + descent */
+/* Draws `text` centred on (x, y) within `width`: broken into lines at
+ * spaces where it is wider (a hint in a narrow plot, German words), and a
+ * word still wider is drawn smaller. */
+void   fx_text_draw_wrapped (cairo_t *cr, double x, double y, double width, const char *text);
 
 /* A tick label: %.*g with a typographic minus (U+2212), "0" for values
  * within `zero_eps` of zero. buf must hold at least 40 bytes. */

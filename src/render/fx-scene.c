@@ -45,10 +45,23 @@ fx_scene_moment_range (const FxSceneStyle *style, const FxStepFrame *frame)
 
 /* ---- geometry helpers (fx-scene-private.h) ---- */
 
+/* Device coordinates past this many pixels from the view's corner are
+ * pulled in along the ray from it: cairo's fixed-point paths wrap around
+ * near 8e6 px, and a diverged link (a floating-frame blade spun past its
+ * limit) lies a million metres away. Within the view, a segment towards such
+ * a point turns by under 1e-2 rad. */
+#define SCENE_FAR_PX 1e5
+
 void
 scene_dev (const Scene *sc, double x, double y, double *dx, double *dy)
 {
   fx_view_to_device (sc->view, x, y, dx, dy);
+  double r = hypot (*dx, *dy);
+  if (r > SCENE_FAR_PX && isfinite (r))
+    {
+      *dx *= SCENE_FAR_PX / r;
+      *dy *= SCENE_FAR_PX / r;
+    }
 }
 
 void
@@ -221,6 +234,45 @@ draw_initial (const Scene *sc, const FxStepFrame *initial)
   for (guint l = 0; l < initial->n_links; l++)
     if (scene_link_has_nodes (initial, l))
       link_path (sc, initial, l);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+/* A floating-frame link's mean line, thin and dash-dotted as a drawing's
+ * centre line (the initial configuration's ghost is dashed): the frame its
+ * deformation rides on and is measured from (fx-deflection.h), from the
+ * foot of its first node to the foot of its last. */
+static void
+draw_mean_lines (const Scene *sc)
+{
+  cairo_t *cr = sc->cr;
+  const FxStepFrame *f = sc->frame;
+  if (f->link_axis == NULL)
+    return;
+  double dash[] = { 10 * sc->ls, 3 * sc->ls, 2 * sc->ls, 3 * sc->ls };
+  cairo_save (cr);
+  cairo_set_dash (cr, dash, 4, 0);
+  cairo_set_line_width (cr, 1.2 * sc->ls);
+  fx_set_rgba (cr, sc->pal->fg, 0.75);
+  for (guint l = 0; l < f->n_links; l++)
+    {
+      const double *axis = &f->link_axis[3 * l];
+      if (!scene_link_has_nodes (f, l) || !isfinite (axis[0] + axis[1] + axis[2]))
+        continue;
+      double e[2] = { cos (axis[2]), sin (axis[2]) };
+      guint ends[2] = { f->node_offset[l], f->node_offset[l + 1] - 1 };
+      double dev[2][2];
+      for (guint k = 0; k < 2; k++)
+        {
+          guint i = ends[k];
+          double along = (f->x[i] - axis[0]) * e[0] + (f->y[i] - axis[1]) * e[1];
+          scene_dev (sc, axis[0] + along * e[0], axis[1] + along * e[1], &dev[k][0], &dev[k][1]);
+        }
+      if (!isfinite (dev[0][0] + dev[0][1] + dev[1][0] + dev[1][1]))
+        continue;
+      cairo_move_to (cr, dev[0][0], dev[0][1]);
+      cairo_line_to (cr, dev[1][0], dev[1][1]);
+    }
   cairo_stroke (cr);
   cairo_restore (cr);
 }
@@ -531,6 +583,7 @@ fx_scene_draw (cairo_t *cr, const FxModel *model, const FxStepFrame *frame,
   if (sc.model_matches)
     draw_bodies (&sc);
   draw_links (&sc);
+  draw_mean_lines (&sc);
   if (sc.model_matches)
     {
       if (style->show_joint_gaps)

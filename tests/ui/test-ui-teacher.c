@@ -4,6 +4,8 @@
  * taking the keyboard. Issue 23, items 2, 5 and 6. */
 #include "ui-harness.h"
 #include "flexion-window.h"
+#include "flexion-window-private.h"
+#include "flexion-modes-panel.h"
 #include "flexion-canvas.h"
 #include "flexion-plot-view.h"
 #include "flexion-ensemble-view.h"
@@ -292,6 +294,32 @@ test_coarse_dt_warns (void)
   ui_spin (0.1);
 }
 
+static gboolean
+modes_known (gpointer win)
+{
+  const FxModes *modes = flexion_modes_panel_get_modes (FLEXION_WINDOW (win)->modes_panel);
+  return modes != NULL && modes->n_modes > 0;
+}
+
+/* An example opens clean: the four-bar's 2 ms step resolves its first
+ * vibration (45.3 Hz, a tenth of the period is 2.2 ms; at its old 20 ms
+ * the field was amber from the start), the slider-crank's 0.5 ms its
+ * 174 Hz (0.57 ms; it had 1 ms). */
+static void
+test_examples_open_clean (void)
+{
+  const char *names[] = { "four-bar.flexion", "slider-crank.flexion" };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      FlexionWindow *win = open_example (names[i]);
+      g_assert_true (ui_wait_until (modes_known, win, 60));
+      ui_spin (0.3);
+      g_assert_false (has_warning_spin (win));
+      gtk_window_destroy (GTK_WINDOW (win));
+      ui_spin (0.1);
+    }
+}
+
 /* Help (F1) opens yelp's help:flexion, or without yelp (as on a plain
  * Debian 12) the bundled page, which has the getting-started walk and
  * the glossary. */
@@ -328,6 +356,7 @@ main (int argc, char **argv)
   g_test_add_func ("/teacher/ensemble-keeps-keyboard", test_ensemble_keeps_keyboard);
   g_test_add_func ("/teacher/export-keeps-choices", test_export_keeps_choices);
   g_test_add_func ("/teacher/coarse-dt-warns", test_coarse_dt_warns);
+  g_test_add_func ("/teacher/examples-open-clean", test_examples_open_clean);
   g_test_add_func ("/teacher/help", test_help);
   int status = g_test_run ();
   g_object_unref (app);

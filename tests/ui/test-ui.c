@@ -749,13 +749,13 @@ test_number_entry (void)
   double dt0 = fx_document_get_model (doc)->dt;
 
   /* the C form, in any locale; the bar's Δt is the model's, undoable */
-  type_into (bar_dt, "0.002");
-  g_assert_cmpfloat (fx_document_get_model (doc)->dt, ==, 0.002);
+  type_into (bar_dt, "0.003");
+  g_assert_cmpfloat (fx_document_get_model (doc)->dt, ==, 0.003);
   g_assert_true (fx_document_get_modified (doc));
   g_assert_cmpstr (fx_document_undo_label (doc), ==, "Set Time Step");
   inspector_dt = find_spin (GTK_WIDGET (win), "Time step Δt");
-  g_assert_cmpfloat (gtk_spin_button_get_value (inspector_dt), ==, 0.002);
-  g_assert_cmpfloat (flexion_simulation_get_dt (flexion_window_get_simulation (win)), ==, 0.002);
+  g_assert_cmpfloat (gtk_spin_button_get_value (inspector_dt), ==, 0.003);
+  g_assert_cmpfloat (flexion_simulation_get_dt (flexion_window_get_simulation (win)), ==, 0.003);
   g_action_group_activate_action (G_ACTION_GROUP (win), "undo", NULL);
   g_assert_cmpfloat (fx_document_get_model (doc)->dt, ==, dt0);
   g_assert_cmpfloat (gtk_spin_button_get_value (bar_dt), ==, dt0);

@@ -130,6 +130,57 @@ ui_window_new (FlexionApplication *app)
                              flexion_application_get_examples_dir (app));
 }
 
+/* A window of the application at `width` x `height`, presented and laid out. */
+static inline FlexionWindow *
+ui_window_shown (FlexionApplication *app, int width, int height)
+{
+  FlexionWindow *win = ui_window_new (app);
+  gtk_window_set_default_size (GTK_WINDOW (win), width, height);
+  gtk_window_present (GTK_WINDOW (win));
+  ui_spin (0.3);
+  return win;
+}
+
+/* The preferences row titled `title` under `widget` (the first), or NULL. */
+static inline GtkWidget *
+ui_find_row (GtkWidget *widget, const char *title)
+{
+  if (ADW_IS_PREFERENCES_ROW (widget)
+      && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *r = ui_find_row (c, title);
+      if (r)
+        return r;
+    }
+  return NULL;
+}
+
+/* The first widget of `type` under `widget` (itself included), or NULL. */
+static inline GtkWidget *
+ui_find_type (GtkWidget *widget, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *r = ui_find_type (c, type);
+      if (r)
+        return r;
+    }
+  return NULL;
+}
+
+/* Types `text` into `field` and presses Enter, as a user would. */
+static inline void
+ui_type_into (GtkSpinButton *field, const char *text)
+{
+  gtk_editable_set_text (GTK_EDITABLE (field), text);
+  gtk_spin_button_update (field);
+  ui_spin (0.3);
+}
+
 /* Waiting for a run to reach model time t, or to fail (its "failed"
  * signal, connected to ui_on_run_failed): the condition for ui_wait_until. */
 typedef struct {

@@ -2,8 +2,9 @@
  * (not a test; tools/shots/shots.sh drives it under Xvfb).
  *   flexion-shots MODEL WIDTH HEIGHT STEP...
  * Steps, in order: play:SECONDS  action:win.NAME  ensemble  export
- *   scale:N (deflection scale)  scrub:SECONDS (timeline)  zoom:F  wait:SECONDS
+ *   scale:N (deflection scale, 0 auto)  scrub:SECONDS (timeline)  wait:SECONDS
  *   set:KEY=GVARIANT (a setting)  toast:TEXT  dt:SECONDS (the model's step)
+ *   speed:X (playback speed)  link:INDEX / joint:INDEX (select, -1 none)
  *   shot:PATH (import -window root) */
 #include "../../tests/ui/ui-harness.h"
 #include "flexion-window.h"
@@ -45,7 +46,7 @@ main (int argc, char **argv)
   if (app == NULL)
     return 0;
   g_log_set_always_fatal (G_LOG_FATAL_MASK);
-  FlexionWindow *win = flexion_window_new (ADW_APPLICATION (app));
+  FlexionWindow *win = ui_window_new (app);
   gtk_window_set_default_size (GTK_WINDOW (win), atoi (argv[2]), atoi (argv[3]));
   gtk_window_present (GTK_WINDOW (win));
   ui_spin (0.5);
@@ -97,6 +98,17 @@ main (int argc, char **argv)
           FxModel *m = fx_document_begin_edit (doc);
           m->dt = g_ascii_strtod (s + 3, NULL);
           fx_document_end_edit (doc, "dt", "model:dt");
+        }
+      else if (g_str_has_prefix (s, "scale:"))
+        flexion_canvas_set_deflection_scale (FLEXION_CANVAS (flexion_window_get_canvas (win)),
+                                             g_ascii_strtod (s + 6, NULL));
+      else if (g_str_has_prefix (s, "speed:"))
+        flexion_simulation_set_speed (sim, g_ascii_strtod (s + 6, NULL));
+      else if (g_str_has_prefix (s, "link:") || g_str_has_prefix (s, "joint:"))
+        {
+          int k = atoi (strchr (s, ':') + 1), is_link = s[0] == 'l';
+          flexion_canvas_select (FLEXION_CANVAS (flexion_window_get_canvas (win)),
+                                 is_link ? -1 : k, is_link ? k : -1);
         }
       else if (g_str_has_prefix (s, "toast:"))
         flexion_window_toast (win, s + 6);
