@@ -28,6 +28,7 @@
  */
 #include "fx-modes.h"
 #include "fx-modes-private.h"
+#include "fx-modes-frame.h"
 
 #include <glib/gi18n-lib.h>
 #include <gsl/gsl_blas.h>
@@ -233,12 +234,50 @@ linear_clear (Linear *L)
   g_clear_pointer (&L->C, gsl_matrix_free);
 }
 
-/* E and A of the system, with springs as extra stress unknowns. */
-static void
-linearise (Linear *L)
+/* A system with floating-frame links (fx-modes-frame.c): its pencil over
+ * the n unknowns goes into the top-left corner, its configuration
+ * stiffness K_q = D^T D becomes the last n_q stresses, of unit compliance:
+ * C sigma' = D v, M v' = -D^T sigma. */
+static gboolean
+frame_pencil (Linear *L, guint first_q, GError **error)
+{
+  const guint n = L->n;
+  double *E = NULL, *A = NULL, *D = NULL;
+  guint n_q = 0;
+  if (!fx_modes_frame_pencil (L->sys, &E, &A, &D, &n_q, error))
+    return FALSE;
+  L->na = first_q + n_q;
+  L->E = g_new0 (double, (gsize) L->na * L->na);
+  L->A = g_new0 (double, (gsize) L->na * L->na);
+  for (guint i = 0; i < n; i++)
+    {
+      memcpy (&L->E[(gsize) i * L->na], &E[(gsize) i * n], sizeof (double) * n);
+      memcpy (&L->A[(gsize) i * L->na], &A[(gsize) i * n], sizeof (double) * n);
+    }
+  for (guint q = 0; q < n_q; q++)
+    {
+      gsize r = first_q + q;
+      L->E[r * L->na + r] = 1.0;
+      for (guint j = 0; j < n; j++)
+        {
+          L->A[r * L->na + j] = D[(gsize) q * n + j];
+          L->A[(gsize) j * L->na + r] = -D[(gsize) q * n + j];
+        }
+    }
+  g_free (E);
+  g_free (A);
+  g_free (D);
+  return TRUE;
+}
+
+/* E and A of the system, with springs (and floating frames' stiffness) as
+ * extra stress unknowns. */
+static gboolean
+linearise (Linear *L, GError **error)
 {
   FxSystem *sys = L->sys;
-  const guint n = sys->n, ns = sys->springs->len, na = n + ns;
+  const guint n = sys->n, ns = sys->springs->len;
+  guint na = n + ns;
   g_autofree double *k = g_new0 (double, MAX (ns, 1));
 
   /* springs: take their stiffness out of the Jacobian (it enters there at
@@ -251,10 +290,19 @@ linearise (Linear *L)
     }
   memset (sys->x, 0, sizeof (double) * n);
   L->n = n;
-  L->na = na;
-  L->E = g_new0 (double, (gsize) na * na);
-  L->A = g_new0 (double, (gsize) na * na);
-  assemble_pencil (sys, L->E, L->A, na);
+  if (fx_modes_frame_applies (sys))
+    {
+      if (!frame_pencil (L, na, error))
+        return FALSE;
+      na = L->na;
+    }
+  else
+    {
+      L->na = na;
+      L->E = g_new0 (double, (gsize) na * na);
+      L->A = g_new0 (double, (gsize) na * na);
+      assemble_pencil (sys, L->E, L->A, na);
+    }
   /* spring s: C sigma' = k^-1 sigma' = w_a - w_b, moment -sigma on a, +sigma on b */
   for (guint s = 0; s < ns; s++)
     {
@@ -273,6 +321,7 @@ linearise (Linear *L)
     }
   for (guint s = 0; s < ns; s++)
     g_array_index (sys->springs, FxSpringSys, s).k = k[s];
+  return TRUE;
 }
 
 /* A must be skew with no velocity-velocity or stress-stress coupling; else
@@ -873,8 +922,7 @@ fx_modes_dense_solve (FxSystem *sys, guint max_vibrations, FxModes *res, GArray 
   Linear L = { 0 };
 
   L.sys = sys;
-  linearise (&L);
-  if (!split_and_scale (&L, error))
+  if (!linearise (&L, error) || !split_and_scale (&L, error))
     {
       linear_clear (&L);
       return FALSE;
