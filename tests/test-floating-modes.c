@@ -242,6 +242,41 @@ test_four_bar (void)
   g_assert_cmpfloat (fabs (nth_vibration (modes, 1)->frequency - 44.86), <, 0.01);
 }
 
+/* Maxwell's counts do not depend on the beam model: every example with its
+ * flexible links made floating-frame has the motions and self-stress states
+ * of the GE model (the latter now carried by the links' configuration
+ * stresses: the welded truss's 4, the frame's 6). */
+static void
+test_examples_counts (void)
+{
+  static const char *const examples[] = { "triangle-truss.flexion", "frame-earthquake.flexion",
+                                          "hand-pull.flexion", "l-frame-soft.flexion",
+                                          "double-pendulum.flexion", "slider-crank.flexion",
+                                          "plate-linkage.flexion", "simply-supported.flexion" };
+  for (guint e = 0; e < G_N_ELEMENTS (examples); e++)
+    {
+      g_autoptr (FxModel) m = test_load_example (examples[e]);
+      g_autoptr (FxModes) ge = modes_of (m, 1);
+      guint changed = 0;
+      for (guint i = 0; i < m->links->len; i++)
+        {
+          FxLink *l = fx_model_link (m, i);
+          if (l->rigid || l->formulation != FX_FORMULATION_AUTO)
+            continue;
+          l->kind = FX_LINK_FLOATING_FRAME;
+          l->damping = l->rotational_damping = 0.0;
+          changed++;
+        }
+      g_autoptr (FxModes) ff = modes_of (m, 1);
+      g_test_message ("%s, %u links floating-frame: mobility %u, indeterminacy %u (GE %u, %u)",
+                      examples[e], changed, ff->mobility, ff->indeterminacy, ge->mobility,
+                      ge->indeterminacy);
+      g_assert_cmpuint (changed, >, 0);
+      g_assert_cmpuint (ff->mobility, ==, ge->mobility);
+      g_assert_cmpuint (ff->indeterminacy, ==, ge->indeterminacy);
+    }
+}
+
 /* The iterative path (over 2,000 unknowns) takes A from a Jacobian linear
  * in dt, which a floating frame's is not: it refuses, with the reason. */
 static void
@@ -266,6 +301,7 @@ main (int argc, char **argv)
   g_test_add_func ("/floating-modes/pendulum-tip-mass", test_pendulum_tip_mass);
   g_test_add_func ("/floating-modes/spin-up", test_spin_up);
   g_test_add_func ("/floating-modes/four-bar", test_four_bar);
+  g_test_add_func ("/floating-modes/examples-counts", test_examples_counts);
   g_test_add_func ("/floating-modes/iterative-refuses", test_iterative_refuses);
   return g_test_run ();
 }
