@@ -277,6 +277,74 @@ test_examples_counts (void)
     }
 }
 
+/* Largest |moment| of a mode's shape over all nodes. */
+static double
+largest_moment (const FxModes *modes, const FxMode *mode)
+{
+  double big = 0.0;
+  for (guint k = 0; k < modes->n_nodes; k++)
+    big = MAX (big, fabs (mode->shape[FX_MODE_SHAPE_STRIDE * k + FX_MODE_M]));
+  return big;
+}
+
+/* Shapes' moments: the welded triangle of floating-frame links shows its
+ * self-stress states' bending (scaled to 1, the same at both sides of
+ * each welded corner), and a free bar's axial vibration shows none (its
+ * bending is round-off, not to be scaled up to colours). */
+static void
+test_shape_moments (void)
+{
+  g_autoptr (FxModel) m = test_load_example ("triangle-truss.flexion");
+  for (guint i = 0; i < m->links->len; i++)
+    fx_model_link (m, i)->kind = FX_LINK_FLOATING_FRAME;
+  g_autoptr (FxModes) modes = modes_of (m, 1);
+  guint bending = 0;
+  for (guint k = 0; k < modes->n_modes; k++)
+    {
+      const FxMode *mode = &modes->modes[k];
+      if (mode->kind != FX_MODE_SELF_STRESS || largest_moment (modes, mode) < 0.5)
+        continue;
+      bending++;
+      /* each link's last node meets the next link's first (a closed loop) */
+      for (guint l = 0; l < modes->n_links; l++)
+        {
+          guint last = modes->link_first[l] + modes->link_nodes[l] - 1;
+          double m_end = mode->shape[FX_MODE_SHAPE_STRIDE * last + FX_MODE_M];
+          double p[2] = { modes->node_xy[2 * last], modes->node_xy[2 * last + 1] };
+          for (guint o = 0; o < modes->n_links; o++)
+            for (guint e = 0; e < 2; e++)
+              {
+                guint node = modes->link_first[o] + (e ? modes->link_nodes[o] - 1 : 0);
+                if (node == last || hypot (modes->node_xy[2 * node] - p[0],
+                                           modes->node_xy[2 * node + 1] - p[1]) > 1e-9)
+                  continue;
+                double m_other = mode->shape[FX_MODE_SHAPE_STRIDE * node + FX_MODE_M];
+                g_assert_cmpfloat (fabs (fabs (m_end) - fabs (m_other)), <, 0.02);
+              }
+        }
+    }
+  g_test_message ("welded FF triangle: %u of %u self-stress states bend", bending,
+                  modes->indeterminacy);
+  g_assert_cmpuint (bending, >, 0);
+
+  g_autoptr (FxModel) bar = fx_model_new ();
+  fx_model_add_joint (bar, "A", 0.0, 0.0);
+  fx_model_add_joint (bar, "B", 1.0, 0.0);
+  test_add_link (bar, "b", "A", "B", 10, 1.0, 1e-4, 1e4, 1e4, 10.0)->kind = FX_LINK_FLOATING_FRAME;
+  g_autoptr (FxModes) bm = modes_of (bar, 8);
+  guint axial = 0;
+  for (guint k = 1; k <= 8; k++)
+    {
+      const FxMode *mode = nth_vibration (bm, k);
+      double f_axial = 0.5 * sqrt (1e4);  /* free-free: c / 2L = 50 Hz (50.2 at 10 elements) */
+      if (fabs (mode->frequency - f_axial) > 1e-2 * f_axial)
+        continue;
+      axial++;
+      g_assert_cmpfloat (largest_moment (bm, mode), ==, 0.0);
+    }
+  g_assert_cmpuint (axial, ==, 1);
+}
+
 /* The iterative path (over 2,000 unknowns) takes A from a Jacobian linear
  * in dt, which a floating frame's is not: it refuses, with the reason. */
 static void
@@ -302,6 +370,7 @@ main (int argc, char **argv)
   g_test_add_func ("/floating-modes/spin-up", test_spin_up);
   g_test_add_func ("/floating-modes/four-bar", test_four_bar);
   g_test_add_func ("/floating-modes/examples-counts", test_examples_counts);
+  g_test_add_func ("/floating-modes/shape-moments", test_shape_moments);
   g_test_add_func ("/floating-modes/iterative-refuses", test_iterative_refuses);
   return g_test_run ();
 }

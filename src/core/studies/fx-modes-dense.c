@@ -218,6 +218,8 @@ typedef struct {
   double *sv, *ss;          /* scale of each: v = sv v~, sigma = ss s~  */
   gsl_matrix *D;            /* scaled ns x nv: C~ s~' = D v~            */
   gsl_matrix *M, *C;        /* scaled masses and compliances            */
+  double *Dq;               /* floating frames' stiffness rows, n_q x n */
+  guint n_q, first_q;       /* their stresses: first_q ..               */
 } Linear;
 
 static void
@@ -229,6 +231,7 @@ linear_clear (Linear *L)
   g_free (L->str);
   g_free (L->sv);
   g_free (L->ss);
+  g_free (L->Dq);
   g_clear_pointer (&L->D, gsl_matrix_free);
   g_clear_pointer (&L->M, gsl_matrix_free);
   g_clear_pointer (&L->C, gsl_matrix_free);
@@ -266,8 +269,35 @@ frame_pencil (Linear *L, guint first_q, GError **error)
     }
   g_free (E);
   g_free (A);
-  g_free (D);
+  L->Dq = D;
+  L->n_q = n_q;
+  L->first_q = first_q;
   return TRUE;
+}
+
+/* A self-stress state's stresses sigma of floating frames, as the
+ * configuration q that carries them (K q = D^T sigma; with D's rows
+ * sqrt(mu) u^T, q = sum u sigma / sqrt(mu)): their moments are drawn from
+ * it. */
+static void
+frame_self_stress (const Linear *L, GArray *raw)
+{
+  for (guint k = 0; k < raw->len && L->n_q > 0; k++)
+    {
+      RawMode *rm = &g_array_index (raw, RawMode, k);
+      if (rm->kind != FX_MODE_SELF_STRESS)
+        continue;
+      rm->stress = g_new0 (double, L->na);
+      for (guint r = 0; r < L->n_q; r++)
+        {
+          const double *row = &L->Dq[(gsize) r * L->n];
+          double sigma = rm->state[L->first_q + r], mu = 0.0;
+          for (guint j = 0; j < L->n; j++)
+            mu += row[j] * row[j];
+          for (guint j = 0; j < L->n && sigma != 0.0; j++)
+            rm->stress[j] += row[j] * sigma / mu;
+        }
+    }
 }
 
 /* E and A of the system, with springs (and floating frames' stiffness) as
@@ -928,6 +958,7 @@ fx_modes_dense_solve (FxSystem *sys, guint max_vibrations, FxModes *res, GArray 
       return FALSE;
     }
   find_kernels (&L, res, raw);
+  frame_self_stress (&L, raw);
   find_vibrations (&L, res->mobility - res->n_massless_motions, max_vibrations, res, raw);
   linear_clear (&L);
   return TRUE;

@@ -209,6 +209,51 @@ fx_modes_frame_pencil (FxSystem *sys, double **E_out, double **A_out, double **D
   return TRUE;
 }
 
+/* The largest velocity unknown of the floating frames in state. */
+static double
+frames_reach (const FxSystem *sys, const double *state)
+{
+  double big = 0.0;
+  for (guint li = 0; li < sys->n_links; li++)
+    {
+      const FxLinkSys *l = &sys->links[li];
+      for (guint k = 0; l->model->modes_blocks != NULL && k < n_nu_of (l); k++)
+        big = MAX (big, fabs (state[l->offset + k]));
+    }
+  return big;
+}
+
+/* Does the motion v (2 per node) bend the link? Its velocity across the
+ * link's chord, less the best line a + b s (a rigid motion), against the
+ * largest velocity of the link and of all floating frames (`reach`): an
+ * axial vibration bends it only by round-off, and so does a self-stress
+ * state that leaves it all but unloaded; such moments must not be scaled
+ * up to a drawing's colours. */
+static gboolean
+bends (const FxLinkSys *l, const double *state, const double *v, double reach)
+{
+  const guint nodes = l->N + 1;
+  double p0[2], p1[2], t[2], sx = 0, sy = 0, sxx = 0, sxy = 0, vmax = 0.0, bend = 0.0;
+  l->model->node (l, state, 0, p0, NULL, NULL);
+  l->model->node (l, state, l->N, p1, NULL, NULL);
+  double len = hypot (p1[0] - p0[0], p1[1] - p0[1]);
+  t[0] = (p1[0] - p0[0]) / len;
+  t[1] = (p1[1] - p0[1]) / len;
+  for (guint i = 0; i < nodes; i++)
+    {
+      double s = (double) i / l->N, vn = -t[1] * v[2 * i] + t[0] * v[2 * i + 1];
+      sx += s, sy += vn, sxx += s * s, sxy += s * vn;
+      vmax = MAX (vmax, hypot (v[2 * i], v[2 * i + 1]));
+    }
+  double b = (nodes * sxy - sx * sy) / (nodes * sxx - sx * sx), a = (sy - b * sx) / nodes;
+  for (guint i = 0; i < nodes; i++)
+    {
+      double s = (double) i / l->N, vn = -t[1] * v[2 * i] + t[0] * v[2 * i + 1];
+      bend = MAX (bend, fabs (vn - a - b * s));
+    }
+  return bend > 1e-7 * MAX (vmax, reach);
+}
+
 void
 fx_modes_frame_node_rates (FxSystem *sys, guint seg, const double *state, double size, double *v,
                            double *moment_rate)
@@ -243,4 +288,6 @@ fx_modes_frame_node_rates (FxSystem *sys, guint seg, const double *state, double
       memcpy (l->theta, theta, sizeof (double) * l->n_theta);
       memcpy (l->r, r, sizeof (double) * 2 * l->n_r);
     }
+  if (!bends (l, state, v, frames_reach (sys, state)))
+    memset (moment_rate, 0, sizeof (double) * nodes);
 }

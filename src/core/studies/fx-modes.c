@@ -263,14 +263,17 @@ fill_stress_shape (FxSystem *sys, const FxModes *res, const RawMode *rm, FxMode 
 }
 
 static void
-fill_shape (FxSystem *sys, const FxModes *res, const double *theta, FxMode *mode)
+fill_shape (FxSystem *sys, const FxModes *res, const double *theta, const RawMode *rm,
+            FxMode *mode)
 {
   double big_d = 0.0, big_m = 0.0, big_n = 0.0;
 
   memcpy (sys->x, mode->state, sizeof (double) * sys->n);
   mode->shape = g_new0 (double, FX_MODE_SHAPE_STRIDE * MAX (res->n_nodes, 1));
   for (guint l = 0; l < res->n_links; l++)
-    if (frame_link (sys, l))
+    if (frame_link (sys, l) && mode->kind == FX_MODE_SELF_STRESS && rm->stress)
+      big_m = MAX (big_m, frame_shape (sys, res, l, rm->stress, 1.0, mode));
+    else if (frame_link (sys, l))
       frame_shape (sys, res, l, mode->state, 0.0, mode);
   for (guint l = 0; l < res->n_links; l++)
     for (guint i = 0; i < res->link_nodes[l]; i++)
@@ -325,8 +328,8 @@ results_from_raw (FxSystem *sys, FxModes *res, GArray *raw)
       m->frequency = rm->kind == FX_MODE_VIBRATION ? sqrt (rm->omega2) / (2.0 * G_PI) : 0.0;
       m->state = g_new (double, MAX (res->n_unknowns, 1));
       memcpy (m->state, rm->state, sizeof (double) * res->n_unknowns);
-      fill_shape (sys, res, theta, m);
-      if (rm->stress)
+      fill_shape (sys, res, theta, rm, m);
+      if (rm->stress && rm->kind == FX_MODE_VIBRATION)
         fill_stress_shape (sys, res, rm, m);
     }
 }
