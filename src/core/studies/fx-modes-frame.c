@@ -13,7 +13,10 @@
  * compatibility, the frame condition and the held ends stay what they are
  * in the assembled system (multipliers: rigid stresses), and motions,
  * self-stress states and vibrations of the whole mechanism come out of one
- * pencil, GE links, point masses and regularising inertias included. */
+ * pencil, GE links, point masses and regularising inertias included.
+ * The iterative path (fx-modes-arnoldi.c) uses the Newton matrix itself,
+ * dt^2/4 K_q and all, and the same stresses from the links' own K
+ * (fx_modes_frame_blocks). */
 #include "fx-modes-frame.h"
 #include "fx-link-model.h"
 
@@ -62,6 +65,21 @@ fx_modes_frame_is_velocity (const FxLinkSys *l, guint i)
   return FALSE;
 }
 
+/* A floating frame's own mass and stiffness at rest (nn x nn, allocated);
+ * 0 for a link without (M, K stay NULL). */
+static guint
+own_blocks (const FxLinkSys *l, double **M, double **K)
+{
+  if (l->model->modes_blocks == NULL)
+    return 0;
+  guint nn = n_nu_of (l);
+  g_autofree double *C = g_new (double, 3 * nn), *ends = g_new (double, 6 * nn);
+  *M = g_new (double, nn * nn);
+  *K = g_new (double, nn * nn);
+  l->model->modes_blocks (l, *M, *K, C, ends);
+  return nn;
+}
+
 /* tau with tau^2 max|K| = max|M| over the links' own blocks. */
 static double
 time_scale (const FxSystem *sys)
@@ -69,13 +87,8 @@ time_scale (const FxSystem *sys)
   double m = 0.0, k = 0.0;
   for (guint li = 0; li < sys->n_links; li++)
     {
-      const FxLinkSys *l = &sys->links[li];
-      if (l->model->modes_blocks == NULL)
-        continue;
-      guint nn = n_nu_of (l);
-      g_autofree double *M = g_new (double, nn * nn), *K = g_new (double, nn * nn);
-      g_autofree double *C = g_new (double, 3 * nn), *ends = g_new (double, 6 * nn);
-      l->model->modes_blocks (l, M, K, C, ends);
+      g_autofree double *M = NULL, *K = NULL;
+      guint nn = own_blocks (&sys->links[li], &M, &K);
       for (guint i = 0; i < nn * nn; i++)
         m = MAX (m, fabs (M[i])), k = MAX (k, fabs (K[i]));
     }
@@ -115,41 +128,80 @@ skew_rows (const FxSystem *sys, double *E, double *A)
     }
 }
 
-/* One link's block of K_q (its velocities, from first) as rows of D:
- * sqrt(mu) u^T for each eigenpair with mu > 0. Appends to D (GArray of
- * double, rows of n). FALSE when K_q has a clearly negative eigenvalue. */
+/* A link's configuration stiffness K (nn x nn, leading dimension ld) as
+ * rows D (sqrt(mu) u^T per eigenpair with mu > 0, K = D^T D) into block.
+ * FALSE when K has a clearly negative eigenvalue. */
 static gboolean
-stiffness_rows (const double *Kq, guint n, guint first, guint nn, GArray *D, guint *rows)
+factor_block (const double *K, guint ld, guint first, guint nn, FxModesFrameBlock *block)
 {
-  gsl_matrix *K = gsl_matrix_alloc (nn, nn), *U = gsl_matrix_alloc (nn, nn);
+  gsl_matrix *S = gsl_matrix_alloc (nn, nn), *U = gsl_matrix_alloc (nn, nn);
   gsl_vector *mu = gsl_vector_alloc (nn);
   gsl_eigen_symmv_workspace *w = gsl_eigen_symmv_alloc (nn);
   for (guint i = 0; i < nn; i++)
     for (guint j = 0; j < nn; j++)
-      gsl_matrix_set (K, i, j, 0.5 * (Kq[(gsize) (first + i) * n + first + j]
-                                      + Kq[(gsize) (first + j) * n + first + i]));
-  gsl_eigen_symmv (K, mu, U, w);
+      gsl_matrix_set (S, i, j, 0.5 * (K[(gsize) i * ld + j] + K[(gsize) j * ld + i]));
+  gsl_eigen_symmv (S, mu, U, w);
   double big = 0.0, low = 0.0;
   for (guint c = 0; c < nn; c++)
     big = MAX (big, gsl_vector_get (mu, c)), low = MIN (low, gsl_vector_get (mu, c));
+  block->first = first;
+  block->width = nn;
+  block->rows = 0;
+  block->D = g_new (double, (gsize) nn * nn);
   for (guint c = 0; c < nn; c++)
     {
       double m = gsl_vector_get (mu, c);
       if (!(m > KQ_RTOL * big))
         continue;
-      gsize at = D->len;
-      g_array_set_size (D, at + n);
-      double *row = &g_array_index (D, double, at);
-      memset (row, 0, sizeof (double) * n);
       for (guint i = 0; i < nn; i++)
-        row[first + i] = sqrt (m) * gsl_matrix_get (U, i, c);
-      (*rows)++;
+        block->D[(gsize) block->rows * nn + i] = sqrt (m) * gsl_matrix_get (U, i, c);
+      block->rows++;
     }
   gsl_eigen_symmv_free (w);
   gsl_vector_free (mu);
   gsl_matrix_free (U);
-  gsl_matrix_free (K);
+  gsl_matrix_free (S);
   return low >= -1e-9 * big;
+}
+
+static void
+block_clear (gpointer p)
+{
+  g_free (((FxModesFrameBlock *) p)->D);
+}
+
+static gboolean
+not_positive (GError **error)
+{
+  g_set_error_literal (error, FX_MODES_ERROR, FX_MODES_ERROR_FAILED,
+                       _("the linearised mechanism is not a pure structure (a floating-frame "
+                         "link's stiffness is not positive)"));
+  return FALSE;
+}
+
+GArray *
+fx_modes_frame_blocks (const FxSystem *sys, guint *n_q, GError **error)
+{
+  g_autoptr (GArray) blocks = g_array_new (FALSE, TRUE, sizeof (FxModesFrameBlock));
+  g_array_set_clear_func (blocks, block_clear);
+  *n_q = 0;
+  for (guint li = 0; li < sys->n_links; li++)
+    {
+      const FxLinkSys *l = &sys->links[li];
+      g_autofree double *M = NULL, *K = NULL;
+      guint nn = own_blocks (l, &M, &K);
+      if (nn == 0)
+        continue;
+      g_array_set_size (blocks, blocks->len + 1);
+      FxModesFrameBlock *b = &g_array_index (blocks, FxModesFrameBlock, blocks->len - 1);
+      if (!factor_block (K, nn, l->offset, nn, b))
+        {
+          not_positive (error);
+          return NULL;
+        }
+      *n_q += b->rows;
+    }
+  return g_steal_pointer (&blocks);
 }
 
 gboolean
@@ -185,27 +237,33 @@ fx_modes_frame_pencil (FxSystem *sys, double **E_out, double **A_out, double **D
 
   /* K_q lives in the links' own velocity blocks; elsewhere the fit leaves
    * only round-off of terms linear in dt */
-  g_autoptr (GArray) D = g_array_new (FALSE, FALSE, sizeof (double));
+  GArray *D = g_array_new (FALSE, TRUE, sizeof (double));
   gboolean ok = TRUE;
   *n_q = 0;
   for (guint li = 0; li < sys->n_links && ok; li++)
     {
       const FxLinkSys *l = &sys->links[li];
-      if (l->model->modes_blocks != NULL)
-        ok = stiffness_rows (Kq, n, l->offset, n_nu_of (l), D, n_q);
+      if (l->model->modes_blocks == NULL)
+        continue;
+      FxModesFrameBlock b;
+      ok = factor_block (&Kq[(gsize) l->offset * n + l->offset], n, l->offset, n_nu_of (l), &b);
+      g_array_set_size (D, (gsize) (*n_q + b.rows) * n);
+      for (guint r = 0; r < b.rows; r++)
+        memcpy (&g_array_index (D, double, (gsize) (*n_q + r) * n + b.first),
+                &b.D[(gsize) r * b.width], sizeof (double) * b.width);
+      *n_q += b.rows;
+      block_clear (&b);
     }
   if (!ok)
     {
-      g_set_error_literal (error, FX_MODES_ERROR, FX_MODES_ERROR_FAILED,
-                           _("the linearised mechanism is not a pure structure (a floating-frame "
-                             "link's stiffness is not positive)"));
+      g_array_free (D, TRUE);
       g_free (E);
       g_free (A);
-      return FALSE;
+      return not_positive (error);
     }
   *E_out = E;
   *A_out = A;
-  *D_out = (double *) g_array_free (g_steal_pointer (&D), FALSE);
+  *D_out = (double *) g_array_free (D, FALSE);
   return TRUE;
 }
 

@@ -19,6 +19,17 @@ gboolean fx_modes_frame_applies     (const FxSystem *system);
 gboolean fx_modes_frame_pencil      (FxSystem *system, double **E, double **A, double **D,
                                      guint *n_q, GError **error);
 
+/* A floating frame's configuration stiffness as rows: K = D^T D over its
+ * `width` velocities from unknown `first` (D: rows x width). */
+typedef struct {
+  guint first, width, rows;
+  double *D;
+} FxModesFrameBlock;
+
+/* Every floating frame's block, from its own modes blocks (GArray of
+ * FxModesFrameBlock, which frees them); n_q: the rows in all. */
+GArray  *fx_modes_frame_blocks      (const FxSystem *system, guint *n_q, GError **error);
+
 /* Is unknown i (0 .. n_unknowns - 1) of such a link a velocity in the
  * linear model? Its model's own answer plus the F ends' port velocities. */
 gboolean fx_modes_frame_is_velocity (const FxLinkSys *link, guint i);

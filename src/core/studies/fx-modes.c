@@ -419,16 +419,6 @@ fx_modes_compute_with (const FxModel *model, guint max_vibrations, FxModesMethod
   if (sys == NULL)
     return NULL;
   guint n = fx_system_n_unknowns (sys);
-  if (fx_modes_frame_applies (sys)
-      && (method == FX_MODES_ITERATIVE || n > FX_MODES_MAX_UNKNOWNS))
-    {
-      /* the iterative path takes A from a Jacobian linear in dt */
-      g_set_error (error, FX_MODES_ERROR, FX_MODES_ERROR_TOO_LARGE,
-                   _("this model has %u unknowns; modes of a model with floating-frame links use "
-                     "the dense eigensolver, limited to %u (use fewer elements per link)"),
-                   n, FX_MODES_MAX_UNKNOWNS);
-      return NULL;
-    }
   FxModes *iter = NULL;
   if (method == FX_MODES_ITERATIVE || (method == FX_MODES_AUTO && n > FX_MODES_MAX_UNKNOWNS))
     {
