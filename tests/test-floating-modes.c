@@ -277,20 +277,22 @@ test_examples_counts (void)
     }
 }
 
-/* Largest |moment| of a mode's shape over all nodes. */
+/* Largest |moment| (FX_MODE_M) or |axial force| (FX_MODE_N) of a mode's
+ * shape over all nodes. */
 static double
-largest_moment (const FxModes *modes, const FxMode *mode)
+largest (const FxModes *modes, const FxMode *mode, guint which)
 {
   double big = 0.0;
   for (guint k = 0; k < modes->n_nodes; k++)
-    big = MAX (big, fabs (mode->shape[FX_MODE_SHAPE_STRIDE * k + FX_MODE_M]));
+    big = MAX (big, fabs (mode->shape[FX_MODE_SHAPE_STRIDE * k + which]));
   return big;
 }
 
-/* Shapes' moments: the welded triangle of floating-frame links shows its
+/* Shapes' stresses: the welded triangle of floating-frame links shows its
  * self-stress states' bending (scaled to 1, the same at both sides of
- * each welded corner), and a free bar's axial vibration shows none (its
- * bending is round-off, not to be scaled up to colours). */
+ * each welded corner), and a free bar's axial vibration shows its axial
+ * force and no moment (its bending is round-off, not to be scaled up to
+ * colours). */
 static void
 test_shape_moments (void)
 {
@@ -302,7 +304,7 @@ test_shape_moments (void)
   for (guint k = 0; k < modes->n_modes; k++)
     {
       const FxMode *mode = &modes->modes[k];
-      if (mode->kind != FX_MODE_SELF_STRESS || largest_moment (modes, mode) < 0.5)
+      if (mode->kind != FX_MODE_SELF_STRESS || largest (modes, mode, FX_MODE_M) < 0.5)
         continue;
       bending++;
       /* each link's last node meets the next link's first (a closed loop) */
@@ -340,7 +342,12 @@ test_shape_moments (void)
       if (fabs (mode->frequency - f_axial) > 1e-2 * f_axial)
         continue;
       axial++;
-      g_assert_cmpfloat (largest_moment (bm, mode), ==, 0.0);
+      g_assert_cmpfloat (largest (bm, mode, FX_MODE_M), ==, 0.0);
+      /* its axial force is drawn: largest in the middle, tension where the
+       * ends move apart (A moves along -x when B moves along +x) */
+      const double *mid = &mode->shape[FX_MODE_SHAPE_STRIDE * 5], *a = &mode->shape[0];
+      g_assert_cmpfloat (fabs (mid[FX_MODE_N]), ==, largest (bm, mode, FX_MODE_N));
+      g_assert_cmpfloat (mid[FX_MODE_N] * -a[FX_MODE_DX], >, 0.0);
     }
   g_assert_cmpuint (axial, ==, 1);
 }

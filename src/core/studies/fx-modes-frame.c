@@ -312,9 +312,37 @@ bends (const FxLinkSys *l, const double *state, const double *v, double reach)
   return bend > 1e-7 * MAX (vmax, reach);
 }
 
+/* The axial force's rate at the nodes: EA times each element's stretch
+ * rate (u is linear in an element: the chord's, exactly; the frame's
+ * turning adds nothing to it), at an interior node the mean of its two
+ * elements, at an end extrapolated, as GE links draw a field constant per
+ * element. */
+static void
+axial_rates (const FxSystem *sys, const FxLinkSys *l, const double *state, const double *v,
+             double *axial_rate)
+{
+  const guint N = l->N;
+  const double EA = fx_model_link (sys->built, (guint) (l - sys->links))->section.EA;
+  g_autofree double *e = g_new (double, N);
+  for (guint k = 0; k < N; k++)
+    {
+      double p0[2], p1[2];
+      l->model->node (l, state, k, p0, NULL, NULL);
+      l->model->node (l, state, k + 1, p1, NULL, NULL);
+      double d[2] = { p1[0] - p0[0], p1[1] - p0[1] }, len = hypot (d[0], d[1]);
+      e[k] = EA * (d[0] * (v[2 * k + 2] - v[2 * k]) + d[1] * (v[2 * k + 3] - v[2 * k + 1]))
+             / (len * len);
+    }
+  for (guint i = 0; i <= N; i++)
+    axial_rate[i] = N == 1 ? e[0]
+                  : i == 0 ? 1.5 * e[0] - 0.5 * e[1]
+                  : i == N ? 1.5 * e[N - 1] - 0.5 * e[N - 2]
+                  : 0.5 * (e[i - 1] + e[i]);
+}
+
 void
 fx_modes_frame_node_rates (FxSystem *sys, guint seg, const double *state, double size, double *v,
-                           double *moment_rate)
+                           double *moment_rate, double *axial_rate)
 {
   FxLinkSys *l = &sys->links[seg];
   const guint nn = n_nu_of (l), nodes = l->N + 1;
@@ -322,6 +350,7 @@ fx_modes_frame_node_rates (FxSystem *sys, guint seg, const double *state, double
 
   memset (v, 0, sizeof (double) * 2 * nodes);
   memset (moment_rate, 0, sizeof (double) * nodes);
+  memset (axial_rate, 0, sizeof (double) * nodes);
   for (guint k = 0; k < nn; k++)
     vmax = MAX (vmax, fabs (state[l->offset + k]));
   if (!(vmax > 0.0))
@@ -348,4 +377,5 @@ fx_modes_frame_node_rates (FxSystem *sys, guint seg, const double *state, double
     }
   if (!bends (l, state, v, frames_reach (sys, state)))
     memset (moment_rate, 0, sizeof (double) * nodes);
+  axial_rates (sys, l, state, v, axial_rate);
 }

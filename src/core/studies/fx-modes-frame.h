@@ -34,10 +34,12 @@ GArray  *fx_modes_frame_blocks      (const FxSystem *system, guint *n_q, GError 
  * linear model? Its model's own answer plus the F ends' port velocities. */
 gboolean fx_modes_frame_is_velocity (const FxLinkSys *link, guint i);
 
-/* Node velocities (spatial, 2 per node) and moment rates (1 per node) of
- * segment `seg` under the unknowns `state` (length n), from its
- * configuration update by central differences; `size` sets the step. */
+/* Node velocities (spatial, 2 per node), moment and axial force rates (1
+ * per node each) of segment `seg` under the unknowns `state` (length n),
+ * from its configuration update by central differences; `size` sets the
+ * step. */
 void     fx_modes_frame_node_rates  (FxSystem *system, guint seg, const double *state,
-                                     double size, double *v, double *moment_rate);
+                                     double size, double *v, double *moment_rate,
+                                     double *axial_rate);
 
 G_END_DECLS

@@ -204,30 +204,31 @@ frame_link (const FxSystem *sys, guint l)
 }
 
 /* Its nodes under the unknowns `state`: velocities into the shape's dx, dy
- * and, with omega > 0, the moment at the largest displacement (rate /
- * omega) into its m; returns the largest |m|. */
-static double
+ * and, with omega > 0, the moment and axial force at the largest
+ * displacement (rates / omega) into its m and n, their largest sizes added
+ * to big[0], big[1]. */
+static void
 frame_shape (FxSystem *sys, const FxModes *res, guint l, const double *state, double omega,
-             FxMode *mode)
+             FxMode *mode, double big[2])
 {
   const guint nk = res->link_nodes[l];
-  g_autofree double *v = g_new (double, 2 * nk), *rate = g_new (double, nk);
-  double big_m = 0.0;
+  g_autofree double *v = g_new (double, 2 * nk), *rate = g_new (double, 2 * nk);
 
-  fx_modes_frame_node_rates (sys, sys->seg_first[l], state, res->size, v, rate);
+  fx_modes_frame_node_rates (sys, sys->seg_first[l], state, res->size, v, rate, rate + nk);
   for (guint i = 0; i < nk; i++)
     {
       double *sh = &mode->shape[FX_MODE_SHAPE_STRIDE * (res->link_first[l] + i)];
       if (omega > 0.0)
         {
           sh[FX_MODE_M] = rate[i] / omega;
-          big_m = MAX (big_m, fabs (sh[FX_MODE_M]));
+          sh[FX_MODE_N] = rate[nk + i] / omega;
+          big[0] = MAX (big[0], fabs (sh[FX_MODE_M]));
+          big[1] = MAX (big[1], fabs (sh[FX_MODE_N]));
           continue;
         }
       sh[FX_MODE_DX] = v[2 * i];
       sh[FX_MODE_DY] = v[2 * i + 1];
     }
-  return big_m;
 }
 
 /* A vibration's moment and axial force, from its stresses (and the
@@ -251,10 +252,11 @@ fill_stress_shape (FxSystem *sys, const FxModes *res, const RawMode *rm, FxMode 
         big_n = MAX (big_n, fabs (f.n));
       }
   memset (sys->x, 0, sizeof (double) * sys->n);
+  double big[2] = { big_m, big_n };
   for (guint l = 0; l < res->n_links; l++)
     if (frame_link (sys, l))
-      big_m = MAX (big_m, frame_shape (sys, res, l, rm->state, sqrt (rm->omega2), mode));
-  double unit = stress_unit (res, mode, big_m, big_n);
+      frame_shape (sys, res, l, rm->state, sqrt (rm->omega2), mode, big);
+  double unit = stress_unit (res, mode, big[0], big[1]);
   for (guint k = 0; k < res->n_nodes && unit > 0.0; k++)
     {
       mode->shape[FX_MODE_SHAPE_STRIDE * k + FX_MODE_M] /= unit;
@@ -266,15 +268,15 @@ static void
 fill_shape (FxSystem *sys, const FxModes *res, const double *theta, const RawMode *rm,
             FxMode *mode)
 {
-  double big_d = 0.0, big_m = 0.0, big_n = 0.0;
+  double big_d = 0.0, big[2] = { 0.0, 0.0 };  /* largest |d|, |m|, |n| */
 
   memcpy (sys->x, mode->state, sizeof (double) * sys->n);
   mode->shape = g_new0 (double, FX_MODE_SHAPE_STRIDE * MAX (res->n_nodes, 1));
   for (guint l = 0; l < res->n_links; l++)
     if (frame_link (sys, l) && mode->kind == FX_MODE_SELF_STRESS && rm->stress)
-      big_m = MAX (big_m, frame_shape (sys, res, l, rm->stress, 1.0, mode));
+      frame_shape (sys, res, l, rm->stress, 1.0, mode, big);
     else if (frame_link (sys, l))
-      frame_shape (sys, res, l, mode->state, 0.0, mode);
+      frame_shape (sys, res, l, mode->state, 0.0, mode, big);
   for (guint l = 0; l < res->n_links; l++)
     for (guint i = 0; i < res->link_nodes[l]; i++)
       {
@@ -295,11 +297,11 @@ fill_shape (FxSystem *sys, const FxModes *res, const double *theta, const RawMod
         sh[FX_MODE_M] = f.m;
         sh[FX_MODE_N] = f.n;
         big_d = MAX (big_d, hypot (sh[FX_MODE_DX], sh[FX_MODE_DY]));
-        big_m = MAX (big_m, fabs (sh[FX_MODE_M]));
-        big_n = MAX (big_n, fabs (sh[FX_MODE_N]));
+        big[0] = MAX (big[0], fabs (sh[FX_MODE_M]));
+        big[1] = MAX (big[1], fabs (sh[FX_MODE_N]));
       }
   memset (sys->x, 0, sizeof (double) * sys->n);
-  double unit = mode->kind == FX_MODE_SELF_STRESS ? stress_unit (res, mode, big_m, big_n) : big_d;
+  double unit = mode->kind == FX_MODE_SELF_STRESS ? stress_unit (res, mode, big[0], big[1]) : big_d;
   if (unit <= 0.0)
     return;
   for (guint k = 0; k < FX_MODE_SHAPE_STRIDE * res->n_nodes; k++)
