@@ -80,6 +80,30 @@ check "after every vibration of the chain itself" \
   awk -F, 'NR > 1 && $3 == "regularisation" { r = 1 } NR > 1 && r && $3 == "vibration" { bad = 1 } END { exit bad || !r }' "$tmp/chain3.csv"
 check "the first vibration is the chain's (below 100 Hz)" \
   awk -F, '$3 == "vibration" && $1 == 1 { exit !($2 < 100) }' "$tmp/chain3.csv"
+# an animation name the exporter cannot take is a usage error, said before any work
+"$cli" modes "$examples/four-bar.flexion" --animation "$tmp/a.xyz" >"$tmp/xyz.out" 2>"$tmp/xyz.err"
+check "--animation a.xyz exits 1" test $? -eq 1
+check "and names the extensions it takes" grep -q "wants a .gif, .webm or .mp4 file" "$tmp/xyz.err"
+check "before listing any mode, writing nothing" test ! -s "$tmp/xyz.out" -a ! -e "$tmp/a.xyz"
+# issue 22: floating-frame links joined to others (the spin-up's two blades on one hub)
+"$cli" modes "$examples/spin-up.flexion" --count 3 --shapes "$tmp/spin-shapes.csv" \
+  --mode 2 --animation "$tmp/spin.gif" >"$tmp/spin.out" 2>&1
+check "modes of the spin-up exit 0" test $? -eq 0
+check "its blades are held by their motors: mobility 0, determinate" \
+  grep -q "mobility 0 · statically determinate" "$tmp/spin.out"
+check "both blades bend first at 0.604 Hz (3.80 rad/s)" \
+  awk '($1 == 1 || $1 == 2) && $2 > 0.6043 && $2 < 0.6045 { k++ } END { exit k != 2 }' "$tmp/spin.out"
+check "mode 2 moves the floating-frame blade's tip" \
+  awk -F, '$1 == 2 && $3 == "floating" && $4 == 10 { exit !($8 * $8 > 0.99) }' "$tmp/spin-shapes.csv"
+check "and its animation is drawn" grep -q "spin.gif: mode 2 · 0.604 Hz, one cycle in 48 frames" "$tmp/spin.out"
+check "as a GIF" test "$(head -c 6 "$tmp/spin.gif")" = "GIF89a"
+# past the dense solver's limit, floating-frame links take the iterative path too
+sed 's/"elements": 32/"elements": 400/' "$examples/spin-up.flexion" >"$tmp/spin400.flexion"
+"$cli" modes "$tmp/spin400.flexion" --count 2 >"$tmp/spin400.out" 2>&1
+check "a spin-up of 2454 unknowns exits 0, by iteration" \
+  test $? -eq 0 -a -n "$(grep 'lowest vibrations only (2454 unknowns)' "$tmp/spin400.out")"
+check "with both blades at 0.604 Hz" \
+  awk '($1 == 1 || $1 == 2) && $2 > 0.6043 && $2 < 0.6045 { k++ } END { exit k != 2 }' "$tmp/spin400.out"
 # issue 25.5: --count has a cap by the model and the memory limit
 sed 's/"elements": [0-9]*/"elements": 400/' "$examples/cantilever.flexion" >"$tmp/c400.flexion"
 timeout 120 "$cli" modes "$tmp/c400.flexion" --count 2147483647 >"$tmp/cap.out" 2>"$tmp/cap.err"

@@ -1,7 +1,6 @@
 /* test-modes.c: linear modes (docs/theory.md §8) against Euler-Bernoulli,
  * Maxwell's counts on the examples, and the time domain. */
-#include "test-models.h"
-#include "fx-modes.h"
+#include "test-modes-common.h"
 #include "fx-matrix.h"
 #include "fx-system-private.h"
 
@@ -25,25 +24,6 @@ static FxModel *
 slender_beam (FxSupport left, FxSupport right)
 {
   return slender_beam_n (left, right, N_EL);
-}
-
-static FxModes *
-modes_of (const FxModel *m, guint k)
-{
-  g_autoptr (GError) error = NULL;
-  FxModes *modes = fx_modes_compute (m, k, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (modes);
-  return modes;
-}
-
-static const FxMode *
-nth_vibration (const FxModes *modes, guint i)
-{
-  for (guint k = 0; k < modes->n_modes; k++)
-    if (modes->modes[k].kind == FX_MODE_VIBRATION && modes->modes[k].index == i)
-      return &modes->modes[k];
-  g_assert_not_reached ();
 }
 
 /* f_i = (beta_i L)^2 / (2 pi) sqrt(EI / (rhoA L^4)) with L = rhoA = EI = 1 */
@@ -281,39 +261,7 @@ test_time_domain (void)
   g_autoptr (FxModel) m = slender_beam (FX_SUPPORT_CLAMP, FX_SUPPORT_NONE);
   g_autoptr (FxModes) modes = modes_of (m, 1);
   const FxMode *m1 = nth_vibration (modes, 1);
-  g_autoptr (FxModel) lin = fx_modes_linear_model (m);
-  g_autoptr (FxSystem) sys = test_system (lin);
-  g_assert_cmpuint (fx_system_n_unknowns (sys), ==, modes->n_unknowns);
-
-  /* displacement amplitude 1e-5 L: v = omega d */
-  double omega = 2 * G_PI * m1->frequency, T = 1.0 / m1->frequency;
-  double *x = fx_system_state (sys);
-  for (guint i = 0; i < modes->n_unknowns; i++)
-    x[i] = 1e-5 * omega * m1->state[i];
-
-  g_autoptr (FxIntegrator) it = fx_integrator_new (sys, 1e-12, 20);
-  const double dt = T / 200.0;  /* midpoint's period error ~(omega dt)^2/12 = 8e-5 */
-  double v[2];
-  fx_system_point_velocity (sys, 0, 1.0, v);
-  double prev = v[1], t_first = -1, t_last = -1;
-  guint crossings = 0;
-  FxStepReport rep;
-  while (fx_system_time (sys) < 4.2 * T)
-    {
-      g_assert_true (fx_integrator_step (it, dt, &rep, NULL));
-      fx_system_point_velocity (sys, 0, 1.0, v);
-      if ((prev < 0) != (v[1] < 0))
-        {
-          double tc = fx_system_time (sys) - dt * v[1] / (v[1] - prev);
-          if (t_first < 0)
-            t_first = tc;
-          t_last = tc;
-          crossings++;
-        }
-      prev = v[1];
-    }
-  g_assert_cmpuint (crossings, >=, 6);
-  double period = 2.0 * (t_last - t_first) / (crossings - 1);
+  double T = 1.0 / m1->frequency, period = test_mode_period (m, modes, m1, 0);
   g_test_message ("time domain: period %.6f s, mode 1: %.6f s", period, T);
   g_assert_cmpfloat (fabs (period - T) / T, <, 0.005);
 }

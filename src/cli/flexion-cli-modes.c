@@ -125,6 +125,16 @@ flexion_cli_modes (int argc, char **argv)
       g_printerr ("flexion-cli modes: expected one MODEL file and --count of at least 1\n");
       return EXIT_USAGE;
     }
+#ifdef FLEXION_HAVE_RENDER
+  /* a name the exporter cannot take is a usage error, said before any work */
+  if (animation_path && !fx_animation_path_is_known (animation_path))
+    {
+      g_printerr ("flexion-cli modes: --animation wants a .gif, .webm or .mp4 file, or a name "
+                  "without an extension for a new folder of PNG frames, not \"%s\"\n",
+                  animation_path);
+      return EXIT_USAGE;
+    }
+#endif
   g_autoptr (FxModel) model = flexion_cli_load_model (argv[1]);
   if (model == NULL)
     return EXIT_INVALID;

@@ -2,6 +2,7 @@
  * (docs/theory.md §8): the lowest vibrations of a model beyond the dense
  * limit, by shift-invert Arnoldi on the midpoint's own Newton matrix. */
 #include "fx-modes-private.h"
+#include "fx-modes-frame.h"
 
 #include <glib/gi18n-lib.h>
 #include <gsl/gsl_complex_math.h>
@@ -24,11 +25,45 @@
 #define RITZ_RTOL 1e-8       /* accepted Ritz pairs: residual / |mu|     */
 #define MU_MIN 1e-9          /* |mu| below: an infinite eigenvalue       */
 
+/* The iteration's operator. A floating frame's Newton matrix at rest is
+ * E - dt/2 A + dt^2/4 K_q (fx-modes-frame.c): its configuration stiffness
+ * K_q = D^T D brings stresses s of unit compliance, C s' = D v, M v' =
+ * -D^T s + ..., which extend the unknowns to N = n + n_q. */
+typedef struct {
+  FxSystem *sys;
+  FxMatrix *J;      /* the shifted matrix, factorised */
+  double dt;
+  gsize n, N;
+  GArray *blocks;   /* FxModesFrameBlock, or NULL */
+} Op;
+
+/* out = S^-1 E~ v with S = E~ - dt/2 A~. With floating frames, eliminating
+ * s from S = [[E - dt/2 A, dt/2 D^T], [-dt/2 D, I]]: J u = E v - dt/2 D^T s,
+ * s_out = s + dt/2 D u. */
 static void
-apply_T (FxSystem *sys, FxMatrix *J, const double *v, double *out)
+apply_T (const Op *op, const double *v, double *out)
 {
-  fx_system_residual (sys, v, 0.0, out, NULL, NULL);  /* E v */
-  fx_matrix_solve (J, out);
+  const double h = 0.5 * op->dt;
+  fx_system_residual (op->sys, v, 0.0, out, NULL, NULL);  /* E v */
+  for (guint k = 0, r0 = 0; op->blocks && k < op->blocks->len; k++)
+    {
+      const FxModesFrameBlock *b = &g_array_index (op->blocks, FxModesFrameBlock, k);
+      for (guint r = 0; r < b->rows; r++, r0++)
+        for (guint i = 0; i < b->width; i++)
+          out[b->first + i] -= h * b->D[(gsize) r * b->width + i] * v[op->n + r0];
+    }
+  fx_matrix_solve (op->J, out);
+  for (guint k = 0, r0 = 0; op->blocks && k < op->blocks->len; k++)
+    {
+      const FxModesFrameBlock *b = &g_array_index (op->blocks, FxModesFrameBlock, k);
+      for (guint r = 0; r < b->rows; r++, r0++)
+        {
+          double Du = 0.0;
+          for (guint i = 0; i < b->width; i++)
+            Du += b->D[(gsize) r * b->width + i] * out[b->first + i];
+          out[op->n + r0] = v[op->n + r0] + h * Du;
+        }
+    }
 }
 
 static double
@@ -70,9 +105,9 @@ orthogonalise (const double *V, guint count, gsize n, double *w, gsl_matrix *H, 
  * (m + B) x m with B subdiagonals. Returns the dimension reached (less than
  * m on breakdown). */
 static guint
-arnoldi (FxSystem *sys, FxMatrix *J, guint m, double *V, gsl_matrix *H)
+arnoldi (const Op *op, guint m, double *V, gsl_matrix *H)
 {
-  const gsize n = sys->n;
+  const gsize n = op->N;
   const guint B = FX_MODES_BLOCK;
   g_autoptr (GRand) rand = g_rand_new_with_seed (17);
   g_autofree double *w = g_new (double, n);
@@ -82,13 +117,13 @@ arnoldi (FxSystem *sys, FxMatrix *J, guint m, double *V, gsl_matrix *H)
       for (gsize i = 0; i < n; i++)
         w[i] = g_rand_double_range (rand, -1.0, 1.0);
       double *vb = &V[(gsize) b * n];
-      apply_T (sys, J, w, vb);  /* one application removes the infinite directions */
+      apply_T (op, w, vb);  /* one application removes the infinite directions */
       orthogonalise (V, b, n, vb, NULL, 0);
       normalise (vb, n);
     }
   for (guint j = 0; j < m; j++)
     {
-      apply_T (sys, J, &V[(gsize) j * n], w);
+      apply_T (op, &V[(gsize) j * n], w);
       orthogonalise (V, j + B, n, w, H, j);
       double beta = normalise (w, n);
       gsl_matrix_set (H, j + B, j, beta);
@@ -149,24 +184,24 @@ ritz_by_omega (gconstpointer a, gconstpointer b)
  * leaves of an infinite eigenvalue (E phi = 0: a massless frame's
  * "vibration" at 1e9 Hz) carries next to no kinetic energy. */
 static gboolean
-ritz_mode (FxSystem *sys, const double *V, guint m, const gsl_matrix_complex *Y, guint k,
+ritz_mode (const Op *op, const double *V, guint m, const gsl_matrix_complex *Y, guint k,
            const gboolean *is_vel, RawMode *rm)
 {
-  const gsize n = sys->n;
-  g_autofree gsl_complex *phi = g_new0 (gsl_complex, n);
-  g_autofree double *re = g_new (double, n), *im = g_new (double, n);
+  const gsize n = op->n, N = op->N;
+  g_autofree gsl_complex *phi = g_new0 (gsl_complex, N);
+  g_autofree double *re = g_new (double, N), *im = g_new (double, N);
   g_autofree double *Ere = g_new (double, n), *Eim = g_new (double, n);
   for (guint j = 0; j < m; j++)
     {
       gsl_complex y = gsl_matrix_complex_get (Y, j, k);
-      const double *vj = &V[(gsize) j * n];
-      for (gsize i = 0; i < n; i++)
+      const double *vj = &V[(gsize) j * N];
+      for (gsize i = 0; i < N; i++)
         phi[i] = gsl_complex_add (phi[i], gsl_complex_mul_real (y, vj[i]));
     }
-  for (gsize i = 0; i < n; i++)
+  for (gsize i = 0; i < N; i++)
     re[i] = GSL_REAL (phi[i]), im[i] = GSL_IMAG (phi[i]);
-  fx_system_residual (sys, re, 0.0, Ere, NULL, NULL);  /* E Re(phi) */
-  fx_system_residual (sys, im, 0.0, Eim, NULL, NULL);
+  fx_system_residual (op->sys, re, 0.0, Ere, NULL, NULL);  /* E Re(phi) */
+  fx_system_residual (op->sys, im, 0.0, Eim, NULL, NULL);
   double kinetic = 0.0, elastic = 0.0;
   for (gsize i = 0; i < n; i++)
     {
@@ -176,6 +211,8 @@ ritz_mode (FxSystem *sys, const double *V, guint m, const gsl_matrix_complex *Y,
       else
         elastic += e;
     }
+  for (gsize i = n; i < N; i++)  /* floating frames' stresses: unit compliance */
+    elastic += re[i] * re[i] + im[i] * im[i];
   if (!(kinetic > 0.5 * elastic && elastic > 0.5 * kinetic))
     return FALSE;
   gsl_complex sq = GSL_COMPLEX_ZERO;
@@ -227,12 +264,12 @@ shifted_matrix (FxSystem *sys, double dt, GError **error)
  * yet converged, by rising frequency (Ritz), into `found`. Returns the
  * dimension reached. */
 static guint
-ritz_pairs (FxSystem *sys, FxMatrix *J, double dt, guint m, double *V, gsl_matrix_complex **Yout,
-            GArray *found)
+ritz_pairs (const Op *op, guint m, double *V, gsl_matrix_complex **Yout, GArray *found)
 {
   const guint B = FX_MODES_BLOCK;
+  const double dt = op->dt;
   gsl_matrix *H = gsl_matrix_calloc (m + B, m);
-  guint reached = arnoldi (sys, J, m, V, H);
+  guint reached = arnoldi (op, m, V, H);
 
   gsl_matrix *Hm = gsl_matrix_alloc (reached, reached);
   gsl_matrix_const_view sub = gsl_matrix_const_submatrix (H, 0, 0, reached, reached);
@@ -309,12 +346,17 @@ fx_modes_arnoldi_solve (FxSystem *sys, guint want, GArray *raw, GError **error)
   g_autoptr (FxMatrix) J = shifted_matrix (sys, dt, error);
   if (J == NULL)
     return FALSE;
+  guint n_q = 0;
+  g_autoptr (GArray) blocks = NULL;
+  if (fx_modes_frame_applies (sys) && !(blocks = fx_modes_frame_blocks (sys, &n_q, error)))
+    return FALSE;
+  const Op op = { sys, J, dt, n, n + n_q, blocks };
 
   g_autofree gboolean *is_vel = g_new (gboolean, n);
   for (gsize i = 0; i < n; i++)
     is_vel[i] = fx_modes_unknown_is_velocity (sys, (guint) i);
   /* a larger Krylov space until `want` converge, within the caps */
-  guint m = krylov_size (n, want), m_max = krylov_size (n, G_MAXUINT / 8);
+  guint m = krylov_size (op.N, want), m_max = krylov_size (op.N, G_MAXUINT / 8);
   g_autoptr (GArray) found = g_array_new (FALSE, FALSE, sizeof (Ritz));
   g_autofree double *V = NULL;
   gsl_matrix_complex *Y = NULL;
@@ -323,8 +365,8 @@ fx_modes_arnoldi_solve (FxSystem *sys, guint want, GArray *raw, GError **error)
     {
       g_clear_pointer (&Y, gsl_matrix_complex_free);
       g_free (V);
-      V = g_new0 (double, (gsize) (m + FX_MODES_BLOCK) * n);
-      reached = ritz_pairs (sys, J, dt, m, V, &Y, found);
+      V = g_new0 (double, (gsize) (m + FX_MODES_BLOCK) * op.N);
+      reached = ritz_pairs (&op, m, V, &Y, found);
       if (found->len >= want || m >= m_max || reached < m)
         break;
       m = MIN (2 * m, m_max);
@@ -333,7 +375,7 @@ fx_modes_arnoldi_solve (FxSystem *sys, guint want, GArray *raw, GError **error)
     {
       const Ritz *r = &g_array_index (found, Ritz, i);
       RawMode rm = { FX_MODE_VIBRATION, r->omega * r->omega, NULL, NULL };
-      if (ritz_mode (sys, V, reached, Y, r->k, is_vel, &rm))
+      if (ritz_mode (&op, V, reached, Y, r->k, is_vel, &rm))
         g_array_append_val (raw, rm);
     }
   gsl_matrix_complex_free (Y);

@@ -28,6 +28,7 @@
  */
 #include "fx-modes.h"
 #include "fx-modes-private.h"
+#include "fx-modes-frame.h"
 
 #include <glib/gi18n-lib.h>
 #include <gsl/gsl_blas.h>
@@ -217,6 +218,8 @@ typedef struct {
   double *sv, *ss;          /* scale of each: v = sv v~, sigma = ss s~  */
   gsl_matrix *D;            /* scaled ns x nv: C~ s~' = D v~            */
   gsl_matrix *M, *C;        /* scaled masses and compliances            */
+  double *Dq;               /* floating frames' stiffness rows, n_q x n */
+  guint n_q, first_q;       /* their stresses: first_q ..               */
 } Linear;
 
 static void
@@ -228,17 +231,83 @@ linear_clear (Linear *L)
   g_free (L->str);
   g_free (L->sv);
   g_free (L->ss);
+  g_free (L->Dq);
   g_clear_pointer (&L->D, gsl_matrix_free);
   g_clear_pointer (&L->M, gsl_matrix_free);
   g_clear_pointer (&L->C, gsl_matrix_free);
 }
 
-/* E and A of the system, with springs as extra stress unknowns. */
+/* A system with floating-frame links (fx-modes-frame.c): its pencil over
+ * the n unknowns goes into the top-left corner, its configuration
+ * stiffness K_q = D^T D becomes the last n_q stresses, of unit compliance:
+ * C sigma' = D v, M v' = -D^T sigma. */
+static gboolean
+frame_pencil (Linear *L, guint first_q, GError **error)
+{
+  const guint n = L->n;
+  double *E = NULL, *A = NULL, *D = NULL;
+  guint n_q = 0;
+  if (!fx_modes_frame_pencil (L->sys, &E, &A, &D, &n_q, error))
+    return FALSE;
+  L->na = first_q + n_q;
+  L->E = g_new0 (double, (gsize) L->na * L->na);
+  L->A = g_new0 (double, (gsize) L->na * L->na);
+  for (guint i = 0; i < n; i++)
+    {
+      memcpy (&L->E[(gsize) i * L->na], &E[(gsize) i * n], sizeof (double) * n);
+      memcpy (&L->A[(gsize) i * L->na], &A[(gsize) i * n], sizeof (double) * n);
+    }
+  for (guint q = 0; q < n_q; q++)
+    {
+      gsize r = first_q + q;
+      L->E[r * L->na + r] = 1.0;
+      for (guint j = 0; j < n; j++)
+        {
+          L->A[r * L->na + j] = D[(gsize) q * n + j];
+          L->A[(gsize) j * L->na + r] = -D[(gsize) q * n + j];
+        }
+    }
+  g_free (E);
+  g_free (A);
+  L->Dq = D;
+  L->n_q = n_q;
+  L->first_q = first_q;
+  return TRUE;
+}
+
+/* A self-stress state's stresses sigma of floating frames, as the
+ * configuration q that carries them (K q = D^T sigma; with D's rows
+ * sqrt(mu) u^T, q = sum u sigma / sqrt(mu)): their moments are drawn from
+ * it. */
 static void
-linearise (Linear *L)
+frame_self_stress (const Linear *L, GArray *raw)
+{
+  for (guint k = 0; k < raw->len && L->n_q > 0; k++)
+    {
+      RawMode *rm = &g_array_index (raw, RawMode, k);
+      if (rm->kind != FX_MODE_SELF_STRESS)
+        continue;
+      rm->stress = g_new0 (double, L->na);
+      for (guint r = 0; r < L->n_q; r++)
+        {
+          const double *row = &L->Dq[(gsize) r * L->n];
+          double sigma = rm->state[L->first_q + r], mu = 0.0;
+          for (guint j = 0; j < L->n; j++)
+            mu += row[j] * row[j];
+          for (guint j = 0; j < L->n && sigma != 0.0; j++)
+            rm->stress[j] += row[j] * sigma / mu;
+        }
+    }
+}
+
+/* E and A of the system, with springs (and floating frames' stiffness) as
+ * extra stress unknowns. */
+static gboolean
+linearise (Linear *L, GError **error)
 {
   FxSystem *sys = L->sys;
-  const guint n = sys->n, ns = sys->springs->len, na = n + ns;
+  const guint n = sys->n, ns = sys->springs->len;
+  guint na = n + ns;
   g_autofree double *k = g_new0 (double, MAX (ns, 1));
 
   /* springs: take their stiffness out of the Jacobian (it enters there at
@@ -251,10 +320,19 @@ linearise (Linear *L)
     }
   memset (sys->x, 0, sizeof (double) * n);
   L->n = n;
-  L->na = na;
-  L->E = g_new0 (double, (gsize) na * na);
-  L->A = g_new0 (double, (gsize) na * na);
-  assemble_pencil (sys, L->E, L->A, na);
+  if (fx_modes_frame_applies (sys))
+    {
+      if (!frame_pencil (L, na, error))
+        return FALSE;
+      na = L->na;
+    }
+  else
+    {
+      L->na = na;
+      L->E = g_new0 (double, (gsize) na * na);
+      L->A = g_new0 (double, (gsize) na * na);
+      assemble_pencil (sys, L->E, L->A, na);
+    }
   /* spring s: C sigma' = k^-1 sigma' = w_a - w_b, moment -sigma on a, +sigma on b */
   for (guint s = 0; s < ns; s++)
     {
@@ -273,6 +351,7 @@ linearise (Linear *L)
     }
   for (guint s = 0; s < ns; s++)
     g_array_index (sys->springs, FxSpringSys, s).k = k[s];
+  return TRUE;
 }
 
 /* A must be skew with no velocity-velocity or stress-stress coupling; else
@@ -873,13 +952,13 @@ fx_modes_dense_solve (FxSystem *sys, guint max_vibrations, FxModes *res, GArray 
   Linear L = { 0 };
 
   L.sys = sys;
-  linearise (&L);
-  if (!split_and_scale (&L, error))
+  if (!linearise (&L, error) || !split_and_scale (&L, error))
     {
       linear_clear (&L);
       return FALSE;
     }
   find_kernels (&L, res, raw);
+  frame_self_stress (&L, raw);
   find_vibrations (&L, res->mobility - res->n_massless_motions, max_vibrations, res, raw);
   linear_clear (&L);
   return TRUE;

@@ -1,18 +1,35 @@
-/* fx-modes-frame.c: modes of a link model that gives its own blocks
- * (fx-link-model.h, modes_blocks): a floating-frame link alone, held or
- * free at its ends (docs/theory.md, "Floating-frame links"). With Z a basis
- * of the null space of its frame condition and of its held ends' velocities,
- * Z^T K Z phi = omega^2 Z^T M Z phi (gsl_eigen_gensymmv); zero eigenvalues
- * are the motions (3 for a free link, none for a clamped one). */
+/* fx-modes-frame.c: the linear model of a mechanism with links whose
+ * elastic forces come through their configuration (a floating-frame link,
+ * docs/theory.md "Floating-frame links"), in the form the dense path
+ * solves (fx-modes-dense.c): E y' = A y over velocities and stresses.
+ *
+ * At rest such a link's residual Jacobian is E - dt/2 A + dt^2/4 K_q: its
+ * momenta and ports are linear in dt like every other part of the system,
+ * but K q_mid, with q_mid = q_n + dt/2 v_mid, adds a dt^2 term. Three
+ * Jacobians at dt = tau, 2 tau, 3 tau separate the three matrices exactly
+ * (tau from the link's own mass and stiffness, so that no term swamps
+ * another in round-off). K_q then becomes stresses of unit compliance,
+ * K_q = D^T D, as torsional springs do in the dense path: the junctions'
+ * compatibility, the frame condition and the held ends stay what they are
+ * in the assembled system (multipliers: rigid stresses), and motions,
+ * self-stress states and vibrations of the whole mechanism come out of one
+ * pencil, GE links, point masses and regularising inertias included.
+ * The iterative path (fx-modes-arnoldi.c) uses the Newton matrix itself,
+ * dt^2/4 K_q and all, and the same stresses from the links' own K
+ * (fx_modes_frame_blocks). */
 #include "fx-modes-frame.h"
-#include "fx-system-private.h"
 #include "fx-link-model.h"
 
+#include <glib/gi18n-lib.h>
+#include <gsl/gsl_eigen.h>
 #include <math.h>
 #include <string.h>
-#include <glib/gi18n-lib.h>
-#include <gsl/gsl_blas.h>
-#include <gsl/gsl_eigen.h>
+
+/* Eigenvalues of K_q below this times the largest are its kernel (the
+ * flexible field's rigid motions, which the frame takes): round-off puts
+ * them near 1e-14, a 200-element steel link's smallest elastic one is
+ * above 1e-10. */
+#define KQ_RTOL 1e-12
 
 gboolean
 fx_modes_frame_applies (const FxSystem *sys)
@@ -23,218 +40,342 @@ fx_modes_frame_applies (const FxSystem *sys)
   return FALSE;
 }
 
-/* How the end's port is held in the linear model: 1 held (a support, a
- * motor), 0 free (the link alone at a joint without inertia), -1 other. */
-static int
-end_held (const FxSystem *sys, GArray *junctions, guint side)
+static guint
+n_nu_of (const FxLinkSys *l)
 {
-  for (guint i = 0; i < junctions->len; i++)
+  return l->model->modes_blocks (l, NULL, NULL, NULL, NULL);
+}
+
+gboolean
+fx_modes_frame_is_velocity (const FxLinkSys *l, guint i)
+{
+  if (l->model->unknown_is_velocity (l, i))
+    return TRUE;
+  /* an F end gives its velocity out: the port unknown is a (massless)
+   * velocity, its force a multiplier */
+  for (guint side = 0; side < 2; side++)
+    for (guint ch = 0; ch < 2; ch++)
+      {
+        FxCausality c = ch == 0 ? l->T_end[side] : l->R_end[side];
+        FxPort p = l->model->port (l, side, ch == 0 ? FX_CHANNEL_TRANSLATION : FX_CHANNEL_ROTATION);
+        guint k = ch == 0 ? 2 : 1, at = l->offset + i;
+        if (c == FX_CAUSAL_F && at >= p.dof && at < p.dof + k)
+          return TRUE;
+      }
+  return FALSE;
+}
+
+/* A floating frame's own mass and stiffness at rest (nn x nn, allocated);
+ * 0 for a link without (M, K stay NULL). */
+static guint
+own_blocks (const FxLinkSys *l, double **M, double **K)
+{
+  if (l->model->modes_blocks == NULL)
+    return 0;
+  guint nn = n_nu_of (l);
+  g_autofree double *C = g_new (double, 3 * nn), *ends = g_new (double, 6 * nn);
+  *M = g_new (double, nn * nn);
+  *K = g_new (double, nn * nn);
+  l->model->modes_blocks (l, *M, *K, C, ends);
+  return nn;
+}
+
+/* tau with tau^2 max|K| = max|M| over the links' own blocks. */
+static double
+time_scale (const FxSystem *sys)
+{
+  double m = 0.0, k = 0.0;
+  for (guint li = 0; li < sys->n_links; li++)
     {
-      const FxJunction *j = &g_array_index (junctions, FxJunction, i);
-      for (guint k = 0; k < j->ports->len; k++)
+      g_autofree double *M = NULL, *K = NULL;
+      guint nn = own_blocks (&sys->links[li], &M, &K);
+      for (guint i = 0; i < nn * nn; i++)
+        m = MAX (m, fabs (M[i])), k = MAX (k, fabs (K[i]));
+    }
+  return m > 0.0 && k > 0.0 ? sqrt (m / k) : 1.0;
+}
+
+/* Rows of constraints (no mass, no compliance: multipliers, reactions,
+ * forces at F ends) are written with whatever factor suits Newton (dt C v
+ * against dt C^T lambda with lambda a step mean, not a midpoint): scale
+ * each so that A is skew, as the dense path requires. */
+static void
+skew_rows (const FxSystem *sys, double *E, double *A)
+{
+  const guint n = sys->n;
+  for (guint li = 0; li < sys->n_links; li++)
+    {
+      const FxLinkSys *l = &sys->links[li];
+      if (l->model->modes_blocks == NULL)
+        continue;
+      for (guint k = n_nu_of (l); k < l->n_unknowns; k++)
         {
-          const FxPort *p = &g_array_index (j->ports, FxPort, k);
-          if (p->link != 0 || p->side != side)
+          guint i = l->offset + k;
+          for (guint j = 0; j < n; j++)
+            E[(gsize) i * n + j] = E[(gsize) j * n + i] = 0.0;  /* round-off of the fit */
+          if (fx_modes_frame_is_velocity (l, k))
             continue;
-          if (j->ground || j->driven)
-            return 1;
-          return j->ports->len == 1 && j->inertia_dof < 0 && j->body < 0 ? 0 : -1;
+          double cross = 0.0, self = 0.0;
+          for (guint j = 0; j < n; j++)
+            {
+              cross += A[(gsize) i * n + j] * A[(gsize) j * n + i];
+              self += A[(gsize) i * n + j] * A[(gsize) i * n + j];
+            }
+          if (self > 0.0 && cross != 0.0)
+            for (guint j = 0; j < n; j++)
+              A[(gsize) i * n + j] *= -cross / self;
         }
     }
-  return 0;
 }
 
-/* An orthonormal basis (columns) of the null space of the r x c rows B. */
-static gsl_matrix *
-null_space (const double *B, guint r, guint c, guint *dim)
+/* A link's configuration stiffness K (nn x nn, leading dimension ld) as
+ * rows D (sqrt(mu) u^T per eigenpair with mu > 0, K = D^T D) into block.
+ * FALSE when K has a clearly negative eigenvalue. */
+static gboolean
+factor_block (const double *K, guint ld, guint first, guint nn, FxModesFrameBlock *block)
 {
-  gsl_matrix *BtB = gsl_matrix_calloc (c, c), *V = gsl_matrix_alloc (c, c);
-  gsl_vector *ev = gsl_vector_alloc (c);
-  gsl_eigen_symmv_workspace *w = gsl_eigen_symmv_alloc (c);
-
-  for (guint i = 0; i < c; i++)
-    for (guint j = 0; j < c; j++)
-      {
-        double s = 0.0;
-        for (guint k = 0; k < r; k++)
-          s += B[k * c + i] * B[k * c + j];
-        gsl_matrix_set (BtB, i, j, s);
-      }
-  gsl_eigen_symmv (BtB, ev, V, w);
-  double big = 0.0;
-  for (guint i = 0; i < c; i++)
-    big = MAX (big, fabs (gsl_vector_get (ev, i)));
-  *dim = 0;
-  for (guint i = 0; i < c; i++)
-    *dim += fabs (gsl_vector_get (ev, i)) <= 1e-12 * big;
-  gsl_matrix *Z = gsl_matrix_alloc (c, MAX (*dim, 1));
-  guint col = 0;
-  for (guint i = 0; i < c; i++)
-    if (fabs (gsl_vector_get (ev, i)) <= 1e-12 * big)
-      {
-        for (guint k = 0; k < c; k++)
-          gsl_matrix_set (Z, k, col, gsl_matrix_get (V, k, i));
-        col++;
-      }
+  gsl_matrix *S = gsl_matrix_alloc (nn, nn), *U = gsl_matrix_alloc (nn, nn);
+  gsl_vector *mu = gsl_vector_alloc (nn);
+  gsl_eigen_symmv_workspace *w = gsl_eigen_symmv_alloc (nn);
+  for (guint i = 0; i < nn; i++)
+    for (guint j = 0; j < nn; j++)
+      gsl_matrix_set (S, i, j, 0.5 * (K[(gsize) i * ld + j] + K[(gsize) j * ld + i]));
+  gsl_eigen_symmv (S, mu, U, w);
+  double big = 0.0, low = 0.0;
+  for (guint c = 0; c < nn; c++)
+    big = MAX (big, gsl_vector_get (mu, c)), low = MIN (low, gsl_vector_get (mu, c));
+  block->first = first;
+  block->width = nn;
+  block->rows = 0;
+  block->D = g_new (double, (gsize) nn * nn);
+  for (guint c = 0; c < nn; c++)
+    {
+      double m = gsl_vector_get (mu, c);
+      if (!(m > KQ_RTOL * big))
+        continue;
+      for (guint i = 0; i < nn; i++)
+        block->D[(gsize) block->rows * nn + i] = sqrt (m) * gsl_matrix_get (U, i, c);
+      block->rows++;
+    }
   gsl_eigen_symmv_free (w);
-  gsl_vector_free (ev);
-  gsl_matrix_free (V);
-  gsl_matrix_free (BtB);
-  return Z;
+  gsl_vector_free (mu);
+  gsl_matrix_free (U);
+  gsl_matrix_free (S);
+  return low >= -1e-9 * big;
 }
 
-/* Z^T A Z */
-static gsl_matrix *
-reduce (const double *A, guint c, const gsl_matrix *Z)
-{
-  gsl_matrix_const_view Av = gsl_matrix_const_view_array (A, c, c);
-  gsl_matrix *AZ = gsl_matrix_alloc (c, Z->size2), *R = gsl_matrix_alloc (Z->size2, Z->size2);
-  gsl_blas_dgemm (CblasNoTrans, CblasNoTrans, 1.0, &Av.matrix, Z, 0.0, AZ);
-  gsl_blas_dgemm (CblasTrans, CblasNoTrans, 1.0, Z, AZ, 0.0, R);
-  gsl_matrix_free (AZ);
-  return R;
-}
-
-/* The drawn nodes and one mode's shape: the spatial velocity of each node
- * for the mode's nu (largest |d| = 1). */
 static void
-fill_frame_shape (FxSystem *sys, FxModes *res, FxMode *mode)
+block_clear (gpointer p)
 {
-  double big = 0.0;
-  FxLinkSys *l = &sys->links[0];
-
-  memcpy (sys->x, mode->state, sizeof (double) * sys->n);
-  mode->shape = g_new0 (double, FX_MODE_SHAPE_STRIDE * MAX (res->n_nodes, 1));
-  for (guint i = 0; i < res->n_nodes; i++)
-    {
-      /* the node's velocity: its position under a unit time step of nu */
-      double p0[2], p1[2];
-      double *saved = g_memdup2 (l->theta, sizeof (double) * l->n_theta);
-      double r_saved[2] = { l->r[0], l->r[1] };
-      l->model->node (l, sys->x, i, p0, NULL, NULL);
-      l->model->commit (l, sys->x, 1e-6);
-      l->model->node (l, sys->x, i, p1, NULL, NULL);
-      memcpy (l->theta, saved, sizeof (double) * l->n_theta);
-      l->r[0] = r_saved[0];
-      l->r[1] = r_saved[1];
-      g_free (saved);
-      double *sh = &mode->shape[FX_MODE_SHAPE_STRIDE * i];
-      sh[FX_MODE_DX] = (p1[0] - p0[0]) / 1e-6;
-      sh[FX_MODE_DY] = (p1[1] - p0[1]) / 1e-6;
-      big = MAX (big, hypot (sh[FX_MODE_DX], sh[FX_MODE_DY]));
-    }
-  memset (sys->x, 0, sizeof (double) * sys->n);
-  if (big <= 0.0)
-    return;
-  for (guint k = 0; k < FX_MODE_SHAPE_STRIDE * res->n_nodes; k++)
-    mode->shape[k] /= big;
-  for (guint i = 0; i < res->n_unknowns; i++)
-    mode->state[i] /= big;
+  g_free (((FxModesFrameBlock *) p)->D);
 }
 
-FxModes *
-fx_modes_frame_compute (FxSystem *sys, guint max_vibrations, GError **error)
+static gboolean
+not_positive (GError **error)
 {
-  if (sys->n_links != 1 || sys->links[0].model->modes_blocks == NULL)
-    {
-      g_set_error_literal (error, FX_MODES_ERROR, FX_MODES_ERROR_FAILED,
-                           _("modes of a floating-frame link joined to other links are not "
-                             "supported yet"));
-      return NULL;
-    }
-  FxLinkSys *l = &sys->links[0];
-  const guint c = l->model->modes_blocks (l, NULL, NULL, NULL, NULL);
-  g_autofree double *M = g_new (double, c * c), *K = g_new (double, c * c);
-  g_autofree double *B = g_new0 (double, 9 * c), *ends = g_new (double, 6 * c);
-  l->model->modes_blocks (l, M, K, B, ends);
+  g_set_error_literal (error, FX_MODES_ERROR, FX_MODES_ERROR_FAILED,
+                       _("the linearised mechanism is not a pure structure (a floating-frame "
+                         "link's stiffness is not positive)"));
+  return FALSE;
+}
 
-  /* the frame condition, then the held ends' velocity rows */
-  guint r = 3;
-  for (guint side = 0; side < 2; side++)
+GArray *
+fx_modes_frame_blocks (const FxSystem *sys, guint *n_q, GError **error)
+{
+  g_autoptr (GArray) blocks = g_array_new (FALSE, TRUE, sizeof (FxModesFrameBlock));
+  g_array_set_clear_func (blocks, block_clear);
+  *n_q = 0;
+  for (guint li = 0; li < sys->n_links; li++)
     {
-      int held = end_held (sys, sys->tjunctions, side), rheld = end_held (sys, sys->rjunctions, side);
-      if (held < 0 || rheld < 0)
+      const FxLinkSys *l = &sys->links[li];
+      g_autofree double *M = NULL, *K = NULL;
+      guint nn = own_blocks (l, &M, &K);
+      if (nn == 0)
+        continue;
+      g_array_set_size (blocks, blocks->len + 1);
+      FxModesFrameBlock *b = &g_array_index (blocks, FxModesFrameBlock, blocks->len - 1);
+      if (!factor_block (K, nn, l->offset, nn, b))
         {
-          g_set_error_literal (error, FX_MODES_ERROR, FX_MODES_ERROR_FAILED,
-                               _("modes of a floating-frame link with an inertia at its end are "
-                                 "not supported yet"));
+          not_positive (error);
           return NULL;
         }
-      if (held)
-        for (guint k = 0; k < 2; k++)
-          memcpy (B + (r++) * c, ends + (3 * side + k) * c, sizeof (double) * c);
-      if (rheld)
-        memcpy (B + (r++) * c, ends + (3 * side + 2) * c, sizeof (double) * c);
+      *n_q += b->rows;
     }
+  return g_steal_pointer (&blocks);
+}
 
-  gsl_error_handler_t *old = gsl_set_error_handler_off ();
-  guint dim;
-  gsl_matrix *Z = null_space (B, r, c, &dim);
-  gsl_matrix *Kz = reduce (K, c, Z), *Mz = reduce (M, c, Z);
-  gsl_vector *eval = gsl_vector_alloc (dim);
-  gsl_matrix *evec = gsl_matrix_alloc (dim, dim);
-  gsl_eigen_gensymmv_workspace *w = gsl_eigen_gensymmv_alloc (dim);
-  int status = gsl_eigen_gensymmv (Kz, Mz, eval, evec, w);
-  gsl_eigen_gensymmv_sort (eval, evec, GSL_EIGEN_SORT_VAL_ASC);
-  gsl_eigen_gensymmv_free (w);
-  gsl_set_error_handler (old);
+gboolean
+fx_modes_frame_pencil (FxSystem *sys, double **E_out, double **A_out, double **D_out, guint *n_q,
+                       GError **error)
+{
+  const guint n = sys->n;
+  const double tau = time_scale (sys);
+  /* weights of J(tau), J(2 tau), J(3 tau) that give E, tau A, tau^2 K_q */
+  static const double wE[3] = { 3, -3, 1 }, wA[3] = { 5, -8, 3 }, wK[3] = { 2, -4, 2 };
+  g_autoptr (FxMatrix) J = fx_system_new_jacobian (sys, FX_MATRIX_DENSE, error);
+  if (J == NULL)
+    return FALSE;
+  g_autofree double *x = g_new0 (double, MAX (n, 1)), *R = g_new (double, MAX (n, 1));
+  g_autofree double *Kq = g_new0 (double, (gsize) n * n);
+  double *E = g_new0 (double, (gsize) n * n), *A = g_new0 (double, (gsize) n * n);
 
-  FxModes *res = g_new0 (FxModes, 1);
-  res->n_unknowns = sys->n;
-  res->counted = TRUE;
-  double top = dim > 0 ? fabs (gsl_vector_get (eval, dim - 1)) : 0.0;
-  for (guint i = 0; i < dim; i++)
-    res->mobility += gsl_vector_get (eval, i) <= 1e-9 * top;
-  guint n_vib = dim - res->mobility;
-  if (max_vibrations > 0)
-    n_vib = MIN (n_vib, max_vibrations);
-
-  /* the drawn nodes */
-  res->n_links = 1;
-  res->link_nodes = g_new (guint, 1);
-  res->link_first = g_new0 (guint, 1);
-  res->n_nodes = res->link_nodes[0] = l->N + 1;
-  res->node_xy = g_new0 (double, 2 * res->n_nodes);
-  memset (sys->x, 0, sizeof (double) * sys->n);
-  double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
-  for (guint i = 0; i < res->n_nodes; i++)
+  memset (sys->x, 0, sizeof (double) * n);
+  for (guint s = 0; s < 3; s++)
     {
-      l->model->node (l, sys->x, i, &res->node_xy[2 * i], NULL, NULL);
-      for (guint k = 0; k < 2; k++)
-        lo[k] = MIN (lo[k], res->node_xy[2 * i + k]), hi[k] = MAX (hi[k], res->node_xy[2 * i + k]);
+      fx_system_residual (sys, x, (s + 1) * tau, R, NULL, J);
+      for (guint i = 0; i < n; i++)
+        for (guint j = 0; j < n; j++)
+          {
+            double v = fx_matrix_get (J, i, j);
+            gsize ij = (gsize) i * n + j;
+            E[ij] += wE[s] * v;
+            A[ij] += wA[s] * v / tau;
+            Kq[ij] += wK[s] * v / (tau * tau);
+          }
     }
-  res->size = hypot (hi[0] - lo[0], hi[1] - lo[1]);
+  skew_rows (sys, E, A);
 
-  res->n_modes = res->mobility + n_vib;
-  res->modes = g_new0 (FxMode, MAX (res->n_modes, 1));
-  for (guint m = 0; m < res->n_modes; m++)
+  /* K_q lives in the links' own velocity blocks; elsewhere the fit leaves
+   * only round-off of terms linear in dt */
+  GArray *D = g_array_new (FALSE, TRUE, sizeof (double));
+  gboolean ok = TRUE;
+  *n_q = 0;
+  for (guint li = 0; li < sys->n_links && ok; li++)
     {
-      FxMode *mode = &res->modes[m];
-      double om2 = gsl_vector_get (eval, m);
-      mode->kind = m < res->mobility ? FX_MODE_MOTION : FX_MODE_VIBRATION;
-      mode->index = m < res->mobility ? m + 1 : m - res->mobility + 1;
-      mode->frequency = mode->kind == FX_MODE_VIBRATION ? sqrt (om2) / (2.0 * G_PI) : 0.0;
-      mode->state = g_new0 (double, MAX (sys->n, 1));
-      for (guint k = 0; k < c; k++)
+      const FxLinkSys *l = &sys->links[li];
+      if (l->model->modes_blocks == NULL)
+        continue;
+      FxModesFrameBlock b;
+      ok = factor_block (&Kq[(gsize) l->offset * n + l->offset], n, l->offset, n_nu_of (l), &b);
+      g_array_set_size (D, (gsize) (*n_q + b.rows) * n);
+      for (guint r = 0; r < b.rows; r++)
+        memcpy (&g_array_index (D, double, (gsize) (*n_q + r) * n + b.first),
+                &b.D[(gsize) r * b.width], sizeof (double) * b.width);
+      *n_q += b.rows;
+      block_clear (&b);
+    }
+  if (!ok)
+    {
+      g_array_free (D, TRUE);
+      g_free (E);
+      g_free (A);
+      return not_positive (error);
+    }
+  *E_out = E;
+  *A_out = A;
+  *D_out = (double *) g_array_free (D, FALSE);
+  return TRUE;
+}
+
+/* The largest velocity unknown of the floating frames in state. */
+static double
+frames_reach (const FxSystem *sys, const double *state)
+{
+  double big = 0.0;
+  for (guint li = 0; li < sys->n_links; li++)
+    {
+      const FxLinkSys *l = &sys->links[li];
+      for (guint k = 0; l->model->modes_blocks != NULL && k < n_nu_of (l); k++)
+        big = MAX (big, fabs (state[l->offset + k]));
+    }
+  return big;
+}
+
+/* Does the motion v (2 per node) bend the link? Its velocity across the
+ * link's chord, less the best line a + b s (a rigid motion), against the
+ * largest velocity of the link and of all floating frames (`reach`): an
+ * axial vibration bends it only by round-off, and so does a self-stress
+ * state that leaves it all but unloaded; such moments must not be scaled
+ * up to a drawing's colours. */
+static gboolean
+bends (const FxLinkSys *l, const double *state, const double *v, double reach)
+{
+  const guint nodes = l->N + 1;
+  double p0[2], p1[2], t[2], sx = 0, sy = 0, sxx = 0, sxy = 0, vmax = 0.0, bend = 0.0;
+  l->model->node (l, state, 0, p0, NULL, NULL);
+  l->model->node (l, state, l->N, p1, NULL, NULL);
+  double len = hypot (p1[0] - p0[0], p1[1] - p0[1]);
+  t[0] = (p1[0] - p0[0]) / len;
+  t[1] = (p1[1] - p0[1]) / len;
+  for (guint i = 0; i < nodes; i++)
+    {
+      double s = (double) i / l->N, vn = -t[1] * v[2 * i] + t[0] * v[2 * i + 1];
+      sx += s, sy += vn, sxx += s * s, sxy += s * vn;
+      vmax = MAX (vmax, hypot (v[2 * i], v[2 * i + 1]));
+    }
+  double b = (nodes * sxy - sx * sy) / (nodes * sxx - sx * sx), a = (sy - b * sx) / nodes;
+  for (guint i = 0; i < nodes; i++)
+    {
+      double s = (double) i / l->N, vn = -t[1] * v[2 * i] + t[0] * v[2 * i + 1];
+      bend = MAX (bend, fabs (vn - a - b * s));
+    }
+  return bend > 1e-7 * MAX (vmax, reach);
+}
+
+/* The axial force's rate at the nodes: EA times each element's stretch
+ * rate (u is linear in an element: the chord's, exactly; the frame's
+ * turning adds nothing to it), at an interior node the mean of its two
+ * elements, at an end extrapolated, as GE links draw a field constant per
+ * element. */
+static void
+axial_rates (const FxSystem *sys, const FxLinkSys *l, const double *state, const double *v,
+             double *axial_rate)
+{
+  const guint N = l->N;
+  const double EA = fx_model_link (sys->built, (guint) (l - sys->links))->section.EA;
+  g_autofree double *e = g_new (double, N);
+  for (guint k = 0; k < N; k++)
+    {
+      double p0[2], p1[2];
+      l->model->node (l, state, k, p0, NULL, NULL);
+      l->model->node (l, state, k + 1, p1, NULL, NULL);
+      double d[2] = { p1[0] - p0[0], p1[1] - p0[1] }, len = hypot (d[0], d[1]);
+      e[k] = EA * (d[0] * (v[2 * k + 2] - v[2 * k]) + d[1] * (v[2 * k + 3] - v[2 * k + 1]))
+             / (len * len);
+    }
+  for (guint i = 0; i <= N; i++)
+    axial_rate[i] = N == 1 ? e[0]
+                  : i == 0 ? 1.5 * e[0] - 0.5 * e[1]
+                  : i == N ? 1.5 * e[N - 1] - 0.5 * e[N - 2]
+                  : 0.5 * (e[i - 1] + e[i]);
+}
+
+void
+fx_modes_frame_node_rates (FxSystem *sys, guint seg, const double *state, double size, double *v,
+                           double *moment_rate, double *axial_rate)
+{
+  FxLinkSys *l = &sys->links[seg];
+  const guint nn = n_nu_of (l), nodes = l->N + 1;
+  double vmax = 0.0;
+
+  memset (v, 0, sizeof (double) * 2 * nodes);
+  memset (moment_rate, 0, sizeof (double) * nodes);
+  memset (axial_rate, 0, sizeof (double) * nodes);
+  for (guint k = 0; k < nn; k++)
+    vmax = MAX (vmax, fabs (state[l->offset + k]));
+  if (!(vmax > 0.0))
+    return;
+  /* a step that moves the link by 1e-6 of the model's size: the central
+   * difference's truncation (1e-12) and round-off (1e-10) stay far below
+   * what a drawing shows */
+  const double h = 1e-6 * MAX (size, 1e-9) / vmax;
+  g_autofree double *theta = g_memdup2 (l->theta, sizeof (double) * l->n_theta);
+  g_autofree double *r = g_memdup2 (l->r, sizeof (double) * 2 * l->n_r);
+  for (int sign = 1; sign >= -1; sign -= 2)
+    {
+      l->model->commit (l, state, sign * h);
+      for (guint i = 0; i < nodes; i++)
         {
-          double s = 0.0;
-          for (guint j = 0; j < dim; j++)
-            s += gsl_matrix_get (Z, k, j) * gsl_matrix_get (evec, j, m);
-          mode->state[l->offset + k] = s;
+          double p[2], m = 0.0;
+          l->model->node (l, state, i, p, NULL, &m);
+          v[2 * i] += sign * p[0] / (2.0 * h);
+          v[2 * i + 1] += sign * p[1] / (2.0 * h);
+          moment_rate[i] += sign * m / (2.0 * h);
         }
-      fill_frame_shape (sys, res, mode);
+      memcpy (l->theta, theta, sizeof (double) * l->n_theta);
+      memcpy (l->r, r, sizeof (double) * 2 * l->n_r);
     }
-  gsl_vector_free (eval);
-  gsl_matrix_free (evec);
-  gsl_matrix_free (Kz);
-  gsl_matrix_free (Mz);
-  gsl_matrix_free (Z);
-  if (status != 0)
-    {
-      g_set_error_literal (error, FX_MODES_ERROR, FX_MODES_ERROR_FAILED,
-                           _("the eigensolver failed on this model"));
-      fx_modes_free (res);
-      return NULL;
-    }
-  return res;
+  if (!bends (l, state, v, frames_reach (sys, state)))
+    memset (moment_rate, 0, sizeof (double) * nodes);
+  axial_rates (sys, l, state, v, axial_rate);
 }

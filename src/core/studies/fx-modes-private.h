@@ -17,7 +17,9 @@ typedef struct {
   FxModeKind kind;
   double omega2;
   double *state;  /* na */
-  double *stress; /* na, vibrations: the stresses at largest displacement */
+  double *stress; /* na, vibrations: the stresses at largest displacement;
+                   * self-stress states: the configuration of floating
+                   * frames that carries theirs, in their velocities' slots */
 } RawMode;
 
 void     fx_modes_raw_clear          (gpointer raw_mode);

@@ -31,7 +31,7 @@ fx_modes_linear_model (const FxModel *model)
   for (guint i = 0; i < m->links->len; i++)
     {
       FxLink *l = fx_model_link (m, i);
-      l->damping = l->rotational_damping = 0.0;
+      l->damping = l->rotational_damping = l->kelvin_voigt = 0.0;
       l->initial_velocity[0] = l->initial_velocity[1] = 0.0;
       l->initial_omega = 0.0;
     }
@@ -62,6 +62,8 @@ fx_modes_unknown_is_velocity (const FxSystem *sys, guint i)
       const FxLinkSys *l = &sys->links[li];
       if (i < l->offset || i >= l->offset + l->n_unknowns)
         continue;
+      if (l->model->modes_blocks != NULL)
+        return fx_modes_frame_is_velocity (l, i - l->offset);
       return l->model->unknown_is_velocity (l, i - l->offset);
     }
   return TRUE;
@@ -193,15 +195,52 @@ stress_unit (const FxModes *res, FxMode *mode, double big_m, double big_n)
   return big_n;
 }
 
-/* A vibration's moment and axial force, from its stresses: largest |m| = 1
- * (the colours show where it bends, not how much). */
+/* A link drawn from its configuration (a floating frame: it has no field
+ * unknowns to sample), fx-modes-frame.c. */
+static gboolean
+frame_link (const FxSystem *sys, guint l)
+{
+  return sys->links[sys->seg_first[l]].model->modes_blocks != NULL;
+}
+
+/* Its nodes under the unknowns `state`: velocities into the shape's dx, dy
+ * and, with omega > 0, the moment and axial force at the largest
+ * displacement (rates / omega) into its m and n, their largest sizes added
+ * to big[0], big[1]. */
 static void
-fill_stress_shape (FxSystem *sys, const FxModes *res, const double *stress, FxMode *mode)
+frame_shape (FxSystem *sys, const FxModes *res, guint l, const double *state, double omega,
+             FxMode *mode, double big[2])
+{
+  const guint nk = res->link_nodes[l];
+  g_autofree double *v = g_new (double, 2 * nk), *rate = g_new (double, 2 * nk);
+
+  fx_modes_frame_node_rates (sys, sys->seg_first[l], state, res->size, v, rate, rate + nk);
+  for (guint i = 0; i < nk; i++)
+    {
+      double *sh = &mode->shape[FX_MODE_SHAPE_STRIDE * (res->link_first[l] + i)];
+      if (omega > 0.0)
+        {
+          sh[FX_MODE_M] = rate[i] / omega;
+          sh[FX_MODE_N] = rate[nk + i] / omega;
+          big[0] = MAX (big[0], fabs (sh[FX_MODE_M]));
+          big[1] = MAX (big[1], fabs (sh[FX_MODE_N]));
+          continue;
+        }
+      sh[FX_MODE_DX] = v[2 * i];
+      sh[FX_MODE_DY] = v[2 * i + 1];
+    }
+}
+
+/* A vibration's moment and axial force, from its stresses (and the
+ * configuration that its raw state reaches for floating frames): largest
+ * |m| = 1 (the colours show where it bends, not how much). */
+static void
+fill_stress_shape (FxSystem *sys, const FxModes *res, const RawMode *rm, FxMode *mode)
 {
   double big_m = 0.0, big_n = 0.0;
-  memcpy (sys->x, stress, sizeof (double) * sys->n);
+  memcpy (sys->x, rm->stress, sizeof (double) * sys->n);
   for (guint l = 0; l < res->n_links; l++)
-    for (guint i = 0; i < res->link_nodes[l]; i++)
+    for (guint i = 0; i < res->link_nodes[l] && !frame_link (sys, l); i++)
       {
         double *sh = &mode->shape[FX_MODE_SHAPE_STRIDE * (res->link_first[l] + i)];
         NodeFields f;
@@ -213,7 +252,11 @@ fill_stress_shape (FxSystem *sys, const FxModes *res, const double *stress, FxMo
         big_n = MAX (big_n, fabs (f.n));
       }
   memset (sys->x, 0, sizeof (double) * sys->n);
-  double unit = stress_unit (res, mode, big_m, big_n);
+  double big[2] = { big_m, big_n };
+  for (guint l = 0; l < res->n_links; l++)
+    if (frame_link (sys, l))
+      frame_shape (sys, res, l, rm->state, sqrt (rm->omega2), mode, big);
+  double unit = stress_unit (res, mode, big[0], big[1]);
   for (guint k = 0; k < res->n_nodes && unit > 0.0; k++)
     {
       mode->shape[FX_MODE_SHAPE_STRIDE * k + FX_MODE_M] /= unit;
@@ -222,16 +265,28 @@ fill_stress_shape (FxSystem *sys, const FxModes *res, const double *stress, FxMo
 }
 
 static void
-fill_shape (FxSystem *sys, const FxModes *res, const double *theta, FxMode *mode)
+fill_shape (FxSystem *sys, const FxModes *res, const double *theta, const RawMode *rm,
+            FxMode *mode)
 {
-  double big_d = 0.0, big_m = 0.0, big_n = 0.0;
+  double big_d = 0.0, big[2] = { 0.0, 0.0 };  /* largest |d|, |m|, |n| */
 
   memcpy (sys->x, mode->state, sizeof (double) * sys->n);
   mode->shape = g_new0 (double, FX_MODE_SHAPE_STRIDE * MAX (res->n_nodes, 1));
   for (guint l = 0; l < res->n_links; l++)
+    if (frame_link (sys, l) && mode->kind == FX_MODE_SELF_STRESS && rm->stress)
+      frame_shape (sys, res, l, rm->stress, 1.0, mode, big);
+    else if (frame_link (sys, l))
+      frame_shape (sys, res, l, mode->state, 0.0, mode, big);
+  for (guint l = 0; l < res->n_links; l++)
     for (guint i = 0; i < res->link_nodes[l]; i++)
       {
         guint k = res->link_first[l] + i;
+        if (frame_link (sys, l))
+          {
+            const double *sh = &mode->shape[FX_MODE_SHAPE_STRIDE * k];
+            big_d = MAX (big_d, hypot (sh[FX_MODE_DX], sh[FX_MODE_DY]));
+            continue;
+          }
         double *sh = &mode->shape[FX_MODE_SHAPE_STRIDE * k];
         double c = cos (theta[k]), s = sin (theta[k]);
         NodeFields f;
@@ -242,11 +297,11 @@ fill_shape (FxSystem *sys, const FxModes *res, const double *theta, FxMode *mode
         sh[FX_MODE_M] = f.m;
         sh[FX_MODE_N] = f.n;
         big_d = MAX (big_d, hypot (sh[FX_MODE_DX], sh[FX_MODE_DY]));
-        big_m = MAX (big_m, fabs (sh[FX_MODE_M]));
-        big_n = MAX (big_n, fabs (sh[FX_MODE_N]));
+        big[0] = MAX (big[0], fabs (sh[FX_MODE_M]));
+        big[1] = MAX (big[1], fabs (sh[FX_MODE_N]));
       }
   memset (sys->x, 0, sizeof (double) * sys->n);
-  double unit = mode->kind == FX_MODE_SELF_STRESS ? stress_unit (res, mode, big_m, big_n) : big_d;
+  double unit = mode->kind == FX_MODE_SELF_STRESS ? stress_unit (res, mode, big[0], big[1]) : big_d;
   if (unit <= 0.0)
     return;
   for (guint k = 0; k < FX_MODE_SHAPE_STRIDE * res->n_nodes; k++)
@@ -275,9 +330,9 @@ results_from_raw (FxSystem *sys, FxModes *res, GArray *raw)
       m->frequency = rm->kind == FX_MODE_VIBRATION ? sqrt (rm->omega2) / (2.0 * G_PI) : 0.0;
       m->state = g_new (double, MAX (res->n_unknowns, 1));
       memcpy (m->state, rm->state, sizeof (double) * res->n_unknowns);
-      fill_shape (sys, res, theta, m);
-      if (rm->stress)
-        fill_stress_shape (sys, res, rm->stress, m);
+      fill_shape (sys, res, theta, rm, m);
+      if (rm->stress && rm->kind == FX_MODE_VIBRATION)
+        fill_stress_shape (sys, res, rm, m);
     }
 }
 
@@ -365,9 +420,6 @@ fx_modes_compute_with (const FxModel *model, guint max_vibrations, FxModesMethod
 
   if (sys == NULL)
     return NULL;
-  /* a link model with its own blocks (floating frame): fx-modes-frame.c */
-  if (fx_modes_frame_applies (sys))
-    return fx_modes_frame_compute (sys, max_vibrations, error);
   guint n = fx_system_n_unknowns (sys);
   FxModes *iter = NULL;
   if (method == FX_MODES_ITERATIVE || (method == FX_MODES_AUTO && n > FX_MODES_MAX_UNKNOWNS))
