@@ -263,8 +263,8 @@ test_drag_joint_shared (void)
   books_check ("GE - FF - GE welded, drag at C", &b);
 }
 
-/* A drag of a joint that only a floating-frame link meets is refused with
- * the drag's path in the model, not run with the wrong kernel. */
+/* A drag of a joint that only a floating-frame link meets holds that
+ * link's end, a material point like any other; the books close. */
 static void
 test_drag_joint_floating_only (void)
 {
@@ -272,10 +272,154 @@ test_drag_joint_floating_only (void)
   FxDrag *d = fx_model_add_drag (m, "hand", NULL, 0.0, "B");
   const double t[2] = { 0.0, 1.0 }, x[2] = { 1.7, 1.8 }, y[2] = { 0.6, 0.6 };
   fx_drag_set_path (d, 2, t, x, y);
-  g_autoptr (GError) error = NULL;
-  g_autoptr (FxSystem) sys = fx_system_new (m, &error);
-  g_assert_null (sys);
-  g_assert_nonnull (strstr (error->message, "drags[0].joint"));
+  g_autoptr (FxSystem) sys = test_system (m);
+  const FxDragSys *ds = &g_array_index (sys->drags, FxDragSys, 0);
+  g_assert_cmpuint (ds->link, ==, 0);
+  g_assert_cmpfloat (ds->s, ==, 1.0);
+  Books b = run_books (sys, 0.005, 1.0);
+  books_check ("free link, drag of its joint B", &b);
+}
+
+/* ------------------------------------------------ points of the link */
+
+/* A sine point load at s = 0.37 (a spatial force with a moment, and a
+ * material one) on a free link (mean axes) and on a pendulum. */
+static void
+add_point_loads (FxModel *m, const char *link)
+{
+  FxLoad *ld = fx_model_add_link_load (m, link, 0.37);
+  ld->force[0] = 3.0;
+  ld->force[1] = -2.0;
+  ld->moment = 0.8;
+  ld->profile.type = FX_PROFILE_SINE;
+  ld->profile.frequency = 1.7;
+  ld = fx_model_add_link_load (m, link, 0.81);
+  ld->force[0] = 0.0;
+  ld->force[1] = 1.5;
+  ld->frame = FX_FRAME_MATERIAL;
+  ld->profile.type = FX_PROFILE_SINE;
+  ld->profile.frequency = 2.3;
+}
+
+static FxModel *
+pendulum_model (void)
+{
+  FxModel *m = fx_model_new ();
+  m->gravity[1] = -9.81;
+  fx_model_add_joint (m, "A", 0.0, 0.0)->support = FX_SUPPORT_PIN;
+  fx_model_add_joint (m, "B", 1.0, 0.0);
+  ff_link (m, "L", "A", "B", 8, 1.0, 1e-3, 1e5, 30.0)->kelvin_voigt = 0.002;
+  return m;
+}
+
+static void
+test_point_load (void)
+{
+  for (int c = 0; c < 2; c++)
+    {
+      g_autoptr (FxModel) m = c == 0 ? free_link_model (FX_LINK_FRAME_MEAN_AXIS) : pendulum_model ();
+      add_point_loads (m, "L");
+      g_autoptr (FxSystem) sys = test_system (m);
+      Books b = run_books (sys, 0.005, 2.0);
+      books_check (c == 0 ? "free link, point loads" : "pendulum, point loads", &b);
+    }
+}
+
+/* A point load at s = 1 is the same force as a load on the joint there:
+ * the end B moves alike to Newton's tolerance. */
+static void
+test_point_load_at_end (void)
+{
+  double tip[2][2];
+  for (int c = 0; c < 2; c++)
+    {
+      g_autoptr (FxModel) m = pendulum_model ();
+      FxLoad *ld = c == 0 ? fx_model_add_link_load (m, "L", 1.0) : fx_model_add_joint_load (m, "B");
+      ld->force[0] = 3.0;
+      ld->force[1] = -2.0;
+      ld->moment = 0.8;
+      ld->profile.type = FX_PROFILE_SINE;
+      ld->profile.frequency = 1.7;
+      g_autoptr (FxSystem) sys = test_system (m);
+      Books b = run_books (sys, 0.005, 0.5);
+      books_check (c == 0 ? "pendulum, point load at s = 1" : "pendulum, joint load at B", &b);
+      fx_system_point (sys, 0, 1.0, &tip[c][0], &tip[c][1]);
+    }
+  g_test_message ("tip: (%.12f, %.12f) vs (%.12f, %.12f)", tip[0][0], tip[0][1], tip[1][0], tip[1][1]);
+  g_assert_cmpfloat (hypot (tip[0][0] - tip[1][0], tip[0][1] - tip[1][1]), <, 1e-9);
+  g_assert_cmpfloat (hypot (tip[0][0] - 1.0, tip[0][1]), >, 0.1);  /* it did move */
+}
+
+/* A scripted drag at s = 0.6 pulls the free link one way, then the
+ * pendulum, and lets go: spring, damper and anchor's work close the books. */
+static void
+add_link_drag (FxModel *m, const char *link, double s, double x0, double y0)
+{
+  FxDrag *d = fx_model_add_drag (m, "pull", link, s, NULL);
+  const double t[3] = { 0.0, 0.5, 1.0 }, x[3] = { x0, x0 + 0.3, x0 + 0.1 },
+               y[3] = { y0, y0 + 0.4, y0 - 0.2 };
+  fx_drag_set_path (d, 3, t, x, y);
+  d->release = 0.8;
+}
+
+static void
+test_drag_link (void)
+{
+  for (int c = 0; c < 2; c++)
+    {
+      g_autoptr (FxModel) m = c == 0 ? free_link_model (FX_LINK_FRAME_MEAN_AXIS) : pendulum_model ();
+      add_link_drag (m, "L", 0.6, c == 0 ? 1.02 : 0.6, c == 0 ? 0.36 : 0.0);
+      g_autoptr (FxSystem) sys = test_system (m);
+      Books b = run_books (sys, 0.005, 1.2);
+      books_check (c == 0 ? "free link, drag at s = 0.6" : "pendulum, drag at s = 0.6", &b);
+    }
+}
+
+/* The hand grabs a floating-frame link and pulls it along. */
+static void
+test_drag_hand (void)
+{
+  g_autoptr (FxModel) m = pendulum_model ();
+  g_autoptr (FxSystem) sys = test_system (m);
+  g_autoptr (FxIntegrator) it = fx_integrator_new (sys, 1e-12, 20);
+  FxStepReport rep;
+  double worst = 0.0, scale = 0.0, supplied = 0.0, anchor[2], point[2];
+
+  fx_system_hand_grab (sys, 0, 0.5);
+  g_assert_true (fx_system_hand_active (sys));
+  g_assert_true (fx_system_hand_anchor (sys, anchor, point));
+  g_assert_cmpfloat (fabs (point[0] - 0.5) + fabs (point[1]), <, 1e-12);
+  for (guint k = 0; k < 200; k++)
+    {
+      g_autoptr (GError) error = NULL;
+      double to[2] = { 0.5 + 0.4 * sin (0.05 * k), 0.3 * (1.0 - cos (0.05 * k)) };
+      if (k == 150)
+        fx_system_hand_release (sys);
+      if (k < 150)
+        fx_system_hand_move (sys, to, 0.005);
+      g_assert_true (fx_integrator_step (it, 0.005, &rep, &error));
+      g_assert_no_error (error);
+      supplied += rep.supplied;
+      worst = MAX (worst, fabs (rep.balance));
+      scale = MAX (scale, MAX (fabs (rep.H), MAX (fabs (supplied), rep.kinetic)));
+    }
+  fx_system_point (sys, 0, 0.5, &point[0], &point[1]);
+  g_test_message ("hand on a floating-frame pendulum: max |balance| %.3g E_scale, point (%.3f, %.3f)",
+                  worst / scale, point[0], point[1]);
+  g_assert_cmpfloat (worst, <=, 1e-12 * scale);
+}
+
+static void
+test_jacobian_points (void)
+{
+  g_autoptr (FxModel) m = free_link_model (FX_LINK_FRAME_MEAN_AXIS);
+  add_point_loads (m, "L");
+  add_link_drag (m, "L", 0.6, 1.02, 0.36);
+  check_jacobian (m, "free link, point loads and a drag");
+  g_autoptr (FxModel) p = pendulum_model ();
+  add_point_loads (p, "L");
+  add_link_drag (p, "L", 0.37, 0.37, 0.0);
+  check_jacobian (p, "pendulum, point loads and a drag");
 }
 
 /* Inputs at the ports: loads with sine profiles at both ends of a free
@@ -566,6 +710,11 @@ main (int argc, char **argv)
   g_test_add_func ("/floating/attached-needs-held-end", test_attached_needs_held_end);
   g_test_add_func ("/floating/drag/joint-shared", test_drag_joint_shared);
   g_test_add_func ("/floating/drag/joint-floating-only", test_drag_joint_floating_only);
+  g_test_add_func ("/floating/point/load", test_point_load);
+  g_test_add_func ("/floating/point/load-at-end", test_point_load_at_end);
+  g_test_add_func ("/floating/point/drag", test_drag_link);
+  g_test_add_func ("/floating/point/hand", test_drag_hand);
+  g_test_add_func ("/floating/jacobian/points", test_jacobian_points);
   g_test_add_func ("/floating/modes", test_modes_reference);
   g_test_add_func ("/floating/small-deformation", test_small_deformation);
   g_test_add_func ("/floating/spin-up/mean-axis", test_spin_up_mean_axis);
