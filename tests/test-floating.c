@@ -7,6 +7,7 @@
 #include "test-jacobian-check.h"
 #include "fx-integrator.h"
 #include "fx-modes.h"
+#include "fx-measure.h"
 
 #include <string.h>
 
@@ -409,6 +410,102 @@ test_drag_hand (void)
   g_assert_cmpfloat (worst, <=, 1e-12 * scale);
 }
 
+/* Probes: a pendulum with a 0.2 kg bob hanging at rest (damped until
+ * quasi-static) reads the tension N of the geometrically exact link with
+ * the same section, (rhoA (L - s) + 0.2) g at a node (the bob: a GE
+ * pendulum without one would get a regularising mass there); V = 0. */
+static void
+hanging_probe (gboolean floating, double s, double values[FX_PROBE_N_VALUES])
+{
+  g_autoptr (FxModel) m = fx_model_new ();
+  m->gravity[1] = -9.81;
+  fx_model_add_joint (m, "A", 0.0, 0.0)->support = FX_SUPPORT_PIN;
+  fx_model_add_joint (m, "B", 0.0, -1.0)->mass = 0.2;
+  FxLink *l = test_add_link (m, "L", "A", "B", 8, 1.0, 1e-3, 1e4, 1e4, 30.0);
+  if (floating)
+    {
+      l->kind = FX_LINK_FLOATING_FRAME;
+      l->kelvin_voigt = 0.01;
+    }
+  else
+    l->damping = 30.0;
+  g_autoptr (FxSystem) sys = test_system (m);
+  run_books (sys, 0.002, 1.5);
+  fx_system_probe_values (sys, 0, s, values);
+}
+
+static void
+test_probe_hanging (void)
+{
+  const double at[2] = { 0.25, 0.75 };  /* at nodes: the element means average to the exact value */
+  for (guint k = 0; k < 2; k++)
+    {
+      double ff[FX_PROBE_N_VALUES], ge[FX_PROBE_N_VALUES];
+      hanging_probe (TRUE, at[k], ff);
+      hanging_probe (FALSE, at[k], ge);
+      g_test_message ("hanging, s = %.2f: N %.9f (GE %.9f), V %.3g (GE %.3g), |v| %.3g",
+                      at[k], ff[FX_PROBE_N], ge[FX_PROBE_N], ff[FX_PROBE_V], ge[FX_PROBE_V],
+                      hypot (ff[FX_PROBE_VX], ff[FX_PROBE_VY]));
+      g_assert_cmpfloat (fabs (ff[FX_PROBE_N] - ge[FX_PROBE_N]), <, 1e-3 * fabs (ge[FX_PROBE_N]));
+      g_assert_cmpfloat (fabs (ff[FX_PROBE_N] - 9.81 * (1.2 - at[k])), <, 1e-6);
+      g_assert_cmpfloat (fabs (ff[FX_PROBE_V]), <, 1e-6);
+      g_assert_cmpfloat (hypot (ff[FX_PROBE_VX], ff[FX_PROBE_VY]), <, 1e-6);
+    }
+}
+
+/* A swinging, bending pendulum: the probe's velocity at the two ends of a
+ * step averages to the point's displacement over it (midpoint rule). */
+static void
+test_probe_motion (void)
+{
+  g_autoptr (FxModel) m = pendulum_model ();
+  g_autoptr (FxSystem) sys = test_system (m);
+  g_autoptr (FxIntegrator) it = fx_integrator_new (sys, 1e-12, 20);
+  FxStepReport rep;
+  double worst = 0.0, vmax = 0.0, p0[FX_PROBE_N_VALUES], p1[FX_PROBE_N_VALUES];
+  const double dt = 1e-3;
+
+  for (guint k = 0; k < 400; k++)
+    {
+      g_autoptr (GError) error = NULL;
+      fx_system_probe_values (sys, 0, 0.37, p0);
+      g_assert_true (fx_integrator_step (it, dt, &rep, &error));
+      fx_system_probe_values (sys, 0, 0.37, p1);
+      for (guint c = 0; c < 2; c++)
+        {
+          double fd = (p1[FX_PROBE_X + c] - p0[FX_PROBE_X + c]) / dt;
+          double mean = 0.5 * (p0[FX_PROBE_VX + c] + p1[FX_PROBE_VX + c]);
+          worst = MAX (worst, fabs (fd - mean));
+          vmax = MAX (vmax, fabs (mean));
+        }
+    }
+  g_test_message ("swinging pendulum, s = 0.37: max |dx/dt - v_mean| %.3g (max |v| %.3g)", worst, vmax);
+  g_assert_cmpfloat (vmax, >, 0.5);
+  g_assert_cmpfloat (worst, <, 1e-4 * vmax);
+}
+
+/* A cantilever drawn from its clamp, damped to rest under a downward tip
+ * load F, reads V = -F and M = -F (L - s) (docs/theory.md section 10). */
+static void
+test_probe_cantilever (void)
+{
+  g_autoptr (FxModel) m = fx_model_new ();
+  const double F = 0.02;  /* small deflection: no slope^2 terms in the section frame */
+  m->gravity[1] = 0.0;
+  fx_model_add_joint (m, "A", 0.0, 0.0)->support = FX_SUPPORT_CLAMP;
+  fx_model_add_joint (m, "B", 1.0, 0.0);
+  ff_link (m, "L", "A", "B", 6, 1.0, 1e-3, 1e5, 30.0)->kelvin_voigt = 0.05;
+  fx_model_add_joint_load (m, "B")->force[1] = -F;
+  g_autoptr (FxSystem) sys = test_system (m);
+  run_books (sys, 0.005, 4.0);
+  double p[FX_PROBE_N_VALUES];
+  fx_system_probe_values (sys, 0, 0.37, p);
+  g_test_message ("cantilever, s = 0.37: V %.9f (-F = %.3f), M %.9f (%.9f), N %.3g",
+                  p[FX_PROBE_V], -F, p[FX_PROBE_M], -F * 0.63, p[FX_PROBE_N]);
+  g_assert_cmpfloat (fabs (p[FX_PROBE_V] + F), <, 1e-6 * F);
+  g_assert_cmpfloat (fabs (p[FX_PROBE_M] + F * 0.63), <, 1e-6 * F);
+}
+
 static void
 test_jacobian_points (void)
 {
@@ -715,6 +812,9 @@ main (int argc, char **argv)
   g_test_add_func ("/floating/point/drag", test_drag_link);
   g_test_add_func ("/floating/point/hand", test_drag_hand);
   g_test_add_func ("/floating/jacobian/points", test_jacobian_points);
+  g_test_add_func ("/floating/probe/hanging", test_probe_hanging);
+  g_test_add_func ("/floating/probe/motion", test_probe_motion);
+  g_test_add_func ("/floating/probe/cantilever", test_probe_cantilever);
   g_test_add_func ("/floating/modes", test_modes_reference);
   g_test_add_func ("/floating/small-deformation", test_small_deformation);
   g_test_add_func ("/floating/spin-up/mean-axis", test_spin_up_mean_axis);

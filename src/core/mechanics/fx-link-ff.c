@@ -805,6 +805,29 @@ ff_point_force (const FxLinkSys *l, double s, const double *x_mid, double dt,
     }
 }
 
+/* N = EA u', V = -dM/ds = -EI w''' (physics.md 12.2: u linear and w cubic,
+ * so both are constant in an element; at a node between two elements, their
+ * mean, as a probe reads a piecewise-constant field). */
+static void
+ff_resultants (const FxLinkSys *l, double s, double *N, double *V)
+{
+  const FfData *d = l->impl;
+  const double *q = l->theta + 1, h = l->h;
+  double u = CLAMP (s, 0.0, 1.0) * l->N;
+  guint e = (guint) MIN (floor (u), (double) (l->N - 1));
+  guint first = (u - e == 0.0 && e > 0) ? e - 1 : e;
+
+  *N = *V = 0.0;
+  for (guint k = first; k <= e; k++)
+    {
+      const double *qe = q + 3 * k, weight = 1.0 / (e - first + 1);
+      double up = (qe[3] - qe[0]) / h;
+      double wppp = (12.0 * (qe[1] - qe[4]) / h + 6.0 * (qe[2] + qe[5])) / (h * h);
+      *N += weight * d->EA * up;
+      *V -= weight * d->EI * wppp;
+    }
+}
+
 /* --------------------------------------------------------- energies */
 
 static void
@@ -1056,6 +1079,7 @@ const FxLinkModel fx_link_model_floating_frame = {
   .node = ff_node,
   .point = ff_point,
   .point_force = ff_point_force,
+  .resultants = ff_resultants,
   .blocks = ff_blocks,
   .modes_blocks = ff_modes_blocks,
   .frame_gauges = ff_frame_gauges,

@@ -93,6 +93,11 @@ struct _FxLinkModel {
   void (*point_force) (const FxLinkSys *l, double s, const double *x_mid, double dt,
                        const double f[2], double ell, FxAcc *a);
 
+  /* The stress resultants at fraction s of a model without stress
+   * unknowns (NULL: mixed fields give them), in the section frame as a
+   * probe reads them: N (tension > 0), V, from the configuration. */
+  void (*resultants) (const FxLinkSys *l, double s, double *N, double *V);
+
   /* Drawing: position, section angle and bending moment at node i (0..N). */
   void (*node) (const FxLinkSys *l, const double *x, guint i, double p[2], double *theta,
                 double *moment);
