@@ -506,6 +506,107 @@ test_probe_cantilever (void)
   g_assert_cmpfloat (fabs (p[FX_PROBE_M] + F * 0.63), <, 1e-6 * F);
 }
 
+/* "ends" (physics.md 12.8): the user's end causalities. */
+static void
+ends_of (const FxSystem *sys, guint l, char out[6])
+{
+  const FxAssignment *as = fx_system_assignment (sys);
+  const FxLinkAssignment *la = &as->links[l];
+  g_snprintf (out, 6, "%c%c %c%c", la->T_end[0] == FX_CAUSAL_F ? 'F' : 'V',
+              la->R_end[0] == FX_CAUSAL_F ? 'F' : 'V', la->T_end[1] == FX_CAUSAL_F ? 'F' : 'V',
+              la->R_end[1] == FX_CAUSAL_F ? 'F' : 'V');
+}
+
+static void
+test_ends_override (void)
+{
+  char got[6];
+  /* two floating-frame links pinned at a free joint B: either may take its
+   * force; the matcher gives it to the first, the user to the second; the
+   * motion is the same */
+  double tip[2][2];
+  for (int set = 0; set < 2; set++)
+    {
+      g_autoptr (FxModel) m = fx_model_new ();
+      m->gravity[1] = -9.81;
+      fx_model_add_joint (m, "A", 0.0, 0.0)->support = FX_SUPPORT_PIN;
+      fx_model_add_joint (m, "B", 0.8, 0.0);
+      fx_model_add_joint (m, "C", 1.4, 0.5);
+      ff_link (m, "a", "A", "B", 4, 1.0, 1e-3, 1e4, 20.0);
+      ff_link (m, "b", "B", "C", 4, 1.0, 1e-3, 1e4, 20.0);
+      if (set)
+        {
+          FxLink *a = fx_model_link (m, 0), *b = fx_model_link (m, 1);
+          a->ends[1][0] = FX_END_VELOCITY;
+          a->ends[1][1] = FX_END_FORCE;
+          b->ends[0][0] = b->ends[0][1] = FX_END_FORCE;
+        }
+      g_autoptr (FxSystem) sys = test_system (m);
+      char b_ends[6];
+      ends_of (sys, 0, got);
+      ends_of (sys, 1, b_ends);
+      g_test_message ("double pendulum of FF links%s: a %s, b %s", set ? ", ends set" : "", got, b_ends);
+      g_assert_cmpstr (got, ==, set ? "VF VF" : "VF FF");
+      g_assert_cmpstr (b_ends, ==, set ? "FF FF" : "VF FF");
+      Books b = run_books (sys, 0.005, 0.5);
+      books_check (set ? "double pendulum of FF links, ends set" : "double pendulum of FF links", &b);
+      fx_system_point (sys, 1, 1.0, &tip[set][0], &tip[set][1]);
+    }
+  g_test_message ("tip C: (%.12f, %.12f) vs (%.12f, %.12f)", tip[0][0], tip[0][1], tip[1][0], tip[1][1]);
+  g_assert_cmpfloat (hypot (tip[0][0] - tip[1][0], tip[0][1] - tip[1][1]), <, 1e-8);
+  /* at the weld B of the GE - FF - GE chain the matcher gives f the force
+   * (F V); set V V, something else takes it there (a regularising inertia) */
+  {
+    g_autoptr (FxModel) m = welded_chain ();
+    FxLink *f = fx_model_link (m, 1);
+    f->ends[0][0] = f->ends[0][1] = FX_END_VELOCITY;
+    g_autoptr (FxSystem) sys = test_system (m);
+    ends_of (sys, 1, got);
+    const FxAssignment *as = fx_system_assignment (sys);
+    g_test_message ("GE - FF - GE welded, f's from end set V V: %s, g1 split %d, %u regularisers",
+                    got, as->links[0].split, as->regularisers->len);
+    g_assert_cmpstr (got, ==, "VV VV");
+    g_assert_true (as->links[0].split || as->regularisers->len > 0);
+    Books b = run_books (sys, 0.005, 0.5);
+    books_check ("GE - FF - GE welded, ends VV", &b);
+  }
+  /* a force end at a pin support cannot be: refused, naming it */
+  {
+    g_autoptr (FxModel) m = pendulum_model ();
+    FxLink *l = fx_model_link (m, 0);
+    l->ends[0][0] = l->ends[0][1] = FX_END_FORCE;
+    g_autoptr (GError) error = NULL;
+    g_autoptr (FxSystem) sys = fx_system_new (m, &error);
+    g_assert_null (sys);
+    g_test_message ("%s", error->message);
+    g_assert_nonnull (strstr (error->message, "links[0].ends.from"));
+  }
+  /* a velocity end at a free joint nothing else covers: a regularising
+   * mass takes the force there, as at any uncovered joint */
+  {
+    g_autoptr (FxModel) m = pendulum_model ();
+    FxLink *l = fx_model_link (m, 0);
+    l->ends[1][0] = FX_END_VELOCITY;
+    l->ends[1][1] = FX_END_FORCE;
+    g_autoptr (FxSystem) sys = test_system (m);
+    ends_of (sys, 0, got);
+    g_assert_cmpstr (got, ==, "VF VF");
+    g_assert_cmpuint (fx_system_assignment (sys)->regularisers->len, ==, 1);
+    Books b = run_books (sys, 0.005, 0.5);
+    books_check ("pendulum, V end at the free tip", &b);
+  }
+  /* the pendulum's own choice, set by hand, runs as without it */
+  {
+    g_autoptr (FxModel) m = pendulum_model ();
+    FxLink *l = fx_model_link (m, 0);
+    l->ends[0][0] = FX_END_VELOCITY;
+    l->ends[0][1] = FX_END_FORCE;
+    g_autoptr (FxSystem) sys = test_system (m);
+    ends_of (sys, 0, got);
+    g_assert_cmpstr (got, ==, "VF FF");
+  }
+}
+
 static void
 test_jacobian_points (void)
 {
@@ -813,6 +914,7 @@ main (int argc, char **argv)
   g_test_add_func ("/floating/point/hand", test_drag_hand);
   g_test_add_func ("/floating/jacobian/points", test_jacobian_points);
   g_test_add_func ("/floating/probe/hanging", test_probe_hanging);
+  g_test_add_func ("/floating/ends", test_ends_override);
   g_test_add_func ("/floating/probe/motion", test_probe_motion);
   g_test_add_func ("/floating/probe/cantilever", test_probe_cantilever);
   g_test_add_func ("/floating/modes", test_modes_reference);
