@@ -570,16 +570,19 @@ test_ends_override (void)
     Books b = run_books (sys, 0.005, 0.5);
     books_check ("GE - FF - GE welded, ends VV", &b);
   }
-  /* a force end at a pin support cannot be: refused, naming it */
+  /* a force end at a pin support cannot be: refused, naming it (and not
+   * the other end, which could be) */
   {
     g_autoptr (FxModel) m = pendulum_model ();
     FxLink *l = fx_model_link (m, 0);
     l->ends[0][0] = l->ends[0][1] = FX_END_FORCE;
+    l->ends[1][0] = l->ends[1][1] = FX_END_FORCE;
     g_autoptr (GError) error = NULL;
     g_autoptr (FxSystem) sys = fx_system_new (m, &error);
     g_assert_null (sys);
     g_test_message ("%s", error->message);
     g_assert_nonnull (strstr (error->message, "links[0].ends.from"));
+    g_assert_null (strstr (error->message, "links[0].ends.to"));
   }
   /* a velocity end at a free joint nothing else covers: a regularising
    * mass takes the force there, as at any uncovered joint */

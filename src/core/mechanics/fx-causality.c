@@ -751,12 +751,14 @@ fill_links (FxAssignment *a, const FxModel *model, const gboolean *split, const 
  * not give them (a force end at a support, or at a joint another link
  * already takes the force of) is refused, naming them. With `ok` FALSE no
  * assignment was found: the ends are named when the model without them
- * has one. */
+ * has one, and of those the ones whose removal alone would do, if some
+ * would. */
 static void
 check_ends_honoured (FxAssignment *a, const FxModel *model, gboolean ok)
 {
   static const char *const sides[2] = { "from", "to" };
-  gboolean blame = ok;
+  gboolean blame = ok, some_culprit = FALSE;
+  g_autofree gboolean *culprit = NULL;
 
   if (!ok)
     {
@@ -773,6 +775,21 @@ check_ends_honoured (FxAssignment *a, const FxModel *model, gboolean ok)
       FxAssignment *without = fx_assignment_compute (plain);
       blame = fx_assignment_ok (without);
       fx_assignment_free (without);
+      /* the ends that alone stand in the way, if some do */
+      culprit = g_new0 (gboolean, 2 * MAX (a->n_links, 1));
+      for (guint l = 0; blame && l < a->n_links; l++)
+        for (guint side = 0; side < 2; side++)
+          {
+            const FxLink *link = fx_model_link (model, l);
+            if (link->ends[side][0] == FX_END_AUTO && link->ends[side][1] == FX_END_AUTO)
+              continue;
+            g_autoptr (FxModel) one = fx_model_copy (model);
+            memset (fx_model_link (one, l)->ends[side], 0, sizeof link->ends[side]);
+            FxAssignment *try = fx_assignment_compute (one);
+            culprit[2 * l + side] = fx_assignment_ok (try);
+            some_culprit = some_culprit || culprit[2 * l + side];
+            fx_assignment_free (try);
+          }
     }
   for (guint l = 0; blame && l < a->n_links; l++)
     {
@@ -790,7 +807,7 @@ check_ends_honoured (FxAssignment *a, const FxModel *model, gboolean ok)
           for (guint c = 0; c < 2; c++)
             if (want[c] != FX_END_AUTO && (want[c] == FX_END_FORCE) != (got[c] == FX_CAUSAL_F))
               same = FALSE;
-          if (ok && same)
+          if ((ok && same) || (some_culprit && !culprit[2 * l + side]))
             continue;
           char letters[3];
           g_autofree char *where = g_strdup_printf ("links[%u].ends.%s", l, sides[side]);
