@@ -107,6 +107,7 @@ assert_same_links (const FxModel *a, const FxModel *b)
       g_assert_cmpint (x->kind, ==, y->kind);
       g_assert_cmpint (x->frame, ==, y->frame);
       assert_same_double (x->kelvin_voigt, y->kelvin_voigt, "kelvin_voigt");
+      g_assert_cmpmem (x->ends, sizeof x->ends, y->ends, sizeof y->ends);
     }
 }
 
@@ -438,6 +439,54 @@ test_floating_frame (void)
     " \"elements\": 201, \"model\": \"floating-frame\", \"section\": {\"rhoA\": 1, \"rhoI\": 0, \"EA\": 1,"
     " \"GA\": 1, \"EI\": 1}}]}", FX_MODEL_ERROR_INVALID);
   assert_contains (too_many, "links[0].elements");
+}
+
+/* "ends": each end's causality of a floating-frame link, by hand. */
+static void
+test_floating_ends (void)
+{
+  static const char *const text =
+    "{\"format\": \"flexion-model\", \"version\": 1,"
+    " \"joints\": [{\"id\": \"H\", \"at\": [0, 0], \"support\": \"pin\"}, {\"id\": \"T\", \"at\": [1, 0]}],"
+    " \"links\": [{\"id\": \"arm\", \"from\": \"H\", \"to\": \"T\", \"elements\": 4,"
+    "  \"model\": \"floating-frame\", \"ends\": {\"from\": \"VF\", \"to\": \"FF\"},"
+    "  \"section\": {\"rhoA\": 1, \"rhoI\": 0, \"EA\": 1e6, \"GA\": 1e6, \"EI\": 10}}]}";
+  g_autoptr (FxModel) m = load_ok (text);
+  const FxLink *arm = fx_model_link (m, 0);
+
+  g_assert_cmpint (arm->ends[0][0], ==, FX_END_VELOCITY);
+  g_assert_cmpint (arm->ends[0][1], ==, FX_END_FORCE);
+  g_assert_cmpint (arm->ends[1][0], ==, FX_END_FORCE);
+  g_assert_cmpint (arm->ends[1][1], ==, FX_END_FORCE);
+  assert_round_trip (m);
+  g_autofree char *saved = fx_model_to_data (m, NULL);
+  assert_contains (saved, "\"ends\": { \"from\": \"VF\", \"to\": \"FF\" }");
+
+  /* one end left to the matcher is left out */
+  g_autoptr (FxModel) half = fx_model_copy (m);
+  memset (fx_model_link (half, 0)->ends[1], 0, sizeof arm->ends[1]);
+  assert_round_trip (half);
+  g_autofree char *saved_half = fx_model_to_data (half, NULL);
+  assert_contains (saved_half, "\"ends\": { \"from\": \"VF\" }");
+
+  g_autofree char *bad_letters = load_error (
+    "{\"format\": \"flexion-model\", \"version\": 1, \"joints\": [{\"id\": \"A\", \"at\": [0, 0]},"
+    " {\"id\": \"B\", \"at\": [1, 0]}], \"links\": [{\"id\": \"L\", \"from\": \"A\", \"to\": \"B\","
+    " \"elements\": 2, \"model\": \"floating-frame\", \"ends\": {\"from\": \"VX\"},"
+    " \"section\": {\"rhoA\": 1, \"rhoI\": 0, \"EA\": 1, \"GA\": 1, \"EI\": 1}}]}", FX_MODEL_ERROR_INVALID);
+  assert_contains (bad_letters, "links[0].ends.from");
+  g_autofree char *on_ge = load_error (
+    "{\"format\": \"flexion-model\", \"version\": 1, \"joints\": [{\"id\": \"A\", \"at\": [0, 0]},"
+    " {\"id\": \"B\", \"at\": [1, 0]}], \"links\": [{\"id\": \"L\", \"from\": \"A\", \"to\": \"B\","
+    " \"elements\": 2, \"ends\": {\"from\": \"VV\"},"
+    " \"section\": {\"rhoA\": 1, \"rhoI\": 0, \"EA\": 1, \"GA\": 1, \"EI\": 1}}]}", FX_MODEL_ERROR_INVALID);
+  assert_contains (on_ge, "links[0].ends");
+  /* half an end in memory is refused before it could be written */
+  g_autoptr (FxModel) odd = fx_model_copy (m);
+  fx_model_link (odd, 0)->ends[1][1] = FX_END_AUTO;
+  g_autoptr (GError) error = NULL;
+  g_assert_false (fx_model_validate (odd, &error));
+  assert_contains (error->message, "links[0].ends.to");
 }
 
 static void
@@ -1660,6 +1709,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/model/defaults", test_defaults);
   g_test_add_func ("/model/floating-frame", test_floating_frame);
+  g_test_add_func ("/model/floating-frame-ends", test_floating_ends);
   g_test_add_func ("/model/defaults-from-file", test_defaults_from_file);
   g_test_add_func ("/model/strings", test_strings);
   g_test_add_func ("/model/copy", test_copy);

@@ -173,9 +173,44 @@ def add_drag(rng, model):
     model.setdefault("drags", []).append(drag)
 
 
+def floating_link(rng, model):
+    """A link turned floating-frame, with a frame, damping and ends at random."""
+    links = [l for l in model.get("links", []) if isinstance(l, dict)]
+    if not links:
+        return
+    link = rng.choice(links)
+    link["model"] = "floating-frame"
+    for key in ("formulation", "rigid", "damping"):
+        if rng.random() < 0.8:
+            link.pop(key, None)
+    if rng.random() < 0.3:
+        link["frame"] = rng.choice(["mean-axis", "attached"])
+    if rng.random() < 0.3:
+        link["damping"] = {"kelvin_voigt": rng.choice(EXTREMES)}
+    if rng.random() < 0.5:
+        letters = ["FF", "FV", "VF", "VV", "XF", ""]
+        link["ends"] = {side: rng.choice(letters) for side in ("from", "to") if rng.random() < 0.7}
+
+
+def add_link_load(rng, model):
+    """A point load somewhere along a link, spatial or material."""
+    links = [l for l in model.get("links", []) if isinstance(l, dict) and "id" in l]
+    if not links:
+        return
+    load = {"link": rng.choice(links)["id"], "s": rng.choice([0, 0.37, 0.5, 1, 1.5, -1]),
+            "force": [rng.choice(EXTREMES), rng.choice(EXTREMES)]}
+    if rng.random() < 0.5:
+        load["moment"] = rng.choice(EXTREMES)
+    if rng.random() < 0.3:
+        load["frame"] = "material"
+    if rng.random() < 0.5:
+        load["profile"] = random_profile(rng)
+    model.setdefault("loads", []).append(load)
+
+
 MUTATIONS = [mutate_number] * 5 + [mutate_elements, delete_key, duplicate_item, odd_string,
                                    same_place, wrong_type, add_noise, add_noise, add_drag,
-                                   add_drag]
+                                   add_drag, floating_link, floating_link, add_link_load]
 
 
 def other_command(rng, cli, model_path, work):

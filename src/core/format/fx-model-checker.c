@@ -445,6 +445,9 @@ check_floating_frame (Check *c, const char *path, const FxLink *link)
         fx_io_report_error (c->r, path, "frame", "applies only to a \"floating-frame\" link");
       if (link->kelvin_voigt != 0.0)
         fx_io_report_error (c->r, path, "damping", "kelvin_voigt applies only to a \"floating-frame\" link");
+      if (fx_link_has_ends (link))
+        fx_io_report_error (c->r, path, "ends",
+                            "applies only to a \"floating-frame\" link; set \"formulation\" instead");
       return;
     }
   if (link->rigid)
@@ -454,7 +457,15 @@ check_floating_frame (Check *c, const char *path, const FxLink *link)
                         "a \"floating-frame\" link takes kelvin_voigt, not velocity or rotation");
   if (link->formulation != FX_FORMULATION_AUTO)
     fx_io_report_error (c->r, path, "formulation",
-                        "a \"floating-frame\" link chooses each end's causality itself; leave it \"auto\"");
+                        "a \"floating-frame\" link chooses each end's causality itself; leave it "
+                        "\"auto\" (\"ends\" sets them one by one)");
+  for (guint side = 0; side < 2; side++)
+    if ((link->ends[side][0] == FX_END_AUTO) != (link->ends[side][1] == FX_END_AUTO))
+      {
+        g_autofree char *ends = fx_io_path_join (path, "ends");
+        fx_io_report_error (c->r, ends, side == 0 ? "from" : "to",
+                            "set both channels (translation, then rotation), as \"VF\"");
+      }
   /* its frame couples every element (dense rows, n^2 work): 4 to 10
    * Hermite elements give the first modes */
   if (link->elements > FX_MAX_FLOATING_ELEMENTS)

@@ -237,12 +237,34 @@ read_damping (Report *r, JsonObject *link_object, const char *link_path, FxLink 
   fx_io_read_number (r, o, path, "kelvin_voigt", FALSE, &link->kelvin_voigt);
 }
 
+/* "ends": {"from": "VF", "to": "FF"}: each end's causality, translation
+ * then rotation; an end left out is the matcher's. */
+static void
+read_ends (Report *r, JsonObject *link_object, const char *link_path, FxLink *link)
+{
+  static const char *const keys[] = { "from", "to", NULL };
+  g_autofree char *path = fx_io_path_join (link_path, "ends");
+  JsonObject *o = fx_io_read_object (r, link_object, link_path, "ends", FALSE);
+
+  if (o == NULL)
+    return;
+  fx_io_check_keys (r, o, path, keys);
+  for (guint side = 0; side < 2; side++)
+    {
+      const char *name = fx_io_read_name (r, o, path, keys[side], FALSE);
+      if (name != NULL && !fx_link_end_from_string (name, link->ends[side]))
+        fx_io_report_error (r, path, keys[side],
+                            "expected two letters F or V (translation, then rotation), as \"VF\"; "
+                            "got \"%s\"", name);
+    }
+}
+
 static void
 read_link (Report *r, FxModel *model, JsonObject *o, const char *path)
 {
   static const char *const keys[] = {
     "id", "from", "to", "elements", "section", "formulation", "rigid", "initial", "damping",
-    "model", "frame", NULL
+    "model", "frame", "ends", NULL
   };
   FxLink *link = fx_model_add_link (model, NULL, NULL, NULL, 0);
   const char *name;
@@ -268,6 +290,7 @@ read_link (Report *r, FxModel *model, JsonObject *o, const char *path)
     fx_io_report_bad_name (r, path, "frame", name, "\"mean-axis\", \"attached\"");
   read_initial (r, o, path, link);
   read_damping (r, o, path, link);
+  read_ends (r, o, path, link);
 }
 
 static void

@@ -250,6 +250,19 @@ link_node (gconstpointer item)
     set_name (o, "model", fx_link_kind_to_string (link->kind));
   if (link->kind == FX_LINK_FLOATING_FRAME && link->frame != FX_LINK_FRAME_MEAN_AXIS)
     set_name (o, "frame", fx_link_frame_to_string (link->frame));
+  if (fx_link_has_ends (link))
+    {
+      JsonObject *ends = json_object_new ();
+      static const char *const sides[2] = { "from", "to" };
+      for (guint side = 0; side < 2; side++)
+        if (link->ends[side][0] != FX_END_AUTO || link->ends[side][1] != FX_END_AUTO)
+          {
+            char letters[3];
+            fx_link_end_to_string (link->ends[side], letters);
+            json_object_set_string_member (ends, sides[side], letters);
+          }
+      json_object_set_object_member (o, "ends", ends);
+    }
   json_object_set_object_member (o, "section", section_object (&link->section, link->rigid));
   if (link->initial_velocity[0] != 0.0 || link->initial_velocity[1] != 0.0
       || link->initial_omega != 0.0)

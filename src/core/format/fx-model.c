@@ -793,6 +793,37 @@ static const char *const noise_kind_names[] = { "none", "white", "ou" };
 static const char *const motor_type_names[] = { "torque", "speed" };
 static const char *const shape_names[] = { "rectangle", "square", "circle", "tube" };
 
+gboolean
+fx_link_end_from_string (const char *s, FxEndCausality out[2])
+{
+  if (s == NULL || strlen (s) != 2)
+    return FALSE;
+  for (guint k = 0; k < 2; k++)
+    {
+      if (s[k] != 'F' && s[k] != 'V')
+        return FALSE;
+      out[k] = s[k] == 'F' ? FX_END_FORCE : FX_END_VELOCITY;
+    }
+  return TRUE;
+}
+
+void
+fx_link_end_to_string (const FxEndCausality end[2], char out[3])
+{
+  for (guint k = 0; k < 2; k++)
+    out[k] = end[k] == FX_END_FORCE ? 'F' : end[k] == FX_END_VELOCITY ? 'V' : '?';
+  out[2] = '\0';
+}
+
+gboolean
+fx_link_has_ends (const FxLink *link)
+{
+  for (guint side = 0; side < 2; side++)
+    if (link->ends[side][0] != FX_END_AUTO || link->ends[side][1] != FX_END_AUTO)
+      return TRUE;
+  return FALSE;
+}
+
 static const char *
 name_of (const char *const *names, guint n, int value)
 {

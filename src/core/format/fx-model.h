@@ -136,6 +136,14 @@ typedef enum {
   FX_LINK_FRAME_ATTACHED,
 } FxLinkFrame;
 
+/* A floating-frame link end's causality as the user sets it ("ends",
+ * docs/model-format.md); AUTO: the matcher's choice. */
+typedef enum {
+  FX_END_AUTO = 0,
+  FX_END_FORCE,     /* F: force (moment) in, velocity out */
+  FX_END_VELOCITY,  /* V: velocity in, reaction out       */
+} FxEndCausality;
+
 typedef struct {
   char *id;
   char *from, *to;  /* joint ids; s = 0 at `from`, s = L at `to` */
@@ -158,6 +166,9 @@ typedef struct {
   FxLinkKind kind;
   FxLinkFrame frame;
   double kelvin_voigt;
+  /* Floating-frame links: per end (from, to) and channel (translation,
+   * rotation) the causality the user set, or AUTO. */
+  FxEndCausality ends[2][2];
 } FxLink;
 
 typedef struct {
@@ -368,6 +379,10 @@ const char *fx_link_kind_to_string    (FxLinkKind k);
 gboolean    fx_link_kind_from_string  (const char *s, FxLinkKind *out);
 const char *fx_link_frame_to_string   (FxLinkFrame f);
 gboolean    fx_link_frame_from_string (const char *s, FxLinkFrame *out);
+/* An end's two letters, translation then rotation: "VF" <-> (V, F). */
+gboolean    fx_link_end_from_string   (const char *s, FxEndCausality out[2]);
+void        fx_link_end_to_string     (const FxEndCausality end[2], char out[3]);
+gboolean    fx_link_has_ends          (const FxLink *link);  /* any end set */
 const char *fx_formulation_to_string (FxFormulation f);
 gboolean    fx_formulation_from_string (const char *s, FxFormulation *out);
 const char *fx_support_to_string     (FxSupport s);

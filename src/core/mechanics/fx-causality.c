@@ -480,6 +480,7 @@ link_copy_physics (FxLink *dst, const FxLink *src)
   dst->kind = src->kind;
   dst->frame = src->frame;
   dst->kelvin_voigt = src->kelvin_voigt;
+  memcpy (dst->ends, src->ends, sizeof dst->ends);
 }
 
 static char *
@@ -520,6 +521,8 @@ cx_expand_model (const FxModel *model, const gboolean *split, const FxLinkAssign
                                            half ? orig->to : mid, half ? n2 : n1);
           link_copy_physics (dst, orig);
           dst->formulation = fixed ? fixed[l].segment[half].formulation : FX_FORMULATION_AUTO;
+          /* the user's end stays at its joint; the weld is the matcher's */
+          memset (dst->ends[half ? 0 : 1], 0, sizeof dst->ends[0]);
         }
     }
 
@@ -617,6 +620,15 @@ some_link_ends_independent (const FxModel *model)
 {
   for (guint l = 0; l < model->links->len; l++)
     if (fx_link_ends_independent (model, l))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+any_ends_set (const FxModel *model)
+{
+  for (guint l = 0; l < model->links->len; l++)
+    if (fx_link_has_ends (fx_model_link (model, l)))
       return TRUE;
   return FALSE;
 }
@@ -735,6 +747,83 @@ fill_links (FxAssignment *a, const FxModel *model, const gboolean *split, const 
     }
 }
 
+/* A floating-frame link's "ends" are the user's: an assignment that does
+ * not give them (a force end at a support, or at a joint another link
+ * already takes the force of) is refused, naming them. With `ok` FALSE no
+ * assignment was found: the ends are named when the model without them
+ * has one, and of those the ones whose removal alone would do, if some
+ * would. */
+static void
+check_ends_honoured (FxAssignment *a, const FxModel *model, gboolean ok)
+{
+  static const char *const sides[2] = { "from", "to" };
+  gboolean blame = ok, some_culprit = FALSE;
+  g_autofree gboolean *culprit = NULL;
+
+  if (!ok)
+    {
+      gboolean any = FALSE;
+      g_autoptr (FxModel) plain = fx_model_copy (model);
+      for (guint l = 0; l < plain->links->len; l++)
+        {
+          FxLink *link = fx_model_link (plain, l);
+          any = any || fx_link_has_ends (link);
+          memset (link->ends, 0, sizeof link->ends);
+        }
+      if (!any)
+        return;
+      FxAssignment *without = fx_assignment_compute (plain);
+      blame = fx_assignment_ok (without);
+      fx_assignment_free (without);
+      /* the ends that alone stand in the way, if some do */
+      culprit = g_new0 (gboolean, 2 * MAX (a->n_links, 1));
+      for (guint l = 0; blame && l < a->n_links; l++)
+        for (guint side = 0; side < 2; side++)
+          {
+            const FxLink *link = fx_model_link (model, l);
+            if (link->ends[side][0] == FX_END_AUTO && link->ends[side][1] == FX_END_AUTO)
+              continue;
+            g_autoptr (FxModel) one = fx_model_copy (model);
+            memset (fx_model_link (one, l)->ends[side], 0, sizeof link->ends[side]);
+            FxAssignment *try = fx_assignment_compute (one);
+            culprit[2 * l + side] = fx_assignment_ok (try);
+            some_culprit = some_culprit || culprit[2 * l + side];
+            fx_assignment_free (try);
+          }
+    }
+  for (guint l = 0; blame && l < a->n_links; l++)
+    {
+      const FxLink *link = fx_model_link (model, l);
+      const FxLinkAssignment *la = &a->links[l];
+      if (!fx_link_ends_independent (model, l))
+        continue;
+      for (guint side = 0; side < 2; side++)
+        {
+          const FxEndCausality *want = link->ends[side];
+          FxCausality got[2] = { la->T_end[side], la->R_end[side] };
+          gboolean same = TRUE;
+          if (want[0] == FX_END_AUTO && want[1] == FX_END_AUTO)
+            continue;
+          for (guint c = 0; c < 2; c++)
+            if (want[c] != FX_END_AUTO && (want[c] == FX_END_FORCE) != (got[c] == FX_CAUSAL_F))
+              same = FALSE;
+          if ((ok && same) || (some_culprit && !culprit[2 * l + side]))
+            continue;
+          char letters[3];
+          g_autofree char *where = g_strdup_printf ("links[%u].ends.%s", l, sides[side]);
+          fx_link_end_to_string (want, letters);
+          cx_add_conflict (a->conflicts, where, -1, g_strdup_printf (
+            _("\"%s\" at joint \"%s\" cannot be realised: a force end (F) needs a free joint "
+              "that no other link takes the force of, a velocity end (V) a support, an inertia "
+              "or another link that takes the force. Fix: remove \"ends\" and let the engine "
+              "choose."), letters, side ? link->to : link->from));
+          g_ptr_array_add (a->plain_conflicts, g_strdup_printf (
+            _("The ends set on link \"%s\" cannot be realised. Let the engine choose them."),
+            link->id ? link->id : "?"));
+        }
+    }
+}
+
 FxAssignment *
 fx_assignment_compute (const FxModel *model)
 {
@@ -764,8 +853,9 @@ fx_assignment_compute (const FxModel *model)
       memcpy (T, t3.ch[0].bits, sizeof (int) * n);
       memcpy (R, t3.ch[1].bits, sizeof (int) * n);
     }
-  /* tier 2: splits */
-  if (!ok)
+  /* tier 2: splits (its search knows no floating-frame "ends": tier 3's
+   * matching, which does, decides those models) */
+  if (!ok && !any_ends_set (model))
     ok = tier2 (model, a->conflicts, split, T, R);
   /* tier 3: regularising inertia, where the user left the choice to the engine */
   if (!ok && all_links_auto (model))
@@ -782,6 +872,8 @@ fx_assignment_compute (const FxModel *model)
           cx_add_tier3_regularisers (a, model, split, &t3);
         }
     }
+  if (!ok)
+    check_ends_honoured (a, model, FALSE);
   if (!ok && a->conflicts->len == 0)
     {
       cx_add_conflict (a->conflicts, "links", -1, g_strdup (
@@ -796,6 +888,7 @@ fx_assignment_compute (const FxModel *model)
       g_ptr_array_set_size (a->conflicts, 0);
       g_ptr_array_set_size (a->plain_conflicts, 0);
       fill_links (a, model, split, T, R, tier3 ? &t3 : NULL);
+      check_ends_honoured (a, model, TRUE);
       /* a roller's block is a regularising mass unless the user gave one */
       for (guint jt = 0; jt < model->joints->len; jt++)
         {

@@ -17,6 +17,7 @@
  * step ahead; the scripted drags of a file follow their tabulated path.
  */
 #include "fx-kernel.h"
+#include "fx-link-model.h"
 
 #include <gsl/gsl_interp.h>
 #include <string.h>
@@ -100,29 +101,32 @@ attach (FxSystem *sys, FxDragSys *d, guint link, double s, double frequency, dou
   d->link = link;
   d->s = s;
   d->seg = fx_system_point_segment (sys, link, &s_seg);
+  d->s_seg = s_seg;
   d->n_at = point_samples (&sys->links[d->seg], s_seg, d->at);
   d->k = m * omega * omega;
   d->c = 2.0 * zeta * sqrt (d->k * m);
 }
 
 /* The model link and fraction a drag of `joint` holds: the end of the first
- * geometrically exact link there (a joint met only by floating-frame links is
- * refused by the system's check before this runs). */
+ * geometrically exact link there, else of the first floating-frame one (a
+ * GE link's end is the joint's own velocity where it is V-causal; an FF
+ * link's end is a material point like any other). */
 static gboolean
 joint_end (const FxModel *m, const char *joint, guint *link, double *s)
 {
-  for (guint l = 0; l < m->links->len; l++)
-    {
-      const FxLink *ml = fx_model_link (m, l);
-      if (ml->kind == FX_LINK_FLOATING_FRAME)
-        continue;
-      if (g_strcmp0 (ml->from, joint) == 0 || g_strcmp0 (ml->to, joint) == 0)
-        {
-          *link = l;
-          *s = g_strcmp0 (ml->from, joint) == 0 ? 0.0 : 1.0;
-          return TRUE;
-        }
-    }
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint l = 0; l < m->links->len; l++)
+      {
+        const FxLink *ml = fx_model_link (m, l);
+        if ((ml->kind == FX_LINK_FLOATING_FRAME) != (pass == 1))
+          continue;
+        if (g_strcmp0 (ml->from, joint) == 0 || g_strcmp0 (ml->to, joint) == 0)
+          {
+            *link = l;
+            *s = g_strcmp0 (ml->from, joint) == 0 ? 0.0 : 1.0;
+            return TRUE;
+          }
+      }
   return FALSE;
 }
 
@@ -199,6 +203,41 @@ fx_drags_energy (const FxSystem *sys)
   return e;
 }
 
+/* A drag of a link whose model gives its points (fx-link-model.h): the
+ * same rows as below, with v_P = sum b x_mid and the force entering as
+ * dt B^T f. */
+static double
+model_drag_kernel (const FxLinkSys *l, const FxDragSys *d, const double adot[2], FxAcc *a)
+{
+  const double dt = a->dt;
+  const guint dx = d->dof;
+  FxPointKinematics k;
+
+  l->model->point (l, d->s_seg, a->xm, dt, &k);
+  const double *delta_mid = &a->xm[dx];
+  double rel[2] = { adot[0] - k.v[0], adot[1] - k.v[1] };
+  double f[2] = { d->k * delta_mid[0] + d->c * rel[0], d->k * delta_mid[1] + d->c * rel[1] };
+
+  for (guint i = 0; i < 2; i++)
+    {
+      acc_G (a, dx + i, dt * rel[i], fabs (dt * adot[i]) + fabs (dt * k.v[i]));
+      for (guint q = 0; q < k.n; q++)
+        acc_K (a, dx + i, k.dof[q], -dt * k.dv[q][i]);
+    }
+  l->model->point_force (l, d->s_seg, a->xm, dt, f, 0.0, a);
+  /* f's own motion: k through delta_mid, -c through v_P */
+  for (guint r = 0; r < k.n; r++)
+    {
+      for (guint j = 0; j < 2; j++)
+        acc_K (a, k.dof[r], dx + j, dt * d->k * k.b[r][j]);
+      for (guint q = 0; q < k.n; q++)
+        acc_K (a, k.dof[r], k.dof[q],
+               -dt * d->c * (k.b[r][0] * k.dv[q][0] + k.b[r][1] * k.dv[q][1]));
+    }
+  a->loss += d->c * (rel[0] * rel[0] + rel[1] * rel[1]);
+  return f[0] * adot[0] + f[1] * adot[1];
+}
+
 /* How v_P at the midpoint depends on one unknown. */
 typedef struct {
   guint dof;
@@ -227,6 +266,8 @@ fx_drag_kernel (FxSystem *sys, const FxDragSys *d, FxAcc *a)
   anchor_at (d, sys->t + dt, a1);
   adot[0] = (a1[0] - a0[0]) / dt;
   adot[1] = (a1[1] - a0[1]) / dt;
+  if (l->model->point != NULL)
+    return model_drag_kernel (l, d, adot, a);
 
   /* v_P = sum_k W_k Lambda(theta_k) v_hat_k at the midpoint, with
    * theta_k = theta_n + dt/2 omega_mid at the sample */
@@ -340,9 +381,6 @@ void
 fx_system_hand_grab (FxSystem *sys, guint link, double s)
 {
   g_return_if_fail (link < sys->n_model_links);
-  /* a floating-frame link has no point coupling yet: it cannot be held */
-  if (fx_model_link (sys->model, link)->kind == FX_LINK_FLOATING_FRAME)
-    return;
   FxDragSys *d = hand (sys);
 
   if (d == NULL)

@@ -48,6 +48,15 @@ segment_point (const FxSystem *sys, guint seg, double s_fraction, double *x, dou
   guint e = (guint) MIN (floor (s), (double) (l->N - 1));
   double xi = s - e, a[2], b[2];
 
+  if (l->model->point != NULL)
+    {
+      /* the material point itself, where the model knows it */
+      FxPointKinematics k;
+      l->model->point (l, s_fraction, sys->x, 0.0, &k);
+      if (x) *x = k.p[0];
+      if (y) *y = k.p[1];
+      return;
+    }
   fx_node_position (l, sys->x, e, a);
   fx_node_position (l, sys->x, e + 1, b);
   if (x) *x = (1.0 - xi) * a[0] + xi * b[0];
@@ -151,6 +160,15 @@ fx_system_point_velocity (const FxSystem *sys, guint link, double s_fraction, do
   const FxLinkSys *l = &sys->links[seg];
   FxPointSample at[2];
   guint n_at = point_samples (l, s_fraction, at);
+
+  if (l->model->point != NULL)
+    {
+      FxPointKinematics k;
+      l->model->point (l, s_fraction, sys->x, 0.0, &k);
+      v[0] = k.v[0];
+      v[1] = k.v[1];
+      return;
+    }
 
   segment_fields_at (sys, seg, s_fraction, v_hat, &omega, n_hat, &m);
   /* v = Lambda(theta) v_hat, theta at the point (the mean over samples) */

@@ -21,6 +21,28 @@ typedef struct {
   int dof;
 } FxThetaRef;
 
+/* A material point of a link at a step's midpoint (physics.md 12.3: point
+ * loads and drags use B at s_p). Its spatial velocity and its section's
+ * angular velocity are linear in the link's unknowns,
+ *
+ *     v = sum_k b[k] x_mid[dof[k]],   omega = sum_k br[k] x_mid[dof[k]],
+ *
+ * with coefficients that move with the configuration (frame angle,
+ * deflection). A force f and moment ell at the point enter rows dof[k] as
+ * dt (b[k] . f + br[k] ell), so they supply exactly f . v + ell omega: the
+ * books of a load or a drag close by construction. */
+#define FX_POINT_MAX_DOFS 12
+typedef struct {
+  double p[2];          /* position at the step's start              */
+  double v[2], omega;   /* midpoint velocity and angular velocity    */
+  double theta;         /* section angle at the midpoint             */
+  guint n;
+  guint dof[FX_POINT_MAX_DOFS];
+  double b[FX_POINT_MAX_DOFS][2], br[FX_POINT_MAX_DOFS];
+  double dv[FX_POINT_MAX_DOFS][2];   /* dv/dx_mid[dof[k]], coefficients' motion included */
+  double dtheta[FX_POINT_MAX_DOFS];  /* dtheta/dx_mid[dof[k]] */
+} FxPointKinematics;
+
 /* FxLinkModel is declared in fx-system-private.h */
 struct _FxLinkModel {
   const char *name;  /* the file's "model" value */
@@ -59,6 +81,22 @@ struct _FxLinkModel {
 
   /* After an accepted step with midpoint state x_mid: advance the configuration. */
   void (*commit) (FxLinkSys *l, const double *x_mid, double dt);
+
+  /* The material point at fraction s of the link, with x_mid the
+   * midpoint unknowns of a step dt (dt = 0: the state x_mid at the
+   * configuration now). NULL: the model has mixed fields, and points are
+   * sampled from them (point_samples). */
+  void (*point) (const FxLinkSys *l, double s, const double *x_mid, double dt,
+                 FxPointKinematics *k);
+  /* Adds dt (b . f + br ell) to the point's rows and their Jacobian at
+   * fixed f, ell (the coefficients' motion); the caller adds f's own. */
+  void (*point_force) (const FxLinkSys *l, double s, const double *x_mid, double dt,
+                       const double f[2], double ell, FxAcc *a);
+
+  /* The stress resultants at fraction s of a model without stress
+   * unknowns (NULL: mixed fields give them), in the section frame as a
+   * probe reads them: N (tension > 0), V, from the configuration. */
+  void (*resultants) (const FxLinkSys *l, double s, double *N, double *V);
 
   /* Drawing: position, section angle and bending moment at node i (0..N). */
   void (*node) (const FxLinkSys *l, const double *x, guint i, double p[2], double *theta,

@@ -40,21 +40,24 @@ fx_field_values (const FxSystem *sys, const FxLinkSys *l, int f, double *scale)
   return sys->x;
 }
 
-/* A link of another model (floating frame) has no stress fields to sample:
+/* A link of another model (floating frame) has no mixed fields to sample:
  * the section angle and bending moment come from its nodes (linear between
- * them); its velocity and N, V are not measured yet and read 0. */
+ * them), the velocity from its material point, N and V from its strain. */
 static void
 other_model_probe (const FxLinkSys *l, const double *x, double s, double values[FX_PROBE_N_VALUES])
 {
   double u = CLAMP (s, 0.0, 1.0) * l->N, th[2], m[2], p[2];
   guint e = (guint) MIN (floor (u), (double) (l->N - 1));
   double xi = u - e;
+  FxPointKinematics k;
 
-  for (guint k = 0; k < 2; k++)
-    l->model->node (l, x, e + k, p, &th[k], &m[k]);
-  values[FX_PROBE_VX] = values[FX_PROBE_VY] = 0.0;
+  for (guint j = 0; j < 2; j++)
+    l->model->node (l, x, e + j, p, &th[j], &m[j]);
+  l->model->point (l, s, x, 0.0, &k);
+  values[FX_PROBE_VX] = k.v[0];
+  values[FX_PROBE_VY] = k.v[1];
   values[FX_PROBE_ANGLE] = (1.0 - xi) * th[0] + xi * th[1];
-  values[FX_PROBE_N] = values[FX_PROBE_V] = 0.0;
+  l->model->resultants (l, s, &values[FX_PROBE_N], &values[FX_PROBE_V]);
   values[FX_PROBE_M] = (1.0 - xi) * m[0] + xi * m[1];
 }
 

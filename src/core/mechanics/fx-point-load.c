@@ -1,10 +1,43 @@
 /* fx-point-load.c: loads at a point of a link (docs/theory.md, loads). */
 #include "fx-kernel.h"
+#include "fx-link-model.h"
 
 #include <math.h>
 #include <string.h>
 
 /* ---------------------------------------------------------- point loads */
+
+/* A point load through the link model's point (fx-link-model.h): the
+ * force enters as dt B^T f and supplies f . v + ell omega; a material
+ * force turns with the section, f = Lambda(theta_s) F. */
+static double
+model_point_load (const FxLinkSys *l, const FxPointLoad *pl, double scale, Acc *a)
+{
+  const double dt = a->dt;
+  FxPointKinematics k;
+  double F[2] = { scale * pl->force[0], scale * pl->force[1] }, f[2], Jf[2];
+  double ell = scale * pl->moment;
+
+  l->model->point (l, pl->s, a->xm, dt, &k);
+  if (pl->material)
+    {
+      double cs[2];
+      rot (k.theta, cs);
+      lam (cs, F, f);
+    }
+  else
+    f[0] = F[0], f[1] = F[1];
+  l->model->point_force (l, pl->s, a->xm, dt, f, ell, a);
+  if (pl->material)
+    {
+      /* d(Lambda F)/dtheta = J Lambda F, through the section angle */
+      jrot (f, Jf);
+      for (guint r = 0; r < k.n; r++)
+        for (guint c = 0; c < k.n; c++)
+          acc_K (a, k.dof[r], k.dof[c], dt * (k.b[r][0] * Jf[0] + k.b[r][1] * Jf[1]) * k.dtheta[c]);
+    }
+  return f[0] * k.v[0] + f[1] * k.v[1] + ell * k.omega;
+}
 
 /* Point load at s_p: adds psi_v(s_p) . f_hat and psi_omega(s_p) l (docs/theory.md
  * section 4); f_hat = Lambda(theta(s_p))^T F for a dead load. */
@@ -14,6 +47,9 @@ point_load (FxSystem *sys, const FxPointLoad *pl, Acc *a)
   const FxLinkSys *l = &sys->links[pl->link];
   const double dt = a->dt, s = fx_profile_at (sys, pl->profile, sys->t_mid);
   double power = 0.0;
+
+  if (l->model->point != NULL)
+    return model_point_load (l, pl, s, a);
 
   for (guint k = 0; k < pl->n_at; k++)
     {

@@ -103,6 +103,19 @@ match_channel (const FxModel *model, FxChannel channel, guint n_user)
         }
     }
 
+  /* the ends the user set F ("ends") cover their junctions too */
+  for (guint l = 0; l < n; l++)
+    for (guint side = 0; side < 2; side++)
+      if (fx_link_ends_independent (model, l)
+          && fx_model_link (model, l)->ends[side][channel] == FX_END_FORCE)
+        {
+          guint j = lj[l][side];
+          if (j == NO_JUNCTION || g_array_index (junctions, Junction, j).ground || covered[j])
+            cm.conflict = TRUE;
+          else
+            covered[j] = TRUE;
+        }
+
   /* vertices: free junctions the user's links do not cover */
   guint nv = 0;
   for (guint i = 0; i < nj; i++)
@@ -123,7 +136,8 @@ match_channel (const FxModel *model, FxChannel channel, guint n_user)
       if (fx_link_ends_independent (model, l))
         {
           for (guint side = 0; side < 2; side++)
-            if (lj[l][side] != NO_JUNCTION && vertex[lj[l][side]] >= 0)
+            if (lj[l][side] != NO_JUNCTION && vertex[lj[l][side]] >= 0
+                && fx_model_link (model, l)->ends[side][channel] == FX_END_AUTO)
               {
                 guint u = (guint) vertex[lj[l][side]], w = n_vertices++, tag = 4 * l + side;
                 g_array_append_val (eu, u);
@@ -165,7 +179,13 @@ match_channel (const FxModel *model, FxChannel channel, guint n_user)
                      order, mate);
 
   for (guint l = 0; l < n; l++)
-    cm.end_bits[l][0] = cm.end_bits[l][1] = cm.bits[l];
+    {
+      cm.end_bits[l][0] = cm.end_bits[l][1] = cm.bits[l];
+      for (guint side = 0; side < 2 && fx_link_ends_independent (model, l); side++)
+        if (fx_model_link (model, l)->ends[side][channel] != FX_END_AUTO)
+          cm.end_bits[l][side] = fx_model_link (model, l)->ends[side][channel] == FX_END_FORCE
+                                 ? FX_CAUSAL_F : FX_CAUSAL_V;
+    }
   for (guint v = 0; v < nv; v++)
     if (mate[v] >= 0)
       {

@@ -124,7 +124,8 @@ typedef struct {
 
 typedef struct {
   guint link;
-  FxPointSample at[2];
+  double s;              /* fraction along the segment */
+  FxPointSample at[2];   /* mixed-field links: where s samples them */
   guint n_at;
   double force[2];
   gboolean material;
@@ -140,7 +141,8 @@ typedef struct {
   guint link;            /* model link */
   double s;              /* fraction along the model link */
   guint seg;
-  FxPointSample at[2];
+  double s_seg;          /* fraction along the segment */
+  FxPointSample at[2];   /* mixed-field links: where s_seg samples them */
   guint n_at;
   guint dof;
   double k, c;           /* N/m, N s/m */

@@ -541,7 +541,7 @@ build_point_loads (FxSystem *sys)
       int l = fx_model_find_link (model, ld->link);
       if (l < 0)
         continue;
-      FxPointLoad pl = { (guint) l, { { 0 } }, 0, { ld->force[0], ld->force[1] },
+      FxPointLoad pl = { (guint) l, ld->s, { { 0 } }, 0, { ld->force[0], ld->force[1] },
                          ld->frame == FX_FRAME_MATERIAL, ld->moment, &ld->profile };
       pl.n_at = point_samples (&sys->links[l], ld->s, pl.at);
       g_array_append_val (sys->point_loads, pl);
@@ -578,29 +578,8 @@ check_single_link_limits (FxSystem *sys, GError **error)
   return TRUE;
 }
 
-/* What a floating-frame link does not take (yet), and its attached frame's
- * condition: the `from` end held in both channels (docs/theory.md). */
-/* TRUE when every link meeting `joint` is a floating-frame link (and one
- * does): a drag of that joint would hold a floating-frame link. */
-static gboolean
-joint_only_floating (const FxModel *model, const char *joint)
-{
-  gboolean met = FALSE;
-
-  if (joint == NULL)
-    return FALSE;
-  for (guint l = 0; l < model->links->len; l++)
-    {
-      const FxLink *ml = fx_model_link (model, l);
-      if (g_strcmp0 (ml->from, joint) != 0 && g_strcmp0 (ml->to, joint) != 0)
-        continue;
-      if (ml->kind != FX_LINK_FLOATING_FRAME)
-        return FALSE;
-      met = TRUE;
-    }
-  return met;
-}
-
+/* A floating-frame link's attached frame needs its `from` end held in
+ * both channels (docs/theory.md). */
 static gboolean
 check_floating_links (FxSystem *sys, GError **error)
 {
@@ -621,24 +600,6 @@ check_floating_links (FxSystem *sys, GError **error)
                          "a driven hub; use \"mean-axis\""), l, ml->from);
           return FALSE;
         }
-      for (guint i = 0; i < model->loads->len; i++)
-        if (g_strcmp0 (fx_model_load (model, i)->link, ml->id) == 0)
-          {
-            g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
-                         _("loads[%u].link: a point load on floating-frame link \"%s\" is not "
-                           "supported yet; load a joint"), i, ml->id);
-            return FALSE;
-          }
-      for (guint i = 0; i < model->drags->len; i++)
-        if (g_strcmp0 (fx_model_drag (model, i)->link, ml->id) == 0
-            || joint_only_floating (model, fx_model_drag (model, i)->joint))
-          {
-            g_set_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_UNSUPPORTED,
-                         _("drags[%u].%s: a drag on floating-frame link \"%s\" is not "
-                           "supported yet"), i,
-                         fx_model_drag (model, i)->link != NULL ? "link" : "joint", ml->id);
-            return FALSE;
-          }
     }
   return TRUE;
 }
