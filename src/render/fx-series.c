@@ -290,17 +290,6 @@ fx_series_write_csv (const FxSeries *s, const char *path, GError **error)
   return ok;
 }
 
-/* One value, or an empty cell where it is unknown: never a non-finite
- * number in a file. */
-static void
-append_value (GString *out, double v)
-{
-  if (isfinite (v))
-    g_string_append_printf (out, ",%.17g", v);
-  else
-    g_string_append_c (out, ',');
-}
-
 gboolean
 fx_series_write_probes_csv (const FxSeries *s, const char *path, GError **error)
 {
@@ -320,10 +309,10 @@ fx_series_write_probes_csv (const FxSeries *s, const char *path, GError **error)
         {
           double xy[2];
           fx_series_probe_xy (s, i, p, xy);
-          append_value (out, xy[0]);
-          append_value (out, xy[1]);
+          fx_csv_append_number (out, xy[0]);
+          fx_csv_append_number (out, xy[1]);
           for (guint v = FX_PROBE_VX; v < FX_PROBE_N_VALUES; v++)
-            append_value (out, fx_series_probe_value (s, i, p, (FxProbeValue) v));
+            fx_csv_append_number (out, fx_series_probe_value (s, i, p, (FxProbeValue) v));
         }
       g_string_append_c (out, '\n');
     }

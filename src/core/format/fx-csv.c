@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -143,4 +144,13 @@ fx_csv_file_commit (FxCsvFile *file, GError **error)
   gboolean ok = fx_output_commit (g_steal_pointer (&file->out), error);
   g_free (file);
   return ok;
+}
+
+void
+fx_csv_append_number (GString *out, double value)
+{
+  if (isfinite (value))
+    g_string_append_printf (out, ",%.17g", value);
+  else
+    g_string_append_c (out, ',');
 }

@@ -23,6 +23,10 @@ void fx_csv_append_field (GString *out, const char *text);
 /* `prefix` followed by `suffix` as one CSV field ("id" ".x" -> id.x). */
 void fx_csv_append_field2 (GString *out, const char *prefix, const char *suffix);
 
+/* ",value" with all 17 digits, or an empty cell "," where `value` is not
+ * finite: never a NaN or an infinity in a file. */
+void fx_csv_append_number (GString *out, double value);
+
 typedef struct _FxCsvFile FxCsvFile;
 
 /* Creates the temporary file beside `path`; NULL with `error` if it cannot. */

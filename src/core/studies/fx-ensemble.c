@@ -678,15 +678,6 @@ fx_ensemble_merge (FxEnsemble *const *parts, guint n_parts, GError **error)
 
 /* ------------------------------------------------------------ CSV */
 
-static void
-append_number (GString *s, double v)
-{
-  /* a cell with no value (no quantile samples) stays empty: never NaN */
-  if (isfinite (v))
-    g_string_append_printf (s, ",%.17g", v);
-  else
-    g_string_append_c (s, ',');
-}
 
 gboolean
 fx_ensemble_write_stats (const FxEnsemble *e, const char *path, GError **error)
@@ -711,10 +702,10 @@ fx_ensemble_write_stats (const FxEnsemble *e, const char *path, GError **error)
       g_string_append_printf (s, "%.17g", e->times[i]);
       for (guint c = 0; c < e->n_cols; c++)
         {
-          append_number (s, e->n_ok > 0 ? fx_ensemble_mean (e, i, c) : NAN);
-          append_number (s, e->n_ok > 0 ? fx_ensemble_std (e, i, c) : NAN);
-          append_number (s, fx_ensemble_quantile (e, i, c, 0.05));
-          append_number (s, fx_ensemble_quantile (e, i, c, 0.95));
+          fx_csv_append_number (s, e->n_ok > 0 ? fx_ensemble_mean (e, i, c) : NAN);
+          fx_csv_append_number (s, e->n_ok > 0 ? fx_ensemble_std (e, i, c) : NAN);
+          fx_csv_append_number (s, fx_ensemble_quantile (e, i, c, 0.05));
+          fx_csv_append_number (s, fx_ensemble_quantile (e, i, c, 0.95));
         }
       g_string_append_c (s, '\n');
     }
@@ -739,7 +730,7 @@ fx_ensemble_write_paths (const FxEnsemble *e, const char *path, GError **error)
       {
         g_string_append_printf (s, "%u,%.17g", g_array_index (e->path_index, guint, k), e->times[i]);
         for (guint c = 0; c < np; c++)
-          append_number (s, fx_ensemble_path_value (e, k, i, FX_ENSEMBLE_N_ENERGY + c));
+          fx_csv_append_number (s, fx_ensemble_path_value (e, k, i, FX_ENSEMBLE_N_ENERGY + c));
         g_string_append_c (s, '\n');
       }
   return fx_output_set_contents (path, s->str, s->len, error);
