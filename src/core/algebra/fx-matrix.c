@@ -15,6 +15,7 @@
 #include <glib/gi18n-lib.h>
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_matrix.h>
+#include <SuiteSparse_config.h>
 #include <klu.h>
 #include <math.h>
 #include <string.h>
@@ -62,6 +63,7 @@ struct _FxMatrix {
 
   guint n_factorizations;
   double cost;               /* predicted flops of one factorisation */
+  double band_cost, sparse_cost;  /* both paths' predictions, as compared */
   char *description;
 };
 
@@ -107,6 +109,66 @@ fx_format_bytes_pair (guint64 need, guint64 limit, char **need_text, char **limi
     }
 }
 
+/* ------------------------------------------------ KLU under a fill bound */
+
+/* klu_analyze's lnz, unz and flops are those of the AMD ordering with every
+ * pivot on the diagonal. KLU's partial pivoting may leave the diagonal (a
+ * link whose compliance rows are below the pivot tolerance next to their
+ * couplings: a 5000-element column of a welded frame pivots off the
+ * diagonal once per element), and each such pivot delays a row and merges
+ * its pattern into later ones: 1.5e8 entries in the factors against the
+ * 4.8e5 predicted, 18 s and 1.8 GB for one factorisation. KLU has no bound
+ * of its own, but it gets its memory through SuiteSparse_config and grows
+ * its factors by reallocation: while a factorisation runs under a bound
+ * (this thread's `klu_bound`, bytes), a larger block is refused, KLU stops
+ * with KLU_OUT_OF_MEMORY, and the matrix takes the band it would have cost
+ * otherwise. Other threads and unbounded calls pass straight through. */
+#define FILL_BOUND 4.0      /* times the predicted fill: past it, the band */
+static _Thread_local size_t klu_bound;
+static _Thread_local gboolean klu_bound_hit;
+
+static gboolean
+over_bound (size_t bytes)
+{
+  if (klu_bound == 0 || bytes <= klu_bound)
+    return FALSE;
+  klu_bound_hit = TRUE;
+  return TRUE;
+}
+
+static void *
+bounded_malloc (size_t bytes)
+{
+  return over_bound (bytes) ? NULL : malloc (bytes);
+}
+
+static void *
+bounded_calloc (size_t count, size_t size)
+{
+  return size > 0 && over_bound (count > G_MAXSIZE / size ? G_MAXSIZE : count * size)
+         ? NULL : calloc (count, size);
+}
+
+static void *
+bounded_realloc (void *p, size_t bytes)
+{
+  return over_bound (bytes) ? NULL : realloc (p, bytes);
+}
+
+static void
+install_bounded_allocator (void)
+{
+  static gsize once = 0;
+  if (g_once_init_enter (&once))
+    {
+      SuiteSparse_config.malloc_func = bounded_malloc;
+      SuiteSparse_config.calloc_func = bounded_calloc;
+      SuiteSparse_config.realloc_func = bounded_realloc;
+      SuiteSparse_config.free_func = free;
+      g_once_init_leave (&once, 1);
+    }
+}
+
 /* ------------------------------------------------------------- life cycle */
 
 FxMatrix *
@@ -118,6 +180,7 @@ fx_matrix_new (guint n, FxMatrixKind kind)
   m->requested = kind;
   m->kind = kind;
   m->recorded = g_array_new (FALSE, FALSE, sizeof (Entry));
+  install_bounded_allocator ();
   klu_defaults (&m->common);
   /* KLU prefers the diagonal pivot unless it is below tol times the
    * column's largest entry. Finely meshed links have small mass diagonals
@@ -170,6 +233,13 @@ guint fx_matrix_size (const FxMatrix *m) { return m->n; }
 FxMatrixKind fx_matrix_kind (const FxMatrix *m) { return m->kind; }
 guint fx_matrix_n_factorizations (const FxMatrix *m) { return m->n_factorizations; }
 double fx_matrix_cost (const FxMatrix *m) { return m->cost; }
+
+void
+fx_matrix_predicted_costs (const FxMatrix *m, double *band, double *sparse)
+{
+  *band = m->band_cost;
+  *sparse = m->sparse_cost;
+}
 
 const char *
 fx_matrix_describe (const FxMatrix *m)
@@ -394,6 +464,7 @@ fx_matrix_analyze (FxMatrix *m, GError **error)
       m->dense_perm = gsl_permutation_alloc (MAX (n, 1));
       m->kind = FX_MATRIX_DENSE;
       m->cost = (double) n * n * n / 3.0;
+      m->band_cost = m->sparse_cost = INFINITY;
       m->description = g_strdup_printf (_("dense LU (GSL), %u unknowns"), n);
       m->analyzed = TRUE;
       return TRUE;
@@ -431,6 +502,8 @@ fx_matrix_analyze (FxMatrix *m, GError **error)
         }
     }
 
+  m->band_cost = band_cost;
+  m->sparse_cost = sparse_cost;
   g_debug ("Newton matrix: %u unknowns, %u non-zeros; banded %u+%u costs %.3g, "
            "KLU (%.3g flops, fill %.3g) %.3g",
            n, m->nnz, kl, ku, band_cost, m->symbolic ? m->symbolic->est_flops : 0,
@@ -727,8 +800,25 @@ switch_to_band (FxMatrix *m)
   for (guint j = 0; j < m->n; j++)
     for (int k = m->Ap[j]; k < m->Ap[j + 1]; k++)
       fx_matrix_add (m, (guint) m->Ai[k], j, Ax[k]);
-  g_debug ("KLU's fill exceeded its prediction fourfold: %s", m->description);
+  g_debug ("KLU's fill went past %g times its prediction (pivots off the diagonal): %s",
+           FILL_BOUND, m->description);
   return factorize_band (m);
+}
+
+/* A fresh KLU factorisation, bounded when the band is there to take over. */
+static klu_numeric *
+fresh_klu_factor (FxMatrix *m, gboolean *bound_hit)
+{
+  double predicted = m->symbolic->lnz + m->symbolic->unz;
+  /* the factors keep an int index and a double per entry; the O(n) work
+   * arrays are far below this */
+  klu_bound = m->plan_perm == NULL ? 0
+              : (size_t) ((FILL_BOUND * predicted + 8.0 * m->n) * (sizeof (double) + sizeof (int)));
+  klu_bound_hit = FALSE;
+  klu_numeric *numeric = klu_factor (m->Ap, m->Ai, m->Ax, m->symbolic, &m->common);
+  *bound_hit = klu_bound_hit;
+  klu_bound = 0;
+  return numeric;
 }
 
 static FxMatrixStatus
@@ -739,19 +829,28 @@ factorize_sparse (FxMatrix *m)
       return FX_MATRIX_SINGULAR;
   if (m->numeric != NULL && !klu_refactor (m->Ap, m->Ai, m->Ax, m->symbolic, m->numeric, &m->common))
     klu_free_numeric (&m->numeric, &m->common);
-  gboolean fresh = m->numeric == NULL;
+  gboolean fresh = m->numeric == NULL, bound_hit = FALSE;
   if (fresh)
-    m->numeric = klu_factor (m->Ap, m->Ai, m->Ax, m->symbolic, &m->common);
+    m->numeric = fresh_klu_factor (m, &bound_hit);
+  if (bound_hit && m->plan_perm != NULL)
+    {
+      if (m->numeric)
+        klu_free_numeric (&m->numeric, &m->common);
+      return switch_to_band (m);
+    }
   if (m->numeric == NULL || m->common.status != KLU_OK)
     {
       if (m->numeric)
         klu_free_numeric (&m->numeric, &m->common);
       return FX_MATRIX_SINGULAR;
     }
-  /* pivoting can spoil the predicted fill: far more than predicted, and the
-   * band (chosen against the prediction) is the cheaper path after all */
+  /* pivoting can spoil the predicted fill: far more than predicted (but
+   * within the bound's slack), and the band is the cheaper path after all */
   double predicted = m->symbolic->lnz + m->symbolic->unz;
-  if (fresh && m->plan_perm != NULL && m->numeric->lnz + m->numeric->unz > 4.0 * predicted)
+  if (fresh)
+    g_debug ("KLU factorisation: %d off-diagonal pivots, %.3g in the factors (predicted %.3g)",
+             m->common.noffdiag, (double) m->numeric->lnz + m->numeric->unz, predicted);
+  if (fresh && m->plan_perm != NULL && m->numeric->lnz + m->numeric->unz > FILL_BOUND * predicted)
     return switch_to_band (m);
   return FX_MATRIX_OK;
 }
