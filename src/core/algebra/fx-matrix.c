@@ -11,6 +11,7 @@
  * next); fx_matrix_refresh_pivots asks for a fresh choice of pivots.
  */
 #include "fx-matrix.h"
+#include "fx-memory.h"
 
 #include <glib/gi18n-lib.h>
 #include <gsl/gsl_linalg.h>
@@ -61,6 +62,7 @@ struct _FxMatrix {
   gsl_matrix *D;
   gsl_permutation *dense_perm;
 
+  guint64 reserved;          /* bytes booked in the memory ledger */
   guint n_factorizations;
   double cost;               /* predicted flops of one factorisation */
   double band_cost, sparse_cost;  /* both paths' predictions, as compared */
@@ -216,6 +218,8 @@ release_solver (FxMatrix *m)
   g_clear_pointer (&m->D, gsl_matrix_free);
   g_clear_pointer (&m->dense_perm, gsl_permutation_free);
   g_clear_pointer (&m->description, g_free);
+  fx_memory_release (m->reserved);
+  m->reserved = 0;
   m->analyzed = FALSE;
 }
 
@@ -427,18 +431,24 @@ setup_sparse (FxMatrix *m)
                                     m->n, m->nnz, m->symbolic->lnz + m->symbolic->unz);
 }
 
+/* Books the chosen path's bytes in the memory ledger (fx-memory.h), or
+ * says why not: TRUE if it does NOT fit. */
 static gboolean
-too_large (guint64 bytes, const char *what, GError **error)
+too_large (FxMatrix *m, guint64 bytes, const char *what, GError **error)
 {
-  guint64 limit = fx_memory_limit_get ();
-  if (bytes <= limit)
-    return FALSE;
-  g_autofree char *need = NULL, *have = NULL;
-  fx_format_bytes_pair (bytes, limit, &need, &have);
-  g_set_error (error, FX_MATRIX_ERROR, FX_MATRIX_ERROR_TOO_LARGE,
-               _("the Newton matrix would need %s (%s), more than the limit of %s: "
-                 "use fewer elements per link or fewer links"), need, what, have);
-  return TRUE;
+  g_autofree char *whole = g_strdup_printf (_("the Newton matrix (%s)"), what);
+  if (!fx_memory_reserve (bytes, whole, _("use fewer elements per link or fewer links"), error))
+    return TRUE;
+  m->reserved = bytes;
+  return FALSE;
+}
+
+/* What the limit leaves beside the ledger, to choose the path. */
+static guint64
+memory_left (void)
+{
+  guint64 limit = fx_memory_limit_get (), used = fx_memory_reserved ();
+  return limit > used ? limit - used : 0;
 }
 
 gboolean
@@ -458,7 +468,7 @@ fx_matrix_analyze (FxMatrix *m, GError **error)
   if (m->requested == FX_MATRIX_DENSE)
     {
       g_array_set_size (m->recorded, 0);
-      if (too_large ((guint64) n * n * 16, _("dense"), error))
+      if (too_large (m, (guint64) n * n * 16, _("dense"), error))
         return FALSE;
       m->D = gsl_matrix_calloc (MAX (n, 1), MAX (n, 1));
       m->dense_perm = gsl_permutation_alloc (MAX (n, 1));
@@ -511,15 +521,15 @@ fx_matrix_analyze (FxMatrix *m, GError **error)
   gboolean band = m->requested == FX_MATRIX_BANDED
                   || (m->requested == FX_MATRIX_AUTO && band_cost <= sparse_cost)
                   || m->symbolic == NULL;
-  if (band && band_bytes > fx_memory_limit_get () && m->requested == FX_MATRIX_AUTO
-      && m->symbolic != NULL)
+  guint64 left = memory_left ();
+  if (band && band_bytes > left && m->requested == FX_MATRIX_AUTO && m->symbolic != NULL)
     band = FALSE;
-  if (!band && sparse_bytes > fx_memory_limit_get () && m->requested == FX_MATRIX_AUTO)
+  if (!band && sparse_bytes > left && m->requested == FX_MATRIX_AUTO)
     band = TRUE;
 
   if (band)
     {
-      if (too_large (band_bytes, _("banded"), error))
+      if (too_large (m, band_bytes, _("banded"), error))
         return FALSE;
       if (m->symbolic)
         klu_free_symbolic (&m->symbolic, &m->common);
@@ -532,10 +542,10 @@ fx_matrix_analyze (FxMatrix *m, GError **error)
     }
   else
     {
-      if (too_large (sparse_bytes, _("sparse"), error))
+      if (too_large (m, sparse_bytes, _("sparse"), error))
         return FALSE;
       setup_sparse (m);
-      if (m->requested == FX_MATRIX_AUTO && band_bytes <= fx_memory_limit_get ())
+      if (m->requested == FX_MATRIX_AUTO && band_bytes <= memory_left () + m->reserved)
         {
           m->plan_kl = kl;
           m->plan_ku = ku;
@@ -797,6 +807,11 @@ switch_to_band (FxMatrix *m)
   m->ku = m->plan_ku;
   m->perm = g_steal_pointer (&m->plan_perm);
   setup_band (m);
+  /* the band's bytes for the sparse path's in the ledger (they fitted
+   * beside it when the plan was kept) */
+  fx_memory_release (m->reserved);
+  guint64 band_bytes = (guint64) MAX (m->n, 1) * (2 * m->kl + m->ku + 1) * sizeof (double);
+  m->reserved = fx_memory_reserve (band_bytes, "", "", NULL) ? band_bytes : 0;
   for (guint j = 0; j < m->n; j++)
     for (int k = m->Ap[j]; k < m->Ap[j + 1]; k++)
       fx_matrix_add (m, (guint) m->Ai[k], j, Ax[k]);
