@@ -163,10 +163,18 @@ install_bounded_allocator (void)
   static gsize once = 0;
   if (g_once_init_enter (&once))
     {
+#if SUITESPARSE_MAIN_VERSION >= 7
+      /* 7.x hides the struct behind setters (the Flatpak builds 7.3) */
+      SuiteSparse_config_malloc_func_set (bounded_malloc);
+      SuiteSparse_config_calloc_func_set (bounded_calloc);
+      SuiteSparse_config_realloc_func_set (bounded_realloc);
+      SuiteSparse_config_free_func_set (free);
+#else
       SuiteSparse_config.malloc_func = bounded_malloc;
       SuiteSparse_config.calloc_func = bounded_calloc;
       SuiteSparse_config.realloc_func = bounded_realloc;
       SuiteSparse_config.free_func = free;
+#endif
       g_once_init_leave (&once, 1);
     }
 }
