@@ -215,7 +215,8 @@ test_memory_sizes (void)
 /* The welded triangle truss with 10,000 elements per link: its Newton
  * matrix used to need tens of GB, which g_malloc aborted on. Under a small
  * limit it is refused when the integrator is prepared (before the first
- * step) and by the runner that Play creates, never by an abort. */
+ * step) and by the runner that Play creates, never by an abort; under a
+ * tiny one its system is refused before its arrays grow. */
 static FxModel *
 big_truss (void)
 {
@@ -236,7 +237,15 @@ test_memory_refused (void)
   g_autoptr (FxModel) m = big_truss ();
   g_autoptr (GError) error = NULL;
 
+  /* 1 MB: the system's own arrays (45 MB) are refused before they grow */
   fx_memory_limit_set (1u << 20);
+  g_assert_null (fx_system_new (m, &error));
+  g_assert_error (error, FX_MATRIX_ERROR, FX_MATRIX_ERROR_TOO_LARGE);
+  g_assert_nonnull (strstr (error->message, "elements"));
+  g_clear_error (&error);
+
+  /* 64 MB: the system fits, its Newton matrix beside it does not */
+  fx_memory_limit_set (64u << 20);
   g_autoptr (FxSystem) sys = fx_system_new (m, &error);
   g_assert_no_error (error);
   g_autoptr (FxIntegrator) integ = fx_integrator_new (sys, m->tolerance, m->max_iterations);

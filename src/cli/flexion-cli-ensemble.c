@@ -173,7 +173,7 @@ flexion_cli_ensemble (int argc, char **argv)
   /* G_MININT: not given (-1 given is refused, not taken for the default) */
   int samples = 0, threads = 0, keep = G_MININT, every = 0, quantile_samples = G_MININT;
   gint64 seed = G_MININT64;  /* not given */
-  char *stats = NULL, *paths = NULL, *partial = NULL, *part = NULL;
+  char *stats = NULL, *paths = NULL, *partial = NULL, *part = NULL, *max_memory = NULL;
   GOptionEntry entries[] = {
     { "samples", 0, 0, G_OPTION_ARG_INT, &samples, "Number of samples", "N" },
     { "threads", 0, 0, G_OPTION_ARG_INT, &threads, "Worker threads", "T" },
@@ -185,6 +185,7 @@ flexion_cli_ensemble (int argc, char **argv)
     { "quantile-samples", 0, 0, G_OPTION_ARG_INT, &quantile_samples, "Quantile samples", "Q" },
     { "part", 0, 0, G_OPTION_ARG_STRING, &part, "Share k of K", "k/K" },
     { "partial", 0, 0, G_OPTION_ARG_FILENAME, &partial, "Mergeable partial", "FILE" },
+    { "max-memory", 0, 0, G_OPTION_ARG_STRING, &max_memory, "Memory limit", "SIZE" },
     { NULL }
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("MODEL");
@@ -214,6 +215,8 @@ flexion_cli_ensemble (int argc, char **argv)
       g_printerr ("flexion-cli ensemble: --paths with --keep 0 would write no path\n");
       goto out;
     }
+  if (!flexion_cli_apply_max_memory ("ensemble", max_memory))
+    goto out;
 
   EnsembleArgs a = { samples, threads, keep, every, quantile_samples, seed,
                      stats, paths, partial, part };
@@ -224,6 +227,7 @@ out:
   g_free (paths);
   g_free (partial);
   g_free (part);
+  g_free (max_memory);
   return status;
 }
 

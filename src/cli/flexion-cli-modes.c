@@ -103,12 +103,14 @@ flexion_cli_modes (int argc, char **argv)
 {
   int count = 10;
   g_autofree char *csv_path = NULL, *shapes_path = NULL, *animation_path = NULL, *mode_name = NULL;
+  g_autofree char *max_memory = NULL;
   GOptionEntry entries[] = {
     { "count", 0, 0, G_OPTION_ARG_INT, &count, "Vibration modes to list", "K" },
     { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_path, "Frequency table CSV", "OUT" },
     { "shapes", 0, 0, G_OPTION_ARG_FILENAME, &shapes_path, "Nodal shapes CSV", "OUT" },
     { "animation", 0, 0, G_OPTION_ARG_FILENAME, &animation_path, "One cycle of a mode", "OUT" },
     { "mode", 0, 0, G_OPTION_ARG_STRING, &mode_name, "The mode animated (default 1)", "NAME" },
+    { "max-memory", 0, 0, G_OPTION_ARG_STRING, &max_memory, "Memory limit", "SIZE" },
     { NULL }
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("MODEL");
@@ -135,6 +137,8 @@ flexion_cli_modes (int argc, char **argv)
       return EXIT_USAGE;
     }
 #endif
+  if (!flexion_cli_apply_max_memory ("modes", max_memory))
+    return EXIT_USAGE;
   g_autoptr (FxModel) model = flexion_cli_load_model (argv[1]);
   if (model == NULL)
     return EXIT_INVALID;

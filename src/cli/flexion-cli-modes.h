@@ -17,4 +17,5 @@ int flexion_cli_modes (int argc, char **argv);
   "  --shapes OUT    nodal shapes: mode,kind,link,node,x,y,dx,dy,moment,axial\n" \
   "  --animation OUT one cycle of a mode (.gif, .webm, .mp4 or a new folder of PNG)\n" \
   "  --mode NAME     the mode animated: 2 (vibration 2, default 1), motion:1, self-stress:1\n" \
+  "  --max-memory SIZE  as for run; the dense path's matrices count too\n" \
   "\n"

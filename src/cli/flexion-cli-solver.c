@@ -80,49 +80,21 @@ flexion_cli_check_span (const char *command, const FxModel *model)
  * every test before the first step (the file's rules, the causality
  * assignment, what the engine can build, the memory its matrix needs).
  * FALSE after saying why on stderr. */
-/* Bytes per element the system takes besides the Newton matrix (its
- * state, midpoint and work arrays, the model's copies): measured as the peak
- * of `check` on one link of 1e5 and 4e5 elements (265 MB, 955 MB) less the
- * banded matrix (1.5 and 1.2 KB per element). The elements are checked
- * before the system is built, and the matrix then gets what they leave of
- * the limit, so that --max-memory counts both (a 10^6-element link reached
- * 2.16 GB under 1G when only the matrix counted, issue 25). */
-#define SYSTEM_BYTES_PER_ELEMENT 1500u
-
-static guint64
-system_bytes (const FxModel *model)
-{
-  guint64 elements = 0;
-
-  for (guint l = 0; l < model->links->len; l++)
-    elements += fx_model_link (model, l)->elements;
-  return elements * SYSTEM_BYTES_PER_ELEMENT;
-}
-
 gboolean
 flexion_cli_build_solver (const char *path, const FxModel *model, FxSystem **sys, FxIntegrator **integ)
 {
   g_autoptr (GError) error = NULL;
-  guint64 limit = fx_memory_limit_get (), elements = system_bytes (model);
 
-  *sys = fx_memory_check (elements, "the model's elements", "use fewer elements per link or "
-                          "fewer links", &error) ? fx_system_new (model, &error) : NULL;
+  /* the system books its arrays in the memory ledger, and the Newton
+   * matrix gets what they leave of --max-memory (fx-memory.h) */
+  *sys = fx_system_new (model, &error);
   if (*sys != NULL)
     {
       *integ = fx_integrator_new (*sys, model->tolerance, model->max_iterations);
-      fx_memory_limit_set (MAX (limit - elements, 1));
-      gboolean ok = fx_integrator_prepare (*integ, &error);
-      fx_memory_limit_set (limit);
-      if (ok)
+      if (fx_integrator_prepare (*integ, &error))
         return TRUE;
       g_clear_pointer (integ, fx_integrator_free);
       g_clear_pointer (sys, fx_system_free);
-      if (g_error_matches (error, FX_MATRIX_ERROR, FX_MATRIX_ERROR_TOO_LARGE))
-        {
-          g_autofree char *total = fx_format_bytes (limit), *taken = fx_format_bytes (elements);
-          g_prefix_error (&error, "of the memory limit %s, the model's elements take about %s; ",
-                          total, taken);
-        }
     }
   g_printerr ("%s: invalid model:\n", path);
   /* the matrix's message is about the model as a whole: "(root)", as the

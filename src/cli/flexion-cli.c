@@ -93,9 +93,10 @@ static const char *usage_text =
   "  --no-colorbar, --no-time   leave those out of the animation\n"
   "\n"
   FLEXION_CLI_MODES_OPTIONS
-  "Options of run, check and export:\n"
-  "  --max-memory SIZE  refuse a model whose solver needs more memory than SIZE\n"
-  "                  (e.g. 2G, 512M; default: half of this machine's memory)\n"
+  "Options of run, check, export, modes and ensemble:\n"
+  "  --max-memory SIZE  refuse a model whose system and solver need more memory\n"
+  "                  than SIZE together (e.g. 2G, 512M; default: half of this\n"
+  "                  machine's memory); exit 2\n"
   "\n"
   "--dt and --until are checked like the model's time.dt and time.end: finite,\n"
   "positive, and at most 1e8 steps. CSV fields with a comma, quote or newline\n"

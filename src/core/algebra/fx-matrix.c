@@ -11,10 +11,12 @@
  * next); fx_matrix_refresh_pivots asks for a fresh choice of pivots.
  */
 #include "fx-matrix.h"
+#include "fx-memory.h"
 
 #include <glib/gi18n-lib.h>
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_matrix.h>
+#include <SuiteSparse_config.h>
 #include <klu.h>
 #include <math.h>
 #include <string.h>
@@ -60,8 +62,10 @@ struct _FxMatrix {
   gsl_matrix *D;
   gsl_permutation *dense_perm;
 
+  guint64 reserved;          /* bytes booked in the memory ledger */
   guint n_factorizations;
   double cost;               /* predicted flops of one factorisation */
+  double band_cost, sparse_cost;  /* both paths' predictions, as compared */
   char *description;
 };
 
@@ -107,6 +111,74 @@ fx_format_bytes_pair (guint64 need, guint64 limit, char **need_text, char **limi
     }
 }
 
+/* ------------------------------------------------ KLU under a fill bound */
+
+/* klu_analyze's lnz, unz and flops are those of the AMD ordering with every
+ * pivot on the diagonal. KLU's partial pivoting may leave the diagonal (a
+ * link whose compliance rows are below the pivot tolerance next to their
+ * couplings: a 5000-element column of a welded frame pivots off the
+ * diagonal once per element), and each such pivot delays a row and merges
+ * its pattern into later ones: 1.5e8 entries in the factors against the
+ * 4.8e5 predicted, 18 s and 1.8 GB for one factorisation. KLU has no bound
+ * of its own, but it gets its memory through SuiteSparse_config and grows
+ * its factors by reallocation: while a factorisation runs under a bound
+ * (this thread's `klu_bound`, bytes), a larger block is refused, KLU stops
+ * with KLU_OUT_OF_MEMORY, and the matrix takes the band it would have cost
+ * otherwise. Other threads and unbounded calls pass straight through. */
+#define FILL_BOUND 4.0      /* times the predicted fill: past it, the band */
+static _Thread_local size_t klu_bound;
+static _Thread_local gboolean klu_bound_hit;
+
+static gboolean
+over_bound (size_t bytes)
+{
+  if (klu_bound == 0 || bytes <= klu_bound)
+    return FALSE;
+  klu_bound_hit = TRUE;
+  return TRUE;
+}
+
+static void *
+bounded_malloc (size_t bytes)
+{
+  return over_bound (bytes) ? NULL : malloc (bytes);
+}
+
+static void *
+bounded_calloc (size_t count, size_t size)
+{
+  return size > 0 && over_bound (count > G_MAXSIZE / size ? G_MAXSIZE : count * size)
+         ? NULL : calloc (count, size);
+}
+
+static void *
+bounded_realloc (void *p, size_t bytes)
+{
+  return over_bound (bytes) ? NULL : realloc (p, bytes);
+}
+
+static void
+install_bounded_allocator (void)
+{
+  static gsize once = 0;
+  if (g_once_init_enter (&once))
+    {
+#if SUITESPARSE_MAIN_VERSION >= 7
+      /* 7.x hides the struct behind setters (the Flatpak builds 7.3) */
+      SuiteSparse_config_malloc_func_set (bounded_malloc);
+      SuiteSparse_config_calloc_func_set (bounded_calloc);
+      SuiteSparse_config_realloc_func_set (bounded_realloc);
+      SuiteSparse_config_free_func_set (free);
+#else
+      SuiteSparse_config.malloc_func = bounded_malloc;
+      SuiteSparse_config.calloc_func = bounded_calloc;
+      SuiteSparse_config.realloc_func = bounded_realloc;
+      SuiteSparse_config.free_func = free;
+#endif
+      g_once_init_leave (&once, 1);
+    }
+}
+
 /* ------------------------------------------------------------- life cycle */
 
 FxMatrix *
@@ -118,6 +190,7 @@ fx_matrix_new (guint n, FxMatrixKind kind)
   m->requested = kind;
   m->kind = kind;
   m->recorded = g_array_new (FALSE, FALSE, sizeof (Entry));
+  install_bounded_allocator ();
   klu_defaults (&m->common);
   /* KLU prefers the diagonal pivot unless it is below tol times the
    * column's largest entry. Finely meshed links have small mass diagonals
@@ -153,6 +226,8 @@ release_solver (FxMatrix *m)
   g_clear_pointer (&m->D, gsl_matrix_free);
   g_clear_pointer (&m->dense_perm, gsl_permutation_free);
   g_clear_pointer (&m->description, g_free);
+  fx_memory_release (m->reserved);
+  m->reserved = 0;
   m->analyzed = FALSE;
 }
 
@@ -170,6 +245,13 @@ guint fx_matrix_size (const FxMatrix *m) { return m->n; }
 FxMatrixKind fx_matrix_kind (const FxMatrix *m) { return m->kind; }
 guint fx_matrix_n_factorizations (const FxMatrix *m) { return m->n_factorizations; }
 double fx_matrix_cost (const FxMatrix *m) { return m->cost; }
+
+void
+fx_matrix_predicted_costs (const FxMatrix *m, double *band, double *sparse)
+{
+  *band = m->band_cost;
+  *sparse = m->sparse_cost;
+}
 
 const char *
 fx_matrix_describe (const FxMatrix *m)
@@ -357,18 +439,24 @@ setup_sparse (FxMatrix *m)
                                     m->n, m->nnz, m->symbolic->lnz + m->symbolic->unz);
 }
 
+/* Books the chosen path's bytes in the memory ledger (fx-memory.h), or
+ * says why not: TRUE if it does NOT fit. */
 static gboolean
-too_large (guint64 bytes, const char *what, GError **error)
+too_large (FxMatrix *m, guint64 bytes, const char *what, GError **error)
 {
-  guint64 limit = fx_memory_limit_get ();
-  if (bytes <= limit)
-    return FALSE;
-  g_autofree char *need = NULL, *have = NULL;
-  fx_format_bytes_pair (bytes, limit, &need, &have);
-  g_set_error (error, FX_MATRIX_ERROR, FX_MATRIX_ERROR_TOO_LARGE,
-               _("the Newton matrix would need %s (%s), more than the limit of %s: "
-                 "use fewer elements per link or fewer links"), need, what, have);
-  return TRUE;
+  g_autofree char *whole = g_strdup_printf (_("the Newton matrix (%s)"), what);
+  if (!fx_memory_reserve (bytes, whole, _("use fewer elements per link or fewer links"), error))
+    return TRUE;
+  m->reserved = bytes;
+  return FALSE;
+}
+
+/* What the limit leaves beside the ledger, to choose the path. */
+static guint64
+memory_left (void)
+{
+  guint64 limit = fx_memory_limit_get (), used = fx_memory_reserved ();
+  return limit > used ? limit - used : 0;
 }
 
 gboolean
@@ -388,12 +476,13 @@ fx_matrix_analyze (FxMatrix *m, GError **error)
   if (m->requested == FX_MATRIX_DENSE)
     {
       g_array_set_size (m->recorded, 0);
-      if (too_large ((guint64) n * n * 16, _("dense"), error))
+      if (too_large (m, (guint64) n * n * 16, _("dense"), error))
         return FALSE;
       m->D = gsl_matrix_calloc (MAX (n, 1), MAX (n, 1));
       m->dense_perm = gsl_permutation_alloc (MAX (n, 1));
       m->kind = FX_MATRIX_DENSE;
       m->cost = (double) n * n * n / 3.0;
+      m->band_cost = m->sparse_cost = INFINITY;
       m->description = g_strdup_printf (_("dense LU (GSL), %u unknowns"), n);
       m->analyzed = TRUE;
       return TRUE;
@@ -431,6 +520,8 @@ fx_matrix_analyze (FxMatrix *m, GError **error)
         }
     }
 
+  m->band_cost = band_cost;
+  m->sparse_cost = sparse_cost;
   g_debug ("Newton matrix: %u unknowns, %u non-zeros; banded %u+%u costs %.3g, "
            "KLU (%.3g flops, fill %.3g) %.3g",
            n, m->nnz, kl, ku, band_cost, m->symbolic ? m->symbolic->est_flops : 0,
@@ -438,15 +529,15 @@ fx_matrix_analyze (FxMatrix *m, GError **error)
   gboolean band = m->requested == FX_MATRIX_BANDED
                   || (m->requested == FX_MATRIX_AUTO && band_cost <= sparse_cost)
                   || m->symbolic == NULL;
-  if (band && band_bytes > fx_memory_limit_get () && m->requested == FX_MATRIX_AUTO
-      && m->symbolic != NULL)
+  guint64 left = memory_left ();
+  if (band && band_bytes > left && m->requested == FX_MATRIX_AUTO && m->symbolic != NULL)
     band = FALSE;
-  if (!band && sparse_bytes > fx_memory_limit_get () && m->requested == FX_MATRIX_AUTO)
+  if (!band && sparse_bytes > left && m->requested == FX_MATRIX_AUTO)
     band = TRUE;
 
   if (band)
     {
-      if (too_large (band_bytes, _("banded"), error))
+      if (too_large (m, band_bytes, _("banded"), error))
         return FALSE;
       if (m->symbolic)
         klu_free_symbolic (&m->symbolic, &m->common);
@@ -459,10 +550,10 @@ fx_matrix_analyze (FxMatrix *m, GError **error)
     }
   else
     {
-      if (too_large (sparse_bytes, _("sparse"), error))
+      if (too_large (m, sparse_bytes, _("sparse"), error))
         return FALSE;
       setup_sparse (m);
-      if (m->requested == FX_MATRIX_AUTO && band_bytes <= fx_memory_limit_get ())
+      if (m->requested == FX_MATRIX_AUTO && band_bytes <= memory_left () + m->reserved)
         {
           m->plan_kl = kl;
           m->plan_ku = ku;
@@ -604,6 +695,30 @@ fx_matrix_in_pattern (const FxMatrix *m, guint i, guint j)
  * GSL's version calls BLAS level 1 and 2 per column through vector views:
  * on a band of 7 + 8 the calls cost more than the arithmetic (bench-newton,
  * perf: 35 % of a 1000-element link's step, half of it call overhead). */
+/* y -= t x over n entries that do not overlap, two at a time: the same
+ * multiply and subtract per entry as the scalar loop (bit for bit; no fused
+ * multiply-add under -std=c17), but GCC at -O2 vectorises no loop whose
+ * length is only known at run time, and these (7 or 8 long on a link)
+ * are the band LU's and solve's whole arithmetic. */
+typedef double Pair __attribute__ ((vector_size (16)));
+
+static inline void
+sub_scaled (double *restrict y, const double *restrict x, double t, guint n)
+{
+  const Pair tt = { t, t };
+  guint p = 0;
+  for (; p + 2 <= n; p += 2)
+    {
+      Pair a, b;
+      memcpy (&a, y + p, sizeof a);
+      memcpy (&b, x + p, sizeof b);
+      a -= b * tt;
+      memcpy (y + p, &a, sizeof a);
+    }
+  if (p < n)
+    y[p] -= x[p] * t;
+}
+
 static void
 band_lu (guint n, guint kl, guint ku, double *band, gsize ldab, guint *piv)
 {
@@ -650,8 +765,7 @@ band_lu (guint n, guint kl, guint ku, double *band, gsize ldab, guint *piv)
           double t = cc[0];
           if (t == 0.0)
             continue;
-          for (guint p = 1; p <= km; p++)
-            cc[p] -= col[kv + p] * t;
+          sub_scaled (cc + 1, col + kv + 1, t, km);
         }
     }
 }
@@ -673,18 +787,14 @@ band_solve (guint n, guint kl, guint ku, const double *band, gsize ldab, const g
           b[j] = t;
         }
       const double *col = band + j * ldab + kv;
-      double bj = b[j];
-      for (guint p = 1; p <= lm; p++)
-        b[j + p] -= col[p] * bj;
+      sub_scaled (b + j + 1, col + 1, b[j], lm);
     }
   for (guint j = n; j-- > 0;)
     {
       const double *col = band + j * ldab + kv;
       b[j] /= col[0];
-      double bj = b[j];
       guint top = j > kv ? kv : j;
-      for (guint p = 1; p <= top; p++)
-        b[j - p] -= col[-(int) p] * bj;
+      sub_scaled (b + j - top, col - top, b[j], top);
     }
 }
 
@@ -724,11 +834,33 @@ switch_to_band (FxMatrix *m)
   m->ku = m->plan_ku;
   m->perm = g_steal_pointer (&m->plan_perm);
   setup_band (m);
+  /* the band's bytes for the sparse path's in the ledger (they fitted
+   * beside it when the plan was kept) */
+  fx_memory_release (m->reserved);
+  guint64 band_bytes = (guint64) MAX (m->n, 1) * (2 * m->kl + m->ku + 1) * sizeof (double);
+  m->reserved = fx_memory_reserve (band_bytes, "", "", NULL) ? band_bytes : 0;
   for (guint j = 0; j < m->n; j++)
     for (int k = m->Ap[j]; k < m->Ap[j + 1]; k++)
       fx_matrix_add (m, (guint) m->Ai[k], j, Ax[k]);
-  g_debug ("KLU's fill exceeded its prediction fourfold: %s", m->description);
+  g_debug ("KLU's fill went past %g times its prediction (pivots off the diagonal): %s",
+           FILL_BOUND, m->description);
   return factorize_band (m);
+}
+
+/* A fresh KLU factorisation, bounded when the band is there to take over. */
+static klu_numeric *
+fresh_klu_factor (FxMatrix *m, gboolean *bound_hit)
+{
+  double predicted = m->symbolic->lnz + m->symbolic->unz;
+  /* the factors keep an int index and a double per entry; the O(n) work
+   * arrays are far below this */
+  klu_bound = m->plan_perm == NULL ? 0
+              : (size_t) ((FILL_BOUND * predicted + 8.0 * m->n) * (sizeof (double) + sizeof (int)));
+  klu_bound_hit = FALSE;
+  klu_numeric *numeric = klu_factor (m->Ap, m->Ai, m->Ax, m->symbolic, &m->common);
+  *bound_hit = klu_bound_hit;
+  klu_bound = 0;
+  return numeric;
 }
 
 static FxMatrixStatus
@@ -739,19 +871,28 @@ factorize_sparse (FxMatrix *m)
       return FX_MATRIX_SINGULAR;
   if (m->numeric != NULL && !klu_refactor (m->Ap, m->Ai, m->Ax, m->symbolic, m->numeric, &m->common))
     klu_free_numeric (&m->numeric, &m->common);
-  gboolean fresh = m->numeric == NULL;
+  gboolean fresh = m->numeric == NULL, bound_hit = FALSE;
   if (fresh)
-    m->numeric = klu_factor (m->Ap, m->Ai, m->Ax, m->symbolic, &m->common);
+    m->numeric = fresh_klu_factor (m, &bound_hit);
+  if (bound_hit && m->plan_perm != NULL)
+    {
+      if (m->numeric)
+        klu_free_numeric (&m->numeric, &m->common);
+      return switch_to_band (m);
+    }
   if (m->numeric == NULL || m->common.status != KLU_OK)
     {
       if (m->numeric)
         klu_free_numeric (&m->numeric, &m->common);
       return FX_MATRIX_SINGULAR;
     }
-  /* pivoting can spoil the predicted fill: far more than predicted, and the
-   * band (chosen against the prediction) is the cheaper path after all */
+  /* pivoting can spoil the predicted fill: far more than predicted (but
+   * within the bound's slack), and the band is the cheaper path after all */
   double predicted = m->symbolic->lnz + m->symbolic->unz;
-  if (fresh && m->plan_perm != NULL && m->numeric->lnz + m->numeric->unz > 4.0 * predicted)
+  if (fresh)
+    g_debug ("KLU factorisation: %d off-diagonal pivots, %.3g in the factors (predicted %.3g)",
+             m->common.noffdiag, (double) m->numeric->lnz + m->numeric->unz, predicted);
+  if (fresh && m->plan_perm != NULL && m->numeric->lnz + m->numeric->unz > FILL_BOUND * predicted)
     return switch_to_band (m);
   return FX_MATRIX_OK;
 }

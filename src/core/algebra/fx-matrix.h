@@ -99,6 +99,10 @@ guint          fx_matrix_n_factorizations (const FxMatrix *m);
 /* Predicted cost of a factorisation, in banded multiply-adds (a sparse one
  * counted at four: its indirect addressing). */
 double         fx_matrix_cost       (const FxMatrix *m);
+/* Both paths' predictions as fx_matrix_analyze compared them (same units;
+ * INFINITY for a path not considered). KLU's assumes diagonal pivots: a
+ * factorisation that fills far beyond it is stopped and moved to the band. */
+void           fx_matrix_predicted_costs (const FxMatrix *m, double *band, double *sparse);
 
 /* The largest number of bytes one matrix may ask for (default: half the
  * machine's memory). 0 restores the default. */

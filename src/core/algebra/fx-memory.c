@@ -30,16 +30,65 @@ fx_memory_parse_size (const char *text, guint64 *bytes)
   return TRUE;
 }
 
-gboolean
-fx_memory_check (guint64 bytes, const char *what, const char *advice, GError **error)
-{
-  guint64 limit = fx_memory_limit_get ();
+static GMutex ledger_lock;
+static guint64 ledger;  /* bytes reserved */
 
-  if (bytes <= limit)
+/* Under ledger_lock: TRUE if `bytes` fits beside the ledger, or the error. */
+static gboolean
+fits (guint64 bytes, const char *what, const char *advice, GError **error)
+{
+  guint64 limit = fx_memory_limit_get (), left = limit > ledger ? limit - ledger : 0;
+
+  if (bytes <= left)
     return TRUE;
   g_autofree char *need = NULL, *have = NULL;
   fx_format_bytes_pair (bytes, limit, &need, &have);
+  if (ledger == 0)
+    {
+      g_set_error (error, FX_MATRIX_ERROR, FX_MATRIX_ERROR_TOO_LARGE,
+                   _("%s would need %s, more than the limit of %s: %s"), what, need, have, advice);
+      return FALSE;
+    }
+  g_autofree char *rest = fx_format_bytes (left), *used = fx_format_bytes (ledger);
   g_set_error (error, FX_MATRIX_ERROR, FX_MATRIX_ERROR_TOO_LARGE,
-               _("%s would need %s, more than the limit of %s: %s"), what, need, have, advice);
+               _("%s would need %s, more than the %s that the limit of %s leaves beside the "
+                 "%s in use: %s"), what, need, rest, have, used, advice);
   return FALSE;
+}
+
+gboolean
+fx_memory_check (guint64 bytes, const char *what, const char *advice, GError **error)
+{
+  g_mutex_lock (&ledger_lock);
+  gboolean ok = fits (bytes, what, advice, error);
+  g_mutex_unlock (&ledger_lock);
+  return ok;
+}
+
+gboolean
+fx_memory_reserve (guint64 bytes, const char *what, const char *advice, GError **error)
+{
+  g_mutex_lock (&ledger_lock);
+  gboolean ok = fits (bytes, what, advice, error);
+  if (ok)
+    ledger += bytes;
+  g_mutex_unlock (&ledger_lock);
+  return ok;
+}
+
+void
+fx_memory_release (guint64 bytes)
+{
+  g_mutex_lock (&ledger_lock);
+  ledger = ledger > bytes ? ledger - bytes : 0;
+  g_mutex_unlock (&ledger_lock);
+}
+
+guint64
+fx_memory_reserved (void)
+{
+  g_mutex_lock (&ledger_lock);
+  guint64 r = ledger;
+  g_mutex_unlock (&ledger_lock);
+  return r;
 }

@@ -16,10 +16,23 @@ G_BEGIN_DECLS
  * powers of 1024). FALSE if `text` is none of those or is 0. */
 gboolean fx_memory_parse_size (const char *text, guint64 *bytes);
 
-/* TRUE if `bytes` fits in fx_memory_limit_get(); otherwise FALSE with
- * FX_MATRIX_ERROR_TOO_LARGE: "<what> would need <size>, more than the limit
- * of <limit>: <advice>". */
+/* TRUE if `bytes` fits in what fx_memory_limit_get() leaves beside the
+ * reserved bytes (below); otherwise FALSE with FX_MATRIX_ERROR_TOO_LARGE:
+ * "<what> would need <size>, more than the limit of <limit>: <advice>" (or
+ * "... more than the <left> that the limit of <limit> leaves beside the
+ * <reserved> in use: <advice>"). */
 gboolean fx_memory_check      (guint64 bytes, const char *what, const char *advice,
                                GError **error);
+
+/* The process's ledger of its large allocations, so that the limit counts
+ * them together (a system's arrays, its Newton matrix, an ensemble's
+ * per-thread systems, modes' dense matrices), not each against the whole
+ * limit. fx_memory_reserve checks as fx_memory_check does and, if it fits,
+ * books the bytes; fx_memory_release gives them back (the owner's free).
+ * Thread-safe. */
+gboolean fx_memory_reserve    (guint64 bytes, const char *what, const char *advice,
+                               GError **error);
+void     fx_memory_release    (guint64 bytes);
+guint64  fx_memory_reserved   (void);
 
 G_END_DECLS

@@ -154,6 +154,7 @@ typedef struct {
 } FxDragSys;
 
 struct _FxSystem {
+  guint64 reserved;      /* bytes booked in the memory ledger (fx-memory.h) */
   FxModel *model;        /* the model as the user wrote it, bodies expanded  */
   FxModel *built;        /* the expanded model the engine builds (splits)    */
   guint n_model_links;   /* links of `model`, rigid-body spokes included */

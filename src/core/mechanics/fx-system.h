@@ -31,7 +31,11 @@ typedef struct {
   double gravity;  /* -integral rhoA g . r, plus lumped masses                       */
 } FxEnergy;
 
+/* NULL with a message (FX_MATRIX_ERROR_TOO_LARGE) when the system's arrays,
+ * fx_system_estimate_bytes(), do not fit beside the memory ledger
+ * (fx-memory.h); they stay booked there until fx_system_free. */
 FxSystem  *fx_system_new          (const FxModel *model, GError **error);
+guint64    fx_system_estimate_bytes (const FxModel *model);
 void       fx_system_free         (FxSystem *system);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxSystem, fx_system_free)
 

@@ -9,6 +9,7 @@
 #include "fx-noise.h"
 #include "fx-system.h"
 #include "fx-measure.h"
+#include "fx-memory.h"
 
 #include <glib/gi18n-lib.h>
 #include <gsl/gsl_sort.h>
@@ -521,9 +522,19 @@ fx_ensemble_run (const FxModel *model, const FxEnsembleOptions *o, GError **erro
 
   if (!check_options (model, o, error))
     return NULL;
-  /* a model that cannot be built fails once here, not once per sample */
+  /* a model that cannot be built fails once here, not once per sample;
+   * its system and Newton matrix are what each worker books in the memory
+   * ledger (fx-memory.h) */
+  guint64 booked = fx_memory_reserved ();
   if (!(probe_sys = fx_system_new (model, error)))
     return NULL;
+  g_autoptr (FxIntegrator) probe_it = fx_integrator_new (probe_sys, model->tolerance,
+                                                         model->max_iterations);
+  if (!fx_integrator_prepare (probe_it, error))
+    return NULL;
+  guint64 per_worker = MAX (fx_memory_reserved () - MIN (booked, fx_memory_reserved ()), 1);
+  g_clear_pointer (&probe_it, fx_integrator_free);
+  g_clear_pointer (&probe_sys, fx_system_free);
 
   run.model = model;
   run.options = o;
@@ -554,6 +565,10 @@ fx_ensemble_run (const FxModel *model, const FxEnsembleOptions *o, GError **erro
    * (a thread per sample of 10^6 samples exhausted the process) */
   threads = o->threads > 0 ? o->threads : g_get_num_processors ();
   threads = MIN (threads, MIN (e->count, g_get_num_processors ()));
+  /* nor more than the memory limit holds (one always does: the probe did) */
+  guint64 limit = fx_memory_limit_get (), used = fx_memory_reserved ();
+  guint64 fit = limit > used ? (limit - used) / per_worker : 0;
+  threads = (guint) MAX (MIN ((guint64) threads, fit), 1);
   if (threads <= 1 && o->nice <= 0)
     worker (&run);
   else

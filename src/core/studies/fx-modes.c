@@ -12,6 +12,9 @@
 #include "fx-csv.h"
 #include "fx-system-private.h"
 #include "fx-link-model.h"
+#include "fx-memory.h"
+
+#define DENSE_MATRICES 6
 
 #include <glib/gi18n-lib.h>
 #include <gsl/gsl_errno.h>
@@ -440,6 +443,12 @@ fx_modes_compute_with (const FxModel *model, guint max_vibrations, FxModesMethod
                      "(use fewer elements per link)"), n, FX_MODES_MAX_UNKNOWNS);
       return NULL;
     }
+  /* the dense path holds about six n x n matrices at once (the pencil's
+   * two, the congruences and the eigenvectors): booked beside the system */
+  guint64 dense_bytes = DENSE_MATRICES * (guint64) n * n * sizeof (double);
+  g_autofree char *what = g_strdup_printf (_("the dense modes of %u unknowns"), n);
+  if (!fx_memory_reserve (dense_bytes, what, _("use fewer elements per link"), error))
+    return NULL;
   /* GSL's default handler aborts the program; here a failed decomposition
    * shows up as a non-finite result, which is reported instead */
   gsl_error_handler_t *old = gsl_set_error_handler_off ();
@@ -452,6 +461,7 @@ fx_modes_compute_with (const FxModel *model, guint max_vibrations, FxModesMethod
   g_array_set_clear_func (raw, fx_modes_raw_clear);
   gboolean ok = fx_modes_dense_solve (sys, max_vibrations, res, raw, error);
   gsl_set_error_handler (old);
+  fx_memory_release (dense_bytes);
   if (!ok)
     {
       fx_modes_free (res);
