@@ -353,12 +353,12 @@ flexion_cli_run (int argc, char **argv, const char *usage_text)
 
   g_autoptr (FxSystem) sys = NULL;
   g_autoptr (FxIntegrator) integ = NULL;
-  if (!flexion_cli_build_solver (argv[1], model, &sys, &integ))
-    return EXIT_INVALID;
-  fx_integrator_set_newton (integ, newton);
-
-  /* from here on a signal must not kill us with temporaries on disk */
+  /* from here on a signal must not kill us with temporaries on disk; the
+   * build of a big model (seconds) stops on it too */
   flexion_cli_catch_signals ();
+  if (!flexion_cli_build_solver (argv[1], model, &sys, &integ))
+    return flexion_cli_interrupted ? flexion_cli_interrupted_status ("run") : EXIT_INVALID;
+  fx_integrator_set_newton (integ, newton);
   enum { ENERGY, TRACE, PROBES, REACTIONS, N_OUTPUTS };
   Output out[N_OUTPUTS] = { { energy_path, NULL }, { trace_path, NULL }, { probes_path, NULL },
                             { reactions_path, NULL } };
@@ -401,6 +401,11 @@ flexion_cli_run (int argc, char **argv, const char *usage_text)
         }
       if (!fx_integrator_step (integ, model->dt, &rep, &error))
         {
+          if (flexion_cli_interrupted)
+            {
+              status = flexion_cli_interrupted_status ("run");
+              break;
+            }
           g_printerr ("%s%s: %s\n", tty ? "\n" : "", argv[1], error->message);
           status = EXIT_SOLVER;
           break;
