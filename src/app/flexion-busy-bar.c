@@ -24,14 +24,13 @@ static guint signals[N_SIGNALS];
 static void
 refresh (FlexionBusyBar *self)
 {
-  double fraction = -1;
-  const char *detail = self->detail ? self->detail (self->data, &fraction) : NULL;
+  const char *detail = self->detail ? self->detail (self->data) : NULL;
   /* Translators: what is being done, then the part of it under way */
   g_autofree char *line = detail ? g_strdup_printf (_("%s (%s)"), self->text, detail)
                                  : g_strdup (self->text);
   if (g_strcmp0 (gtk_label_get_text (self->label), line) != 0)
     gtk_label_set_text (self->label, line);
-  /* the phases are coarse: the bar pulses, so it is seen to be alive */
+  /* it pulses, so it is seen to be alive however long a phase lasts */
   gtk_progress_bar_pulse (self->progress);
 }
 

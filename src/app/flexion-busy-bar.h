@@ -11,9 +11,9 @@ G_BEGIN_DECLS
 #define FLEXION_TYPE_BUSY_BAR (flexion_busy_bar_get_type ())
 G_DECLARE_FINAL_TYPE (FlexionBusyBar, flexion_busy_bar, FLEXION, BUSY_BAR, GtkBox)
 
-/* What is being done in detail now ("analysing the Newton matrix"), and
- * how far (0..1, or < 0: unknown, the bar pulses); NULL: nothing more. */
-typedef const char *(*FlexionBusyDetail) (gpointer data, double *fraction);
+/* What is being done in detail now ("analysing the Newton matrix"), or
+ * NULL. The bar pulses: the work's phases are too uneven for a fraction. */
+typedef const char *(*FlexionBusyDetail) (gpointer data);
 
 GtkWidget *flexion_busy_bar_new  (void);
 

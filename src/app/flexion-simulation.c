@@ -380,9 +380,9 @@ flexion_simulation_get_preparing (FlexionSimulation *sim)
 }
 
 const char *
-flexion_simulation_get_phase (FlexionSimulation *sim, double *fraction)
+flexion_simulation_get_phase (FlexionSimulation *sim)
 {
-  return sim->preparing ? fx_runner_phase (sim->runner, fraction) : NULL;
+  return sim->preparing ? fx_runner_phase (sim->runner) : NULL;
 }
 
 void

@@ -48,7 +48,7 @@ gboolean           flexion_simulation_cancel       (FlexionSimulation *sim);
  * (a GError, as Play's). */
 gboolean           flexion_simulation_get_preparing (FlexionSimulation *sim);
 /* What the preparation does now (fx_runner_phase), or NULL. */
-const char        *flexion_simulation_get_phase    (FlexionSimulation *sim, double *fraction);
+const char        *flexion_simulation_get_phase    (FlexionSimulation *sim);
 
 gboolean           flexion_simulation_get_playing  (FlexionSimulation *sim);
 /* Whether a run exists (played or stepped since the last reset). */

@@ -12,9 +12,9 @@
 /* ---- preparing a run ---- */
 
 static const char *
-run_phase (gpointer data, double *fraction)
+run_phase (gpointer data)
 {
-  return flexion_simulation_get_phase (FLEXION_WINDOW (data)->sim, fraction);
+  return flexion_simulation_get_phase (FLEXION_WINDOW (data)->sim);
 }
 
 static void
@@ -72,7 +72,6 @@ open_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
   Opening *o = data;
   GError *error = NULL;
 
-  fx_runner_lower_thread_priority ();
   fx_cancel_attach (&o->cancel);
   o->doc = fx_document_new_from_file (o->file, &o->warnings, &error);
   if (o->doc != NULL && !fx_cancel_check (&error))
@@ -130,12 +129,6 @@ on_opened (GObject *source, GAsyncResult *result, gpointer data)
   show_opening (self, task);
 }
 
-static const char *
-no_detail (gpointer data, double *fraction)
-{
-  return NULL;
-}
-
 void
 flexion_window_open_file (FlexionWindow *self, GFile *file, gboolean play)
 {
@@ -155,7 +148,7 @@ flexion_window_open_file (FlexionWindow *self, GFile *file, gboolean play)
 
   g_autofree char *name = g_file_get_basename (file);
   g_autofree char *text = g_strdup_printf (_("Opening “%s”…"), name);
-  flexion_busy_bar_show (self->busy, text, no_detail, NULL);
+  flexion_busy_bar_show (self->busy, text, NULL, NULL);
   g_task_run_in_thread (task, open_in_thread);
 }
 

@@ -390,19 +390,14 @@ fx_runner_prepared (FxRunner *r)
 }
 
 const char *
-fx_runner_phase (FxRunner *r, double *fraction)
+fx_runner_phase (FxRunner *r)
 {
-  /* the analysis takes most of a big model's preparation (perf: 60 % and
-   * more on a 300,000-element truss), the system's build most of the rest */
-  static const double start[] = { 0.0, 0.3, 0.95 };
   g_return_val_if_fail (r != NULL, NULL);
 
   g_mutex_lock (&r->lock);
   gboolean busy = !r->prepared && r->failure == NULL;
   guint phase = r->phase;
   g_mutex_unlock (&r->lock);
-  if (fraction)
-    *fraction = busy ? start[phase] : 1.0;
   if (!busy)
     return NULL;
   switch (phase)

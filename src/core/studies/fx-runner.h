@@ -43,9 +43,8 @@ FxRunner      *fx_runner_start       (const FxModel *model);
  * fx_runner_new). */
 gboolean       fx_runner_prepared    (FxRunner *runner);
 /* What the preparation is doing, a translated phrase ("analysing the
- * Newton matrix"), and how far it is in `fraction` (0..1; may be NULL);
- * NULL once prepared or failed. */
-const char    *fx_runner_phase       (FxRunner *runner, double *fraction);
+ * Newton matrix"); NULL once prepared or failed. */
+const char    *fx_runner_phase       (FxRunner *runner);
 
 /* Stops the thread (a step or a preparation stops within a Newton
  * iteration or a build phase: fx-cancel.h) and drops the caller's hold on
