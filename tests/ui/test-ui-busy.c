@@ -4,8 +4,8 @@
  *   elements per member: 150,000 elements) returns at once with the solver
  *   being prepared on the solver thread; the main loop keeps dispatching
  *   (a 20 ms timeout keeps running) until frame 0 is on screen; Play pressed
- *   again, and Escape, cancel the preparation at once, back to the drawn
- *   model.
+ *   again, the busy bar's Cancel and Escape cancel the preparation at
+ *   once, back to the drawn model; the bar shows while it prepares.
  * - Opening a 100 x 100 welded lattice (from a file written here) returns
  *   at once and the main loop keeps dispatching until the model is on
  *   screen; Escape during the opening leaves the document as it was; a
@@ -16,6 +16,7 @@
  * catch hangs.
  */
 #include "ui-harness.h"
+#include "flexion-busy-bar.h"
 #include "flexion-simulation.h"
 #include "flexion-window.h"
 #include "fx-model-io.h"
@@ -168,6 +169,34 @@ check_returned (const char *what, gint64 t0)
     g_assert_cmpfloat (s, <, RETURN_BOUND_S);
 }
 
+/* The busy bar above the canvas (flexion-window-busy.c). */
+static GtkWidget *
+find_busy_bar (GtkWidget *w)
+{
+  if (FLEXION_IS_BUSY_BAR (w))
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_busy_bar (c);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* The bar's Cancel button, clicked. */
+static void
+click_cancel (GtkWidget *bar)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (bar); c; c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_BUTTON (c))
+      {
+        g_signal_emit_by_name (c, "clicked");
+        return;
+      }
+  g_assert_not_reached ();
+}
+
 /* ------------------------------------------------------------- Play */
 
 static gboolean
@@ -194,7 +223,10 @@ test_play_big_model (void)
   g_autoptr (FxDocument) doc = fx_document_new_for_model (m);
   flexion_window_set_document (win, doc);
   FlexionSimulation *sim = flexion_window_get_simulation (win);
+  GtkWidget *bar = find_busy_bar (GTK_WIDGET (win));
+  g_assert_nonnull (bar);
   ui_spin (0.3);
+  g_assert_false (gtk_widget_get_visible (bar));
 
   /* Play, then Play again while preparing: cancelled at once */
   play (win, "Play");
@@ -206,7 +238,13 @@ test_play_big_model (void)
   g_assert_false (flexion_simulation_get_running (sim));
   g_assert_false (flexion_simulation_get_playing (sim));
 
-  /* Escape cancels too */
+  /* the bar's Cancel, and Escape, cancel too */
+  play (win, "Play");
+  g_assert_true (gtk_widget_get_visible (bar));
+  click_cancel (bar);
+  g_assert_false (flexion_simulation_get_preparing (sim));
+  g_assert_false (flexion_simulation_get_running (sim));
+  g_assert_false (gtk_widget_get_visible (bar));
   play (win, "Play");
   g_assert_true (flexion_simulation_get_preparing (sim));
   gint64 t0 = g_get_monotonic_time ();
@@ -224,6 +262,7 @@ test_play_big_model (void)
   g_assert_true (ui_wait_until (prepared, sim, 240));
   g_test_message ("prepared in %.2f s", (g_get_monotonic_time () - t0) / 1e6);
   check_gap ("preparing 150,000 elements", heartbeat_stop (&h));
+  g_assert_false (gtk_widget_get_visible (bar));
   g_assert_true (flexion_simulation_get_running (sim));
   g_assert_true (flexion_simulation_get_playing (sim));
 
@@ -272,7 +311,10 @@ test_open_big_lattice (void)
   gint64 t0 = g_get_monotonic_time ();
   flexion_window_open_file (win, file, FALSE);
   check_returned ("opening", t0);
+  GtkWidget *bar = find_busy_bar (GTK_WIDGET (win));
+  g_assert_true (gtk_widget_get_visible (bar));
   g_action_group_activate_action (G_ACTION_GROUP (win), "leave-presentation", NULL);
+  g_assert_false (gtk_widget_get_visible (bar));
   ui_spin (0.5);
   g_assert_true (flexion_window_get_document (win) == before);
 
@@ -293,6 +335,7 @@ test_open_big_lattice (void)
   g_assert_true (ui_wait_until (document_has, &w, 240));
   g_test_message ("opened in %.2f s", (g_get_monotonic_time () - t0) / 1e6);
   check_gap ("opening a 100 x 100 lattice", heartbeat_stop (&h));
+  g_assert_false (gtk_widget_get_visible (bar));
   g_assert_false (fx_document_get_modified (flexion_window_get_document (win)));
   g_assert_false (fx_document_can_undo (flexion_window_get_document (win)));
 
