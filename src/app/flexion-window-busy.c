@@ -129,10 +129,13 @@ on_opened (GObject *source, GAsyncResult *result, gpointer data)
   show_opening (self, task);
 }
 
+static void forget_opening (FlexionWindow *self);
+
 void
 flexion_window_open_file (FlexionWindow *self, GFile *file, gboolean play)
 {
-  _flexion_window_cancel_busy (self);  /* one opening at a time */
+  if (self->opening != NULL)
+    forget_opening (self);  /* one opening at a time */
 
   Opening *o = g_new0 (Opening, 1);
   o->file = g_object_ref (file);
