@@ -5,7 +5,8 @@
  *   being prepared on the solver thread; the main loop keeps dispatching
  *   (a 20 ms timeout keeps running) until frame 0 is on screen; Play pressed
  *   again, the busy bar's Cancel and Escape cancel the preparation at
- *   once, back to the drawn model; the bar shows while it prepares.
+ *   once, back to the drawn model; the bar shows while it prepares. A big
+ *   model with a causality conflict gets Play's own error ("cannot-run").
  * - Opening a 100 x 100 welded lattice (from a file written here) returns
  *   at once and the main loop keeps dispatching until the model is on
  *   screen; Escape during the opening leaves the document as it was; a
@@ -273,6 +274,51 @@ test_play_big_model (void)
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
+/* A big model that cannot run: the same answer as Play gives a small one,
+ * once the solver thread finds it. */
+static void
+on_cannot_run (FlexionSimulation *sim, const GError *error, GError **out)
+{
+  g_clear_error (out);
+  *out = g_error_copy (error);
+}
+
+static gboolean
+got_error (gpointer data)
+{
+  return *(GError **) data != NULL;
+}
+
+static void
+test_big_model_cannot_run (void)
+{
+  FlexionWindow *win = ui_window_new (app);
+  gtk_window_present (GTK_WINDOW (win));
+  /* 1000 links of 25 elements, past the size prepared at once; the first
+   * member free-free at a pin: no formulation */
+  g_autoptr (FxModel) m = warren (250, 25);
+  fx_model_link (m, 0)->formulation = FX_FORMULATION_FREE_FREE;
+  g_autoptr (FxDocument) doc = fx_document_new_for_model (m);
+  flexion_window_set_document (win, doc);
+  FlexionSimulation *sim = flexion_window_get_simulation (win);
+  GtkWidget *bar = find_busy_bar (GTK_WIDGET (win));
+  g_autoptr (GError) error = NULL;
+  g_signal_connect (sim, "cannot-run", G_CALLBACK (on_cannot_run), &error);
+  ui_spin (0.3);
+
+  play (win, "Play");
+  g_assert_true (flexion_simulation_get_preparing (sim));
+  g_assert_true (ui_wait_until (got_error, &error, 240));
+  g_test_message ("cannot run: %s", error->message);
+  g_assert_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_CAUSALITY);
+  g_assert_false (flexion_simulation_get_preparing (sim));
+  g_assert_false (flexion_simulation_get_running (sim));
+  g_assert_false (flexion_simulation_get_playing (sim));
+  g_assert_false (gtk_widget_get_visible (bar));
+  g_signal_handlers_disconnect_by_data (sim, &error);
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
 /* ------------------------------------------------------------- open */
 
 typedef struct {
@@ -352,6 +398,7 @@ main (int argc, char **argv)
   if (app == NULL)
     return 0;
   g_test_add_func ("/ui-busy/play-big-model", test_play_big_model);
+  g_test_add_func ("/ui-busy/big-model-cannot-run", test_big_model_cannot_run);
   g_test_add_func ("/ui-busy/open-big-lattice", test_open_big_lattice);
   int status = g_test_run ();
   g_object_unref (app);
