@@ -7,12 +7,18 @@
  * - step_once and set_dt; the buffer bound (the solver stops when full and
  *   goes on when drained); freeing while running or blocked;
  * - a pull: positive supplied work, balance kept, the point follows;
- * - failures: a diverging solver, a causality conflict.
+ * - failures: a diverging solver, a causality conflict;
+ * - a runner prepared on its thread (fx_runner_start): the same frames as
+ *   one prepared at once, a conflict reported with nothing prepared, freed
+ *   while preparing; a step cancelled through fx-cancel's flag leaves the
+ *   state as it was and the next step as it would have been.
  *
  * Nothing here asserts on timing: waits poll with a generous deadline that
  * fails the test when exceeded.
  */
 #include "fx-runner.h"
+#include "fx-cancel.h"
+#include "fx-integrator.h"
 #include "fx-model-io.h"
 
 #include <math.h>
@@ -505,6 +511,119 @@ test_causality_conflict (void)
   g_assert_nonnull (strstr (error->message, "joint \"O\""));
 }
 
+/* ------------------------------------------------- prepared on the thread */
+
+static void
+wait_prepared_or_failed (FxRunner *r)
+{
+  gint64 end = deadline ();
+  while (!fx_runner_prepared (r) && !fx_runner_failed (r, NULL))
+    {
+      g_assert_nonnull (fx_runner_phase (r));
+      check_deadline (end, "the solver to be prepared");
+      g_usleep (1000);
+    }
+}
+
+static void
+test_start (void)
+{
+  g_autoptr (FxModel) m = load_example ("four-bar");
+  g_autoptr (FxRunner) now = new_runner (m);
+  g_autoptr (FxRunner) later = fx_runner_start (m);
+  g_autoptr (GPtrArray) a = frame_array ();
+  g_autoptr (GPtrArray) b = frame_array ();
+
+  g_assert_true (fx_runner_prepared (now));
+  g_assert_null (fx_runner_phase (now));
+  /* a horizon set while preparing is served once prepared */
+  fx_runner_set_horizon (later, 0.5);
+  fx_runner_set_horizon (now, 0.5);
+  wait_prepared_or_failed (later);
+  g_assert_true (fx_runner_prepared (later));
+  g_assert_null (fx_runner_phase (later));
+  drain_until_idle (now, a);
+  drain_until_idle (later, b);
+  g_assert_cmpuint (a->len, >, 10);
+  g_assert_cmpuint (a->len, ==, b->len);
+  for (guint k = 0; k < a->len; k++)
+    assert_frames_equal (g_ptr_array_index (a, k), g_ptr_array_index (b, k));
+}
+
+static void
+test_start_conflict (void)
+{
+  g_autoptr (FxModel) m = load_example ("four-bar");
+  fx_model_link (m, fx_model_find_link (m, "crank"))->formulation = FX_FORMULATION_FREE_FREE;
+  g_autoptr (FxRunner) r = fx_runner_start (m);
+  g_autoptr (GError) error = NULL;
+
+  wait_prepared_or_failed (r);
+  g_assert_true (fx_runner_failed (r, &error));
+  g_assert_error (error, FX_SYSTEM_ERROR, FX_SYSTEM_ERROR_CAUSALITY);
+  g_assert_false (fx_runner_prepared (r));
+  g_assert_null (fx_runner_phase (r));
+  g_assert_cmpuint (fx_runner_n_frames (r), ==, 0);
+  g_assert_false (fx_runner_is_busy (r));
+}
+
+/* Freed while it prepares or computes its first step: returns without
+ * waiting for either (the thread stops at its next check and frees). */
+static void
+test_free_while_preparing (void)
+{
+  g_autoptr (FxModel) m = load_example ("cantilever");
+  fx_model_link (m, 0)->elements = 20000;
+  for (guint k = 0; k < 2; k++)
+    {
+      FxRunner *r = fx_runner_start (m);
+      fx_runner_set_horizon (r, 1.0);
+      g_usleep (k == 0 ? 0 : 200000);
+      fx_runner_free (r);
+    }
+}
+
+/* A step cancelled through the thread's flag: FALSE with
+ * G_IO_ERROR_CANCELLED, the state untouched; without the flag the same
+ * integrator then takes the step a fresh one takes, bit for bit. */
+static void
+test_cancelled_step (void)
+{
+  g_autoptr (FxModel) m = load_example ("four-bar");
+  g_autoptr (FxSystem) sys = fx_system_new (m, NULL);
+  g_autoptr (FxSystem) fresh = fx_system_new (m, NULL);
+  g_autoptr (FxIntegrator) it = fx_integrator_new (sys, m->tolerance, m->max_iterations);
+  g_autoptr (FxIntegrator) fit = fx_integrator_new (fresh, m->tolerance, m->max_iterations);
+  guint n = fx_system_n_unknowns (sys);
+  g_autofree double *x0 = g_memdup2 (fx_system_state (sys), sizeof (double) * n);
+  gint flag = 0;
+  FxStepReport rep, frep;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_null (fx_cancel_attach (&flag));
+  g_assert_false (fx_cancel_requested ());
+  fx_cancel_request (&flag);
+  g_assert_true (fx_cancel_requested ());
+  g_assert_false (fx_integrator_step (it, m->dt, &rep, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpfloat (fx_system_time (sys), ==, 0.0);
+  g_assert_true (memcmp (x0, fx_system_state (sys), sizeof (double) * n) == 0);
+  /* the system build stops on it too */
+  g_clear_error (&error);
+  g_assert_null (fx_system_new (m, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_true (fx_cancel_attach (NULL) == &flag);
+
+  for (guint k = 1; k <= 3; k++)
+    {
+      g_assert_true (fx_integrator_step (it, m->dt, &rep, NULL));
+      g_assert_true (fx_integrator_step (fit, m->dt, &frep, NULL));
+      g_autoptr (FxStepFrame) a = fx_step_frame_new (sys, &rep, k);
+      g_autoptr (FxStepFrame) b = fx_step_frame_new (fresh, &frep, k);
+      assert_frames_equal (a, b);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -519,5 +638,9 @@ main (int argc, char **argv)
   g_test_add_func ("/runner/pull", test_pull);
   g_test_add_func ("/runner/diverged", test_diverged);
   g_test_add_func ("/runner/causality-conflict", test_causality_conflict);
+  g_test_add_func ("/runner/start", test_start);
+  g_test_add_func ("/runner/start-conflict", test_start_conflict);
+  g_test_add_func ("/runner/free-while-preparing", test_free_while_preparing);
+  g_test_add_func ("/runner/cancelled-step", test_cancelled_step);
   return g_test_run ();
 }

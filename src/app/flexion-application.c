@@ -91,10 +91,9 @@ flexion_application_open (GApplication *app, GFile **files, int n_files, const c
       GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (app));
       FlexionWindow *win = active && flexion_window_is_pristine (FLEXION_WINDOW (active))
                            ? FLEXION_WINDOW (active) : new_window (self);
-      gboolean loaded = flexion_window_load_file (win, files[i]);
+      /* the window at once; a big file is read on a worker thread */
+      flexion_window_open_file (win, files[i], self->play);
       gtk_window_present (GTK_WINDOW (win));
-      if (loaded && self->play)
-        g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
     }
 }
 

@@ -29,6 +29,7 @@ struct _FlexionCanvas {
 
   FxStepFrame *model_frame;   /* the drawn model as a frame */
   FxAssignment *assignment;   /* of the drawn model         */
+  FxAssignment *given_assignment;  /* computed elsewhere, for the next document */
   /* in a conflict: of the drawn model with the links at fault set to
    * Auto, so the other links keep their glyphs (NULL if none) */
   FxAssignment *relaxed;

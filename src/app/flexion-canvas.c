@@ -59,7 +59,9 @@ rebuild_model_frame (FlexionCanvas *self)
   g_clear_pointer (&self->assignment, fx_assignment_free);
   g_clear_pointer (&self->relaxed, fx_assignment_free);
   self->model_frame = fx_step_frame_new_from_model (canvas_model (self));
-  self->assignment = fx_assignment_compute (canvas_model (self));
+  /* a big model's causality (seconds) comes from the thread that opened it */
+  self->assignment = self->given_assignment ? g_steal_pointer (&self->given_assignment)
+                                            : fx_assignment_compute (canvas_model (self));
   g_clear_pointer (&self->conflicts, g_ptr_array_unref);
   if (!fx_assignment_ok (self->assignment))
     {
@@ -488,6 +490,7 @@ flexion_canvas_dispose (GObject *object)
   g_clear_pointer (&self->model_frame, fx_step_frame_unref);
   g_clear_pointer (&self->assignment, fx_assignment_free);
   g_clear_pointer (&self->relaxed, fx_assignment_free);
+  g_clear_pointer (&self->given_assignment, fx_assignment_free);
   g_clear_pointer (&self->mode_frame, fx_step_frame_unref);
   g_clear_pointer (&self->mode_label, g_free);
   g_clear_pointer (&self->conflicts, g_ptr_array_unref);
@@ -541,6 +544,13 @@ GtkWidget *
 flexion_canvas_new (void)
 {
   return g_object_new (FLEXION_TYPE_CANVAS, NULL);
+}
+
+void
+flexion_canvas_give_assignment (FlexionCanvas *self, FxAssignment *assignment)
+{
+  g_clear_pointer (&self->given_assignment, fx_assignment_free);
+  self->given_assignment = assignment;
 }
 
 void

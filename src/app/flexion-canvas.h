@@ -23,6 +23,9 @@ G_DECLARE_FINAL_TYPE (FlexionCanvas, flexion_canvas, FLEXION, CANVAS, GtkWidget)
 
 GtkWidget   *flexion_canvas_new             (void);
 void         flexion_canvas_set_document    (FlexionCanvas *canvas, FxDocument *doc);
+/* The causality of the document set next, already computed (taken): the
+ * thread that opened a big file did it, so the canvas need not. */
+void         flexion_canvas_give_assignment (FlexionCanvas *canvas, FxAssignment *assignment);
 void         flexion_canvas_set_simulation  (FlexionCanvas *canvas, FlexionSimulation *sim);
 
 void         flexion_canvas_set_tool        (FlexionCanvas *canvas, FlexionTool tool);

@@ -27,6 +27,7 @@ struct _FlexionSimulation {
   int replay;            /* index into history on screen; -1: live */
 
   gboolean playing;
+  gboolean preparing;    /* the runner builds its solver (a big model) */
   gboolean step_pending;
   double display_time;   /* s of simulated time on screen   */
   gint64 last_tick;      /* us; 0: none since play          */
@@ -42,13 +43,19 @@ struct _FlexionSimulation {
 
 G_DEFINE_FINAL_TYPE (FlexionSimulation, flexion_simulation, G_TYPE_OBJECT)
 
-enum { PROP_0, PROP_PLAYING, PROP_RUNNING, PROP_TIME, PROP_SPEED, PROP_DT, N_PROPS };
-enum { FRAME, FAILED, N_SIGNALS };
+enum { PROP_0, PROP_PLAYING, PROP_RUNNING, PROP_PREPARING, PROP_TIME, PROP_SPEED, PROP_DT, N_PROPS };
+enum { FRAME, FAILED, CANNOT_RUN, N_SIGNALS };
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 #define TRAIL_POINTS 400
 #define HISTORY_BUDGET (256u << 20)  /* bytes of recorded frames */
+
+/* Models up to this size (elements plus links) have their solver prepared
+ * at once, in milliseconds, and a failure answers Play itself; bigger ones
+ * on the solver thread (fx_runner_start: seconds to minutes for 10^5 to
+ * 10^6 elements), the UI staying responsive, with "preparing" set. */
+#define PREPARE_AT_ONCE_SIZE 20000
 
 static void show_recorded (FlexionSimulation *sim, guint i);
 
@@ -73,6 +80,15 @@ clear_run (FlexionSimulation *sim)
 }
 
 static void
+set_preparing (FlexionSimulation *sim, gboolean preparing)
+{
+  if (sim->preparing == preparing)
+    return;
+  sim->preparing = preparing;
+  g_object_notify_by_pspec (G_OBJECT (sim), properties[PROP_PREPARING]);
+}
+
+static void
 set_playing (FlexionSimulation *sim, gboolean playing)
 {
   if (sim->playing == playing)
@@ -90,6 +106,7 @@ static void
 flexion_simulation_finalize (GObject *object)
 {
   FlexionSimulation *sim = FLEXION_SIMULATION (object);
+  sim->preparing = FALSE;
   clear_run (sim);
   fx_series_free (sim->series);
   g_clear_pointer (&sim->model, fx_model_free);
@@ -105,6 +122,7 @@ flexion_simulation_get_property (GObject *object, guint id, GValue *value, GPara
     {
     case PROP_PLAYING: g_value_set_boolean (value, sim->playing); break;
     case PROP_RUNNING: g_value_set_boolean (value, sim->runner != NULL); break;
+    case PROP_PREPARING: g_value_set_boolean (value, sim->preparing); break;
     case PROP_TIME: g_value_set_double (value, flexion_simulation_get_time (sim)); break;
     case PROP_SPEED: g_value_set_double (value, sim->speed); break;
     case PROP_DT: g_value_set_double (value, flexion_simulation_get_dt (sim)); break;
@@ -136,6 +154,7 @@ flexion_simulation_class_init (FlexionSimulationClass *klass)
   GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY;
   properties[PROP_PLAYING] = g_param_spec_boolean ("playing", NULL, NULL, FALSE, ro);
   properties[PROP_RUNNING] = g_param_spec_boolean ("running", NULL, NULL, FALSE, ro);
+  properties[PROP_PREPARING] = g_param_spec_boolean ("preparing", NULL, NULL, FALSE, ro);
   properties[PROP_TIME] = g_param_spec_double ("time", NULL, NULL, 0, G_MAXDOUBLE, 0, ro);
   properties[PROP_SPEED] = g_param_spec_double ("speed", NULL, NULL, 0.1, 10, 1, rw);
   properties[PROP_DT] = g_param_spec_double ("dt", NULL, NULL, 0, 1, 0.01, rw);
@@ -147,6 +166,10 @@ flexion_simulation_class_init (FlexionSimulationClass *klass)
   /* the solver failed: the message says when and why; the run is paused */
   signals[FAILED] = g_signal_new ("failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  /* a big model's solver could not be prepared (invalid, a causality
+   * conflict, too large): the error Play gives for a small one; no run */
+  signals[CANNOT_RUN] = g_signal_new ("cannot-run", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                      0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_ERROR);
 }
 
 static void
@@ -173,6 +196,7 @@ flexion_simulation_set_model (FlexionSimulation *sim, const FxModel *model)
   gboolean had_run = sim->runner != NULL;
   set_playing (sim, FALSE);
   clear_run (sim);
+  set_preparing (sim, FALSE);
   fx_model_free (sim->model);
   sim->model = fx_model_copy (model);
   g_object_notify_by_pspec (G_OBJECT (sim), properties[PROP_DT]);
@@ -256,6 +280,16 @@ flexion_simulation_update_model (FlexionSimulation *sim, const FxModel *model)
   return TRUE;
 }
 
+/* Elements plus links: what the build and the matrix analysis grow with. */
+static guint64
+model_size (const FxModel *model)
+{
+  guint64 n = model->links->len;
+  for (guint l = 0; l < model->links->len; l++)
+    n += fx_model_link (model, l)->elements;
+  return n;
+}
+
 static gboolean
 ensure_runner (FlexionSimulation *sim, GError **error)
 {
@@ -267,9 +301,14 @@ ensure_runner (FlexionSimulation *sim, GError **error)
                            _("Draw at least one link before running"));
       return FALSE;
     }
-  sim->runner = fx_runner_new (sim->model, error);
-  if (sim->runner == NULL)
-    return FALSE;
+  if (model_size (sim->model) <= PREPARE_AT_ONCE_SIZE)
+    {
+      sim->runner = fx_runner_new (sim->model, error);
+      if (sim->runner == NULL)
+        return FALSE;
+    }
+  else
+    sim->runner = fx_runner_start (sim->model);
   if (sim->dt > 0)
     fx_runner_set_dt (sim->runner, sim->dt);
   sim->trails = fx_trails_new (sim->model->probes->len, TRAIL_POINTS);
@@ -280,6 +319,7 @@ ensure_runner (FlexionSimulation *sim, GError **error)
   fx_series_set_supports (sim->series, sim->model);
   sim->display_time = 0;
   g_object_notify_by_pspec (G_OBJECT (sim), properties[PROP_RUNNING]);
+  set_preparing (sim, !fx_runner_prepared (sim->runner));
   return TRUE;
 }
 
@@ -324,11 +364,33 @@ flexion_simulation_step (FlexionSimulation *sim, GError **error)
   return TRUE;
 }
 
+gboolean
+flexion_simulation_cancel (FlexionSimulation *sim)
+{
+  if (!sim->preparing)
+    return FALSE;
+  flexion_simulation_reset (sim);
+  return TRUE;
+}
+
+gboolean
+flexion_simulation_get_preparing (FlexionSimulation *sim)
+{
+  return sim->preparing;
+}
+
+const char *
+flexion_simulation_get_phase (FlexionSimulation *sim)
+{
+  return sim->preparing ? fx_runner_phase (sim->runner) : NULL;
+}
+
 void
 flexion_simulation_reset (FlexionSimulation *sim)
 {
   set_playing (sim, FALSE);
   clear_run (sim);
+  set_preparing (sim, FALSE);
   g_object_notify_by_pspec (G_OBJECT (sim), properties[PROP_RUNNING]);
   g_object_notify_by_pspec (G_OBJECT (sim), properties[PROP_TIME]);
   g_signal_emit (sim, signals[FRAME], 0);
@@ -473,10 +535,30 @@ measure_speed (FlexionSimulation *sim, gint64 frame_time)
   sim->measure_t = sim->frame->t;
 }
 
+/* While the solver is prepared: FALSE until it is. A failure ends the
+ * run that never started and is said as Play says it for a small model. */
+static gboolean
+preparation_done (FlexionSimulation *sim)
+{
+  g_autoptr (GError) error = NULL;
+  if (fx_runner_prepared (sim->runner))
+    {
+      set_preparing (sim, FALSE);
+      return TRUE;
+    }
+  if (!fx_runner_failed (sim->runner, &error))
+    return FALSE;
+  g_object_ref (sim);
+  flexion_simulation_reset (sim);
+  g_signal_emit (sim, signals[CANNOT_RUN], 0, error);
+  g_object_unref (sim);
+  return FALSE;
+}
+
 void
 flexion_simulation_tick (FlexionSimulation *sim, gint64 frame_time)
 {
-  if (sim->runner == NULL)
+  if (sim->runner == NULL || (sim->preparing && !preparation_done (sim)))
     return;
   double dt = fx_runner_dt (sim->runner);
 

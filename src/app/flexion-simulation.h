@@ -39,6 +39,16 @@ void               flexion_simulation_pause        (FlexionSimulation *sim);
 gboolean           flexion_simulation_step         (FlexionSimulation *sim, GError **error);
 /* Back to the drawn model: no run, no frames, empty series. */
 void               flexion_simulation_reset        (FlexionSimulation *sim);
+/* While a big model's solver is prepared ("preparing", below): stops it
+ * and returns to the drawn model (TRUE); otherwise does nothing (FALSE). */
+gboolean           flexion_simulation_cancel       (FlexionSimulation *sim);
+/* Whether a run's solver is being prepared on the solver thread (a model
+ * of more than 20,000 elements and links; smaller ones are prepared within
+ * Play). Ticks go on meanwhile; a failure is signalled by "cannot-run"
+ * (a GError, as Play's). */
+gboolean           flexion_simulation_get_preparing (FlexionSimulation *sim);
+/* What the preparation does now (fx_runner_phase), or NULL. */
+const char        *flexion_simulation_get_phase    (FlexionSimulation *sim);
 
 gboolean           flexion_simulation_get_playing  (FlexionSimulation *sim);
 /* Whether a run exists (played or stepped since the last reset). */

@@ -503,7 +503,9 @@ win_play (GSimpleAction *a, GVariant *p, gpointer data)
   FlexionWindow *self = data;
   if (flexion_simulation_get_playing (self->sim))
     {
-      flexion_simulation_pause (self->sim);
+      /* Play again while a big model's solver is prepared: Cancel */
+      if (!flexion_simulation_cancel (self->sim))
+        flexion_simulation_pause (self->sim);
       return;
     }
   /* after a solver stop nothing more can be computed: Play replays what
@@ -609,6 +611,9 @@ static void
 win_leave_presentation (GSimpleAction *a, GVariant *p, gpointer data)
 {
   FlexionWindow *self = data;
+  /* Escape: first what is busy, then presentation mode */
+  if (_flexion_window_cancel_busy (self))
+    return;
   if (self->presentation)
     set_presentation (self, FALSE);
 }

@@ -7,6 +7,7 @@
 #include "flexion-canvas.h"
 #include "flexion-inspector.h"
 #include "flexion-modes-panel.h"
+#include "flexion-busy-bar.h"
 
 G_BEGIN_DECLS
 
@@ -57,6 +58,8 @@ struct _FlexionWindow {
   gboolean close_confirmed;
   gboolean updating_controls;
   double model_dt;  /* the document's time step, to notice when it is edited */
+  FlexionBusyBar *busy;  /* above the canvas: preparing a run, opening a file */
+  GTask *opening;        /* the file being opened (flexion-window-busy.c), or NULL */
 };
 
 /* Continue with `then` once the current document may be dropped: at once
@@ -100,6 +103,16 @@ GtkFileFilter *_flexion_window_file_filter            (void);
 void           _flexion_window_cannot_run             (FlexionWindow *self, const GError *error);
 /* Forgets a solver stop once its run is gone (reset). */
 void           _flexion_window_forget_stop            (FlexionWindow *self);
+void           _flexion_window_open_failed            (FlexionWindow *self, GFile *file,
+                                                       const GError *error);
+void           _flexion_window_show_opened            (FlexionWindow *self, GFile *file,
+                                                       FxDocument *doc, GPtrArray *warnings);
+
+/* flexion-window-busy.c: work that takes seconds, off the main thread */
+void           _flexion_window_busy_init              (FlexionWindow *self);
+/* Stops what the busy bar shows (an opening, a run's preparation): TRUE
+ * if there was something to stop. */
+gboolean       _flexion_window_cancel_busy            (FlexionWindow *self);
 
 /* flexion-window-actions.c */
 void           _flexion_window_actions_init           (FlexionWindow *self);

@@ -378,7 +378,7 @@ gboolean
 flexion_window_is_pristine (FlexionWindow *self)
 {
   return fx_document_get_file (self->doc) == NULL && !fx_document_get_modified (self->doc)
-         && model (self)->joints->len == 0;
+         && model (self)->joints->len == 0 && self->opening == NULL;
 }
 
 /* ---- files ---- */
@@ -454,20 +454,34 @@ flexion_window_load_file (FlexionWindow *self, GFile *file)
   g_autoptr (FxDocument) doc = fx_document_new_from_file (file, &warnings, &error);
   if (doc == NULL)
     {
-      g_autofree char *name = g_file_get_basename (file);
-      /* the loader lists every problem, one per line: show the first in the
-       * toast, the whole list on the terminal */
-      g_auto (GStrv) lines = g_strsplit (error->message, "\n", 2);
-      g_autofree char *msg = g_strdup_printf (_("Could not open “%s”: %s"), name, lines[0]);
-      flexion_window_toast (self, msg);
-      g_warning ("%s", error->message);
+      _flexion_window_open_failed (self, file, error);
       return FALSE;
     }
+  _flexion_window_show_opened (self, file, doc, warnings);
+  return TRUE;
+}
+
+/* Why `file` could not be opened. */
+void
+_flexion_window_open_failed (FlexionWindow *self, GFile *file, const GError *error)
+{
+  g_autofree char *name = g_file_get_basename (file);
+  /* the loader lists every problem, one per line: show the first in the
+   * toast, the whole list on the terminal */
+  g_auto (GStrv) lines = g_strsplit (error->message, "\n", 2);
+  g_autofree char *msg = g_strdup_printf (_("Could not open “%s”: %s"), name, lines[0]);
+  flexion_window_toast (self, msg);
+  g_warning ("%s", error->message);
+}
+
+/* `doc`, just read from `file`, on screen. */
+void
+_flexion_window_show_opened (FlexionWindow *self, GFile *file, FxDocument *doc, GPtrArray *warnings)
+{
   flexion_window_set_document (self, doc);
   report_warnings (self, warnings);
   add_recent (file);
   rebuild_recent_menu (self);
-  return TRUE;
 }
 
 gboolean
@@ -637,7 +651,7 @@ _flexion_window_new_document (FlexionWindow *self, gpointer data)
 void
 _flexion_window_open_file_continuation (FlexionWindow *self, gpointer data)
 {
-  flexion_window_load_file (self, G_FILE (data));
+  flexion_window_open_file (self, G_FILE (data), FALSE);
 }
 
 
@@ -1030,6 +1044,7 @@ flexion_window_init (FlexionWindow *self)
   g_signal_connect_swapped (self->sim, "notify::playing", G_CALLBACK (update_play_button), self);
   g_signal_connect_swapped (self->sim, "notify::speed", G_CALLBACK (on_sim_speed), self);
   flexion_canvas_set_simulation (self->canvas, self->sim);
+  _flexion_window_busy_init (self);
   /* the Ensemble toggle beside Play (flexion-ensemble-view.c) */
   flexion_ensemble_toggle_attach (self, self->play_button);
 

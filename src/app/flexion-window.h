@@ -24,6 +24,11 @@ GtkWidget         *flexion_window_get_canvas     (FlexionWindow *self);
 /* Loads `file` into this window, with a toast on failure (the current
  * document stays). TRUE when loaded. */
 gboolean           flexion_window_load_file      (FlexionWindow *self, GFile *file);
+/* Opens `file` on a worker thread (reading, checking, causality: seconds
+ * for a 100x100 lattice), the window usable meanwhile, with progress and
+ * Cancel; then as flexion_window_load_file, and Play if `play`. Edits made
+ * to the document on screen meanwhile are asked about before it goes. */
+void               flexion_window_open_file      (FlexionWindow *self, GFile *file, gboolean play);
 /* Opens an example as a new untitled document. */
 gboolean           flexion_window_load_example   (FlexionWindow *self, GFile *file);
 /* Whether the window holds an empty, unmodified, untitled document. */

@@ -2,6 +2,7 @@
  * flexion-cli-common.h). */
 #define _POSIX_C_SOURCE 200809L  /* sigaction */
 #include "flexion-cli-common.h"
+#include "fx-cancel.h"
 #include "fx-memory.h"
 #include "fx-model-io.h"
 #include "fx-output.h"
@@ -104,11 +105,15 @@ flexion_cli_check_writable (const char *command, const char *path)
 }
 
 volatile sig_atomic_t flexion_cli_interrupted;
+/* the engine's long loops watch this (fx-cancel.h): a step or a build
+ * stops within a Newton iteration, not at its end */
+static gint cancel_flag;
 
 static void
 on_signal (int signum)
 {
   flexion_cli_interrupted = signum;
+  fx_cancel_request (&cancel_flag);
 }
 
 void
@@ -122,6 +127,7 @@ flexion_cli_catch_signals (void)
   sigemptyset (&sa.sa_mask);
   sigaction (SIGINT, &sa, NULL);
   sigaction (SIGTERM, &sa, NULL);
+  fx_cancel_attach (&cancel_flag);
 }
 
 int

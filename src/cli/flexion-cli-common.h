@@ -42,7 +42,9 @@ gboolean flexion_cli_apply_max_memory (const char *command, const char *text);
 gboolean flexion_cli_check_writable (const char *command, const char *path);
 
 /* SIGINT and SIGTERM set flexion_cli_interrupted (the signal's number); the
- * loops poll it and stop cleanly. A second signal kills at once. */
+ * loops poll it and stop cleanly, and so do the engine's own long loops on
+ * the calling thread (the system build, Newton, substeps: fx-cancel.h), so
+ * a run stops within a Newton iteration. A second signal kills at once. */
 extern volatile sig_atomic_t flexion_cli_interrupted;
 void flexion_cli_catch_signals (void);
 /* Says that `command` was interrupted; the exit status 128 + N. */

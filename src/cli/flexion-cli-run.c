@@ -339,6 +339,10 @@ flexion_cli_run (int argc, char **argv, const char *usage_text)
       || !flexion_cli_apply_max_memory ("run", max_memory))
     return EXIT_USAGE;
 
+  /* from here on a signal must not kill us with temporaries on disk; the
+   * build of a big model (seconds) stops on it too, and a signal during
+   * the loading is answered as soon as the build begins */
+  flexion_cli_catch_signals ();
   g_autoptr (FxModel) model = flexion_cli_load_model (argv[1]);
   if (model == NULL)
     return EXIT_INVALID;
@@ -354,11 +358,8 @@ flexion_cli_run (int argc, char **argv, const char *usage_text)
   g_autoptr (FxSystem) sys = NULL;
   g_autoptr (FxIntegrator) integ = NULL;
   if (!flexion_cli_build_solver (argv[1], model, &sys, &integ))
-    return EXIT_INVALID;
+    return flexion_cli_interrupted ? flexion_cli_interrupted_status ("run") : EXIT_INVALID;
   fx_integrator_set_newton (integ, newton);
-
-  /* from here on a signal must not kill us with temporaries on disk */
-  flexion_cli_catch_signals ();
   enum { ENERGY, TRACE, PROBES, REACTIONS, N_OUTPUTS };
   Output out[N_OUTPUTS] = { { energy_path, NULL }, { trace_path, NULL }, { probes_path, NULL },
                             { reactions_path, NULL } };
@@ -401,6 +402,11 @@ flexion_cli_run (int argc, char **argv, const char *usage_text)
         }
       if (!fx_integrator_step (integ, model->dt, &rep, &error))
         {
+          if (flexion_cli_interrupted)
+            {
+              status = flexion_cli_interrupted_status ("run");
+              break;
+            }
           g_printerr ("%s%s: %s\n", tty ? "\n" : "", argv[1], error->message);
           status = EXIT_SOLVER;
           break;

@@ -5,6 +5,7 @@
 #include "fx-causality.h"
 #include "fx-advice.h"
 #include "fx-csv.h"
+#include "fx-cancel.h"
 #include "fx-memory.h"
 #include "fx-system.h"
 #include "fx-integrator.h"
@@ -96,6 +97,8 @@ flexion_cli_build_solver (const char *path, const FxModel *model, FxSystem **sys
       g_clear_pointer (integ, fx_integrator_free);
       g_clear_pointer (sys, fx_system_free);
     }
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return FALSE;  /* a signal: the caller says so (flexion_cli_interrupted) */
   g_printerr ("%s: invalid model:\n", path);
   /* the matrix's message is about the model as a whole: "(root)", as the
    * loader says it, so that every line starts with a JSON path */

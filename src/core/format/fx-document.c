@@ -28,6 +28,11 @@ struct _FxDocument {
   /* The model as last loaded or saved, to tell "modified" exactly even
    * after undoing back to it. */
   char *saved_data;
+  /* whether the model differs from saved_data: -1 not known. Telling it
+   * writes the whole model out (a second for a 100 x 100 lattice), and the
+   * window asks several times per change, so it is kept until the model
+   * changes (emit_changed) or is saved. */
+  int modified;
 
   FxModel *editing_before;  /* non-NULL between begin_edit and end_edit */
 };
@@ -60,6 +65,7 @@ model_data (const FxModel *model)
 static void
 emit_changed (FxDocument *doc)
 {
+  doc->modified = -1;
   g_object_freeze_notify (G_OBJECT (doc));
   g_object_notify_by_pspec (G_OBJECT (doc), properties[PROP_CAN_UNDO]);
   g_object_notify_by_pspec (G_OBJECT (doc), properties[PROP_CAN_REDO]);
@@ -129,6 +135,7 @@ document_take_model (FxModel *model)
   FxDocument *doc = g_object_new (FX_TYPE_DOCUMENT, NULL);
   doc->model = model;
   doc->saved_data = model_data (model);
+  doc->modified = FALSE;
   return doc;
 }
 
@@ -192,8 +199,11 @@ fx_document_dup_title (FxDocument *doc)
 gboolean
 fx_document_get_modified (FxDocument *doc)
 {
+  if (doc->modified >= 0 && doc->editing_before == NULL)
+    return doc->modified;
   g_autofree char *now = model_data (doc->model);
-  return g_strcmp0 (now, doc->saved_data) != 0;
+  doc->modified = g_strcmp0 (now, doc->saved_data) != 0;
+  return doc->modified;
 }
 
 gboolean
@@ -211,6 +221,7 @@ fx_document_save (FxDocument *doc, GFile *file, GError **error)
 
   g_free (doc->saved_data);
   doc->saved_data = model_data (doc->model);
+  doc->modified = FALSE;
   if (doc->file == NULL || !g_file_equal (doc->file, file))
     {
       g_set_object (&doc->file, file);

@@ -6,6 +6,7 @@
  * assembled from the links' element kernels, the junctions and the lumped
  * elements; and the power balance of a step (supplied, dissipated).
  */
+#include "fx-cancel.h"
 #include "fx-kernel.h"
 #include "fx-link-model.h"
 
@@ -117,7 +118,8 @@ fx_system_new_jacobian (FxSystem *sys, FxMatrixKind kind, GError **error)
   g_autofree double *R = g_new (double, MAX (sys->n, 1));
 
   evaluate (sys, sys->x, 1.0, R, NULL, J, NULL);
-  if (!fx_matrix_analyze (J, error))
+  /* the analysis is the longest part of preparing a big model */
+  if (fx_cancel_check (error) || !fx_matrix_analyze (J, error))
     return NULL;
   return g_steal_pointer (&J);
 }

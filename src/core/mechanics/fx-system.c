@@ -4,6 +4,7 @@
  * fx-assembly.c and the kernels it calls; see docs/architecture.md.
 
  */
+#include "fx-cancel.h"
 #include "fx-kernel.h"
 #include "fx-link-model.h"
 #include <glib/gi18n-lib.h>
@@ -652,7 +653,13 @@ fx_system_new (const FxModel *model, GError **error)
   sys->gravity[0] = model->gravity[0];
   sys->gravity[1] = model->gravity[1];
 
+  /* a big model's build takes seconds: it stops when asked (fx-cancel.h)
+   * between its phases and inside its long loops */
+  if (fx_cancel_check (error))
+    return NULL;
   sys->assignment = fx_assignment_compute (sys->model);
+  if (fx_cancel_check (error))
+    return NULL;
   if (!fx_assignment_ok (sys->assignment))
     {
       /* every line starts with a JSON path, as the loader's messages do */
@@ -770,7 +777,7 @@ fx_system_new (const FxModel *model, GError **error)
   sys->x_mid = g_new0 (double, MAX (sys->n, 1));
 
   for (guint jt = 0; jt < sys->built->joints->len; jt++)
-    if (!build_joint (sys, jt, &index, error))
+    if (fx_cancel_check (error) || !build_joint (sys, jt, &index, error))
       {
         joint_index_clear (&index);
         return NULL;
@@ -779,6 +786,8 @@ fx_system_new (const FxModel *model, GError **error)
   if (!check_single_link_limits (sys, error))
     return NULL;
   build_point_loads (sys);
+  if (fx_cancel_check (error))
+    return NULL;
 
   for (guint l = 0; l < sys->n_links; l++)
     sys->links[l].model->initial_motion (&sys->links[l], fx_model_link (sys->built, l), sys->x);

@@ -7,6 +7,7 @@
  * field that is zero by symmetry does not chase round-off).
  */
 #include "fx-integrator.h"
+#include "fx-cancel.h"
 #include "fx-measure.h"
 #include "fx-memory.h"
 #include <glib/gi18n-lib.h>
@@ -219,7 +220,8 @@ choose_predictor (FxIntegrator *it, const double *xn, const double *x_new)
 typedef enum {
   STEP_OK, STEP_NO_CONVERGENCE, STEP_SINGULAR, STEP_NOT_FINITE, STEP_TOO_LARGE,
   STEP_BALANCE,     /* converged, but the energy balance is not at round-off */
-  STEP_UNRESOLVED   /* converged, but something turned more than half a turn */
+  STEP_UNRESOLVED,  /* converged, but something turned more than half a turn */
+  STEP_CANCELLED    /* fx_cancel_requested: the step's start is restored */
 } StepStatus;
 
 /* The Newton matrix at x for step dt, factorised. A pattern that grew (a new
@@ -328,6 +330,8 @@ newton (FxIntegrator *it, double dt, gboolean extrapolate, gboolean full,
   fx_system_residual (sys, it->x, dt, it->R, it->mag, assembled ? it->J : NULL);
   for (;;)
     {
+      if (fx_cancel_requested ())
+        return STEP_CANCELLED;  /* a long step stops between iterations */
       if (!all_finite (it->R, it->n))
         return STEP_NOT_FINITE;
       *residual = scaled_residual (it);
@@ -550,7 +554,7 @@ substep (FxIntegrator *it, double h, guint level, gboolean full, Tree *tree,
 static gboolean
 settled (FxIntegrator *it, StepStatus st, guint level, Tree *tree, GError **local, GError **error)
 {
-  if (st == STEP_OK || st == STEP_TOO_LARGE || st == STEP_BALANCE)
+  if (st == STEP_OK || st == STEP_TOO_LARGE || st == STEP_BALANCE || st == STEP_CANCELLED)
     {
       if (*local)
         g_propagate_error (error, g_steal_pointer (local));
@@ -590,6 +594,8 @@ advance (FxIntegrator *it, double h, guint level, Tree *tree, FxStepReport *rep,
     }
   for (guint half = 0; half < 2; half++)
     {
+      if (fx_cancel_requested ())
+        return STEP_CANCELLED;
       st = advance (it, 0.5 * h, level + 1, tree, rep, error);
       if (st != STEP_OK)
         return st;
@@ -691,6 +697,8 @@ advance_step (FxIntegrator *it, double dt, guint level, Tree *tree, FxStepReport
 
   for (guint k = 0; k < spans; k++)
     {
+      if (fx_cancel_requested ())
+        return STEP_CANCELLED;  /* between substeps */
       StepStatus st = advance (it, dt / spans, level, tree, rep, error);
       if (st != STEP_OK)
         return st;
@@ -798,6 +806,8 @@ fx_integrator_step (FxIntegrator *it, double dt, FxStepReport *rep, GError **err
     {
       if (st == STEP_TOO_LARGE && local != NULL)
         g_propagate_error (error, g_steal_pointer (&local));
+      else if (st == STEP_CANCELLED)
+        fx_cancel_check (error);
       else
         set_failure (error, t0, dt, st, tree.last_residual);
       return FALSE;

@@ -8,7 +8,10 @@
  */
 #define _GNU_SOURCE  /* syscall (SYS_gettid), for per-thread priority */
 #include "fx-runner.h"
+#include "fx-cancel.h"
 #include "fx-system-private.h"  /* snapshot and restore, for live settings */
+
+#include <glib/gi18n-lib.h>
 
 #include <errno.h>
 #ifdef __linux__
@@ -21,6 +24,8 @@
 
 
 struct _FxRunner {
+  gint ref;                  /* the owner's and the running thread's          */
+  gint cancel;               /* fx-cancel.h: set when the owner lets go        */
   FxModel *model;            /* the copy; immutable                          */
   gboolean held;             /* solver thread: the hand holds held_link/s    */
   guint held_link;
@@ -41,6 +46,8 @@ struct _FxRunner {
   gboolean stepping;         /* a step is being computed, outside the lock    */
   gboolean quit;
   GError *failure;
+  gboolean prepared;         /* system built, frame 0 published               */
+  guint phase;               /* of the preparation: PHASE_*                   */
 
   gboolean pull_active;
   guint pull_link;
@@ -190,41 +197,9 @@ fx_runner_lower_thread_priority (void)
 #endif
 }
 
-static gpointer
-solver_main (gpointer data)
-{
-  FxRunner *r = data;
-
-  fx_runner_lower_thread_priority ();
-
-  g_mutex_lock (&r->lock);
-  while (!r->quit)
-    {
-      if (!step_wanted (r) || r->frames.length >= r->capacity)
-        {
-          g_cond_wait (&r->wake, &r->lock);
-          continue;
-        }
-
-      StepOrder order = take_order (r);
-      GError *error = NULL;
-      r->stepping = TRUE;
-      g_mutex_unlock (&r->lock);
-
-      FxStepFrame *frame = solver_step (r, &order, &error);
-
-      g_mutex_lock (&r->lock);
-      r->stepping = FALSE;
-      if (frame != NULL)
-        publish (r, frame);
-      else
-        r->failure = error;
-    }
-  g_mutex_unlock (&r->lock);
-  return NULL;
-}
-
 /* --------------------------------------------------------------- set-up */
+
+enum { PHASE_SYSTEM, PHASE_MATRIX, PHASE_FRAME };
 
 /* Enough frames to ride out a slow UI tick, but bounded in bytes, so a
  * million-element link does not buffer gigabytes. */
@@ -246,48 +221,191 @@ runner_clear_frames (FxRunner *r)
     fx_step_frame_unref (f);
 }
 
+static void
+set_phase (FxRunner *r, guint phase)
+{
+  g_mutex_lock (&r->lock);
+  r->phase = phase;
+  g_mutex_unlock (&r->lock);
+}
+
+/* The system, its integrator and frame 0, on whichever thread builds them
+ * (the caller's for fx_runner_new, the solver's for fx_runner_start). */
+static gboolean
+runner_prepare (FxRunner *r, GError **error)
+{
+  r->system = fx_system_new (r->model, error);
+  if (r->system == NULL)
+    return FALSE;
+  set_phase (r, PHASE_MATRIX);
+  r->integrator = fx_integrator_new (r->system, r->model->tolerance, r->model->max_iterations);
+  /* a model whose Newton matrix passes the memory limit is refused here,
+   * with its size, rather than failing at the first step */
+  if (!fx_integrator_prepare (r->integrator, error))
+    return FALSE;
+  set_phase (r, PHASE_FRAME);
+
+  FxStepReport report;
+  fx_integrator_report (r->integrator, &report);
+  FxStepFrame *frame0 = fx_step_frame_new (r->system, &report, 0);
+  g_mutex_lock (&r->lock);
+  r->capacity = capacity_for (frame0);
+  publish (r, frame0);
+  r->prepared = TRUE;
+  g_mutex_unlock (&r->lock);
+  return TRUE;
+}
+
+static void
+runner_unref (FxRunner *r)
+{
+  if (!g_atomic_int_dec_and_test (&r->ref))
+    return;
+  runner_clear_frames (r);
+  g_clear_error (&r->failure);
+  g_clear_pointer (&r->integrator, fx_integrator_free);
+  g_clear_pointer (&r->system, fx_system_free);
+  g_clear_pointer (&r->model, fx_model_free);
+  g_clear_pointer (&r->live_model, fx_model_free);
+  g_clear_pointer (&r->live_models, g_ptr_array_unref);
+  g_cond_clear (&r->wake);
+  g_mutex_clear (&r->lock);
+  g_free (r);
+}
+
+static gpointer
+solver_main (gpointer data)
+{
+  FxRunner *r = data;
+
+  fx_runner_lower_thread_priority ();
+  /* fx_runner_free stops a long step or build through this flag */
+  fx_cancel_attach (&r->cancel);
+
+  GError *error = NULL;
+  if (!r->prepared && !runner_prepare (r, &error))
+    {
+      g_mutex_lock (&r->lock);
+      r->failure = error;
+      r->quit = TRUE;
+      g_mutex_unlock (&r->lock);
+    }
+
+  g_mutex_lock (&r->lock);
+  while (!r->quit)
+    {
+      if (!step_wanted (r) || r->frames.length >= r->capacity)
+        {
+          g_cond_wait (&r->wake, &r->lock);
+          continue;
+        }
+
+      StepOrder order = take_order (r);
+      error = NULL;
+      r->stepping = TRUE;
+      g_mutex_unlock (&r->lock);
+
+      FxStepFrame *frame = solver_step (r, &order, &error);
+
+      g_mutex_lock (&r->lock);
+      r->stepping = FALSE;
+      if (frame != NULL)
+        publish (r, frame);
+      else
+        r->failure = error;
+    }
+  g_mutex_unlock (&r->lock);
+  fx_cancel_attach (NULL);
+  runner_unref (r);  /* the thread's hold */
+  return NULL;
+}
+
+static FxRunner *
+runner_alloc (const FxModel *model)
+{
+  FxRunner *r = g_new0 (FxRunner, 1);
+  r->ref = 1;
+  g_mutex_init (&r->lock);
+  g_cond_init (&r->wake);
+  g_queue_init (&r->frames);
+  r->model = fx_model_copy (model);
+  r->live_models = g_ptr_array_new_with_free_func ((GDestroyNotify) fx_model_free);
+  r->dt = r->model->dt;
+  r->capacity = FX_RUNNER_MIN_FRAMES;
+  return r;
+}
+
+static gboolean
+runner_spawn (FxRunner *r, GError **error)
+{
+  g_atomic_int_inc (&r->ref);
+  r->thread = g_thread_try_new ("flexion-solver", solver_main, r, error);
+  if (r->thread == NULL)
+    g_atomic_int_dec_and_test (&r->ref);
+  return r->thread != NULL;
+}
+
 FxRunner *
 fx_runner_new (const FxModel *model, GError **error)
 {
   g_return_val_if_fail (model != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  g_autoptr (FxModel) copy = fx_model_copy (model);
-  g_autoptr (FxSystem) system = fx_system_new (copy, error);
-  if (system == NULL)
-    return NULL;
-
-  FxRunner *r = g_new0 (FxRunner, 1);
-  g_mutex_init (&r->lock);
-  g_cond_init (&r->wake);
-  g_queue_init (&r->frames);
-  r->model = g_steal_pointer (&copy);
-  r->live_models = g_ptr_array_new_with_free_func ((GDestroyNotify) fx_model_free);
-  r->system = g_steal_pointer (&system);
-  r->integrator = fx_integrator_new (r->system, r->model->tolerance, r->model->max_iterations);
-  /* a model whose Newton matrix passes the memory limit is refused here,
-   * with its size, rather than failing at the first step */
-  if (!fx_integrator_prepare (r->integrator, error))
+  FxRunner *r = runner_alloc (model);
+  if (!runner_prepare (r, error))
     {
       fx_runner_free (r);
       return NULL;
     }
-  r->dt = r->model->dt;
-
-  FxStepReport report;
-  fx_integrator_report (r->integrator, &report);
-  FxStepFrame *frame0 = fx_step_frame_new (r->system, &report, 0);
-  r->capacity = capacity_for (frame0);
-  publish (r, frame0);
   r->horizon = r->time;
-
-  r->thread = g_thread_try_new ("flexion-solver", solver_main, r, error);
-  if (r->thread == NULL)
+  if (!runner_spawn (r, error))
     {
       fx_runner_free (r);
       return NULL;
     }
   return r;
+}
+
+FxRunner *
+fx_runner_start (const FxModel *model)
+{
+  g_return_val_if_fail (model != NULL, NULL);
+
+  FxRunner *r = runner_alloc (model);
+  g_autoptr (GError) error = NULL;
+  if (!runner_spawn (r, &error))
+    r->failure = g_steal_pointer (&error);  /* reported like a failed build */
+  return r;
+}
+
+gboolean
+fx_runner_prepared (FxRunner *r)
+{
+  g_return_val_if_fail (r != NULL, FALSE);
+
+  g_mutex_lock (&r->lock);
+  gboolean prepared = r->prepared;
+  g_mutex_unlock (&r->lock);
+  return prepared;
+}
+
+const char *
+fx_runner_phase (FxRunner *r)
+{
+  g_return_val_if_fail (r != NULL, NULL);
+
+  g_mutex_lock (&r->lock);
+  gboolean busy = !r->prepared && r->failure == NULL;
+  guint phase = r->phase;
+  g_mutex_unlock (&r->lock);
+  if (!busy)
+    return NULL;
+  switch (phase)
+    {
+    case PHASE_SYSTEM: return _("building the system and its causality");
+    case PHASE_MATRIX: return _("analysing the Newton matrix");
+    default:           return _("the first frame");
+    }
 }
 
 void
@@ -300,20 +418,14 @@ fx_runner_free (FxRunner *r)
     {
       g_mutex_lock (&r->lock);
       r->quit = TRUE;
+      fx_cancel_request (&r->cancel);
       g_cond_signal (&r->wake);
       g_mutex_unlock (&r->lock);
-      g_thread_join (r->thread);
+      /* no join: a big model's step or analysis may take seconds to reach
+       * its next check, and the UI must not wait for it */
+      g_thread_unref (r->thread);
     }
-  runner_clear_frames (r);
-  g_clear_error (&r->failure);
-  g_clear_pointer (&r->integrator, fx_integrator_free);
-  g_clear_pointer (&r->system, fx_system_free);
-  g_clear_pointer (&r->model, fx_model_free);
-  g_clear_pointer (&r->live_model, fx_model_free);
-  g_clear_pointer (&r->live_models, g_ptr_array_unref);
-  g_cond_clear (&r->wake);
-  g_mutex_clear (&r->lock);
-  g_free (r);
+  runner_unref (r);
 }
 
 /* ------------------------------------------------------------- commands */
@@ -463,7 +575,11 @@ guint
 fx_runner_capacity (FxRunner *r)
 {
   g_return_val_if_fail (r != NULL, 0);
-  return r->capacity;  /* fixed in fx_runner_new */
+
+  g_mutex_lock (&r->lock);
+  guint capacity = r->capacity;  /* fixed once frame 0 is made */
+  g_mutex_unlock (&r->lock);
+  return capacity;
 }
 
 /* -------------------------------------------------------------- queries */

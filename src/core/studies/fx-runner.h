@@ -31,8 +31,25 @@ typedef struct _FxRunner FxRunner;
  * holds frame 0, the initial state; the thread is idle (horizon 0). */
 FxRunner      *fx_runner_new         (const FxModel *model, GError **error);
 
-/* Stops and joins the thread (also in the middle of a run) and frees the
- * runner with its unread frames. */
+/* Returns at once: the build (the system, its causality, the Newton
+ * matrix's analysis: seconds to minutes for a big model) is the solver
+ * thread's first work, after which the buffer holds frame 0 and the thread
+ * is idle as after fx_runner_new (unless a horizon was set meanwhile).
+ * While it lasts fx_runner_phase says what it does; a model that cannot
+ * run (invalid, a causality conflict, past the memory limit) is reported by
+ * fx_runner_failed with fx_runner_prepared still FALSE. */
+FxRunner      *fx_runner_start       (const FxModel *model);
+/* Whether the system is built and frame 0 published (always TRUE after
+ * fx_runner_new). */
+gboolean       fx_runner_prepared    (FxRunner *runner);
+/* What the preparation is doing, a translated phrase ("analysing the
+ * Newton matrix"); NULL once prepared or failed. */
+const char    *fx_runner_phase       (FxRunner *runner);
+
+/* Stops the thread (a step or a preparation stops within a Newton
+ * iteration or a build phase: fx-cancel.h) and drops the caller's hold on
+ * the runner without waiting: the thread frees it, with its unread frames,
+ * when it has stopped. */
 void           fx_runner_free        (FxRunner *runner);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxRunner, fx_runner_free)
 
