@@ -1,5 +1,6 @@
 /* flexion-export-dialog.c */
 #include "flexion-export-dialog.h"
+#include "flexion-simulation.h"
 #include "fx-export.h"
 #include "flexion-rows.h"
 #include "flexion-number-field.h"
@@ -439,8 +440,7 @@ poll_run (gpointer data)
   g_autoptr (GError) error = NULL;
   if (fx_runner_failed (self->runner, &error))
     {
-      g_autofree char *msg = g_strdup_printf (_("The run stopped at t = %.3g s: %s"),
-                                              fx_runner_time (self->runner), error->message);
+      g_autofree char *msg = flexion_stop_message (fx_runner_time (self->runner), error);
       toast (self, msg);
     }
   else if (fx_runner_is_busy (self->runner) || fx_runner_n_frames (self->runner) > 0)

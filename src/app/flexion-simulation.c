@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 struct _FlexionSimulation {
   GObject parent_instance;
@@ -508,10 +509,23 @@ check_failure (FlexionSimulation *sim)
     return;
   sim->step_pending = FALSE;
   set_playing (sim, FALSE);
-  g_autofree char *message = g_strdup_printf (_("The solver stopped at t = %.4g s: %s"),
-                                              sim->frame ? sim->frame->t : 0.0,
-                                              error ? error->message : _("unknown error"));
+  g_autofree char *message = flexion_stop_message (sim->frame ? sim->frame->t : 0.0, error);
   g_signal_emit (sim, signals[FAILED], 0, message);
+}
+
+char *
+flexion_stop_message (double t, const GError *error)
+{
+  const char *why = error ? error->message : _("unknown error");
+
+  /* the integrator's messages say when ("solver failed at t = ..."): say
+   * it once, as a sentence */
+  if (strstr (why, " at t = ") != NULL)
+    {
+      g_autofree char *first = g_utf8_strup (why, g_utf8_next_char (why) - why);
+      return g_strconcat (first, g_utf8_next_char (why), NULL);
+    }
+  return g_strdup_printf (_("The solver stopped at t = %.4g s: %s"), t, why);
 }
 
 /* The achieved speed: simulated time shown per wall second, measured over

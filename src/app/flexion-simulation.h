@@ -103,4 +103,8 @@ void               flexion_simulation_set_pull     (FlexionSimulation *sim, guin
                                                     double x, double y);
 void               flexion_simulation_clear_pull   (FlexionSimulation *sim);
 
+/* The sentence a solver stop shows: the engine's message, which says when,
+ * or "The solver stopped at t = ...: why" for one that does not. */
+char *flexion_stop_message (double t, const GError *error);
+
 G_END_DECLS

@@ -251,6 +251,23 @@ test_pull_on_floating_link (void)
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
+/* A solver stop says when once: the engine's messages carry the time
+ * ("solver stopped at t = 12.6 s: ..."), so the app does not prefix
+ * another "The solver stopped at t = 12.59 s:" to them. */
+static void
+test_stop_message_once (void)
+{
+  g_autoptr (GError) engine = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_FAILED,
+                                                   "solver stopped at t = 12.6 s: the mechanism "
+                                                   "reached 1e+06 m from the origin");
+  g_autofree char *a = flexion_stop_message (12.59, engine);
+  g_assert_cmpstr (a, ==, "Solver stopped at t = 12.6 s: the mechanism reached 1e+06 m from the origin");
+  g_autoptr (GError) other = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_FAILED, "out of memory");
+  g_autofree char *b = flexion_stop_message (2.5, other);
+  g_assert_nonnull (strstr (b, "2.5"));
+  g_assert_nonnull (strstr (b, "out of memory"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -260,6 +277,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/floating/model-and-damping", test_model_row_and_damping);
   g_test_add_func ("/ui/floating/stop-keeps-the-run", test_stop_keeps_the_run);
   g_test_add_func ("/ui/floating/pull-on-floating-link", test_pull_on_floating_link);
+  g_test_add_func ("/ui/floating/stop-message-once", test_stop_message_once);
   int status = g_test_run ();
   g_object_unref (app);
   return status;

@@ -104,7 +104,7 @@ apply_pull (FxRunner *r, const StepOrder *o)
   if (!r->held || r->held_link != o->pull_link || r->held_s != o->pull_s)
     {
       fx_system_hand_grab (r->system, o->pull_link, o->pull_s);
-      /* a link that cannot be held (floating frame) is not pulled */
+      /* a link whose model has no material points cannot be held: no pull */
       r->held = fx_system_hand_active (r->system);
       r->held_link = o->pull_link;
       r->held_s = o->pull_s;
