@@ -3,6 +3,7 @@
  * limit, by shift-invert Arnoldi on the midpoint's own Newton matrix. */
 #include "fx-modes-private.h"
 #include "fx-modes-frame.h"
+#include "fx-memory.h"
 
 #include <glib/gi18n-lib.h>
 #include <gsl/gsl_complex_math.h>
@@ -151,7 +152,10 @@ krylov_size (gsize n, guint want)
 {
   guint64 m = MAX ((guint64) ARNOLDI_MIN, 4 * (guint64) want + 20);
   m = MIN (m, MIN ((guint64) ARNOLDI_MAX_M, n > FX_MODES_BLOCK + 1 ? n - FX_MODES_BLOCK - 1 : 1));
-  while (m > 1 && arnoldi_bytes (n, (guint) m) > fx_memory_limit_get ())
+  /* what the limit leaves beside the system and matrix already booked */
+  guint64 limit = fx_memory_limit_get (), used = fx_memory_reserved ();
+  guint64 left = limit > used ? limit - used : 0;
+  while (m > 1 && arnoldi_bytes (n, (guint) m) > left)
     m = m * 3 / 4;
   return (guint) m;
 }
