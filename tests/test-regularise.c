@@ -729,6 +729,35 @@ test_advice (void)
   }
 }
 
+/* A long chain with every link forced clamped-clamped (1000 links, about
+ * 3000 conflicts): the advice's budget of tries runs out on single-link
+ * fixes that cannot work, and "Set all links to Auto", the fix with the
+ * most changes, is still tried and offered (it was not, after 400 tries). */
+static void
+test_advice_big_chain (void)
+{
+  g_autoptr (FxModel) m = bare_model ();
+  const guint n = 1000;
+  for (guint j = 0; j <= n; j++)
+    {
+      g_autofree char *id = g_strdup_printf ("J%u", j);
+      FxJoint *jt = fx_model_add_joint (m, id, 0.1 * j, 0.0);
+      if (j == 0)
+        jt->support = FX_SUPPORT_PIN;
+    }
+  for (guint l = 0; l < n; l++)
+    {
+      g_autofree char *id = g_strdup_printf ("L%u", l);
+      g_autofree char *from = g_strdup_printf ("J%u", l);
+      g_autofree char *to = g_strdup_printf ("J%u", l + 1);
+      bar (m, id, from, to, FX_FORMULATION_CLAMPED_CLAMPED);
+    }
+  g_autoptr (GPtrArray) fixes = fx_advice_fixes (m, 0);
+  g_assert_cmpuint (fixes->len, >, 0);
+  const FxFix *last = g_ptr_array_index (fixes, fixes->len - 1);
+  g_assert_cmpint (last->kind, ==, FX_FIX_SET_ALL_AUTO);
+}
+
 /* The command line's conflicts say what is wrong in the channel's words and
  * name the link when one link end is alone there (issue 25: a pinned joint
  * was called free, rotation conflicts spoke of a force and a mass, and the
@@ -987,6 +1016,7 @@ main (int argc, char **argv)
   g_test_add_func ("/regularise/expanded-flags", test_expanded_flags);
   g_test_add_func ("/regularise/advice", test_advice);
   g_test_add_func ("/regularise/advice/words", test_advice_words);
+  g_test_add_func ("/regularise/advice/big-chain", test_advice_big_chain);
   g_test_add_func ("/regularise/physics/v-deflection", test_v_deflection);
   g_test_add_func ("/regularise/physics/simply-supported", test_simply_supported);
   g_test_add_func ("/regularise/physics/speed-four-bar", test_speed_four_bar);
