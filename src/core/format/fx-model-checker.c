@@ -958,8 +958,8 @@ fx_io_check_model (Report *r, const FxModel *m)
       check_link (&c, i, path, &total);
     }
   if (total > FX_MAX_ELEMENTS_TOTAL)
-    fx_io_report_error (r, NULL, "links", "%" G_GUINT64_FORMAT " elements in total; the limit "
-                  "is %u", total, FX_MAX_ELEMENTS_TOTAL);
+    fx_io_report_error (r, NULL, "links", "%.0f elements in total; the limit is %u",
+                        (double) total, FX_MAX_ELEMENTS_TOTAL);
   check_list (&c, m->loads, "loads", check_load);
   check_list (&c, m->motors, "motors", check_motor);
   check_list (&c, m->springs, "springs", check_spring);
