@@ -108,6 +108,10 @@ void           _flexion_window_open_failed            (FlexionWindow *self, GFil
 void           _flexion_window_show_opened            (FlexionWindow *self, GFile *file,
                                                        FxDocument *doc, GPtrArray *warnings);
 
+/* flexion-window-files.c */
+void           _flexion_window_rebuild_recent_menu    (FlexionWindow *self);
+FxDocument    *_flexion_window_empty_document         (FlexionWindow *self);
+
 /* flexion-window-busy.c: work that takes seconds, off the main thread */
 void           _flexion_window_busy_init              (FlexionWindow *self);
 /* Stops what the busy bar shows (an opening, a run's preparation): TRUE
