@@ -40,7 +40,7 @@ if (( rebuild )); then
   if ! clang -std=c17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
        -D_FILE_OFFSET_BITS=64 -DG_LOG_DOMAIN='"Flexion"' -DGETTEXT_PACKAGE='"flexion"' \
        -DFLEXION_VERSION='"fuzz"' -Werror=implicit-function-declaration \
-       "${includes[@]}" -I/usr/include/suitesparse "${sources[@]}" $flags -lklu -lm \
+       "${includes[@]}" -I/usr/include/suitesparse "${sources[@]}" $flags -lklu -lsuitesparseconfig -lm \
        -o "$exe.new" 2>"$work/build-loader.log"; then
     if grep -q 'fsanitize=fuzzer\|libclang_rt.fuzzer' "$work/build-loader.log"; then
       echo "fuzz-loader: SKIP: clang has no libFuzzer here"; cat "$work/build-loader.log"; exit 77
