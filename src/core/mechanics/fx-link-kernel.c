@@ -2,8 +2,9 @@
  * docs/theory.md as two causality bits (T, R).
  *
  * Per link the co-energy variables are v_hat (2), omega, n_hat (2), m; which
- * of them is CG1 and which DG0 is set by T and R. Every element integral uses
- * the same 2-point Gauss rule for a term and its transposed partner, so the
+ * of them is CG_k and which DG_{k-1} is set by T and R (k the link's degree,
+ * physics.md §15). Every element integral uses the same Gauss rule of the
+ * degree for a term and its transposed partner, so the
  * assembled operator is skew and the midpoint rule balances energy to the
  * Newton tolerance. Angles are not unknowns: with theta in the space of
  * omega, theta_mid = theta_n + dt/2 omega_mid exactly, so they are
@@ -83,33 +84,106 @@ gauss_integrands (const FxLinkSys *l, const double q[F_N_FIELDS], double theta,
   da[F_NY][F_M] = Cr * vx;
 }
 
-/* The derivative pairs (v, n) and (omega, m): the CG1 member of a pair is
- * tested against the derivative, the DG0 member against the values:
- *   CG1 rows:  +d_e at the left node, -d_e at the right node
- *   DG0 rows:  c_right - c_left
- * which is -(d_s psi, d) and (psi, d_s c), exactly skew. */
+/* D_cd = int_0^1 dL_c/dxi P_d dxi: the derivative coupling of a CG_k basis
+ * function and a DG_{k-1} one on an element (h cancels: ds = h dxi,
+ * d/ds = d/dxi / h). Exact with the element's Gauss rule (degree 2k - 2). */
+static void
+derivative_table (guint k, double D[FX_SHAPE_MAX][FX_SHAPE_MAX])
+{
+  const GaussRule q = gauss_rule (k);
+  double dL[FX_SHAPE_MAX], P[FX_SHAPE_MAX];
+
+  memset (D, 0, sizeof (double) * FX_SHAPE_MAX * FX_SHAPE_MAX);
+  for (guint g = 0; g < q.n; g++)
+    {
+      cg_basis_d (k, q.xi[g], dL);
+      dg_basis (k, q.xi[g], P);
+      for (guint c = 0; c <= k; c++)
+        for (guint d = 0; d < k; d++)
+          D[c][d] += q.w[g] * dL[c] * P[d];
+    }
+}
+
+/* The derivative pairs (v, n) and (omega, m): the CG member of a pair is
+ * tested against the derivative, the DG member against the values:
+ *   CG rows c:  -(d_s psi_c, d) = -sum_d D_cd d_d
+ *   DG rows d:  (psi_d, d_s c)  =  sum_c D_cd c_c
+ * exactly skew. For k = 1, D = (-1, 1)^T. */
 static void
 element_derivatives (const FxLinkSys *l, guint e, Acc *a)
 {
   static const int pairs[3][2] = { { F_VX, F_NX }, { F_VY, F_NY }, { F_W, F_M } };
   const double dt = a->dt;
+  const guint k = l->k;
+  double D[FX_SHAPE_MAX][FX_SHAPE_MAX];
 
+  if (k > 1)
+    derivative_table (k, D);
   for (guint p = 0; p < 3; p++)
     {
       int fa = pairs[p][0], fb = pairs[p][1];
-      int fc = field_is_cg (l, fa) ? fa : fb;  /* the CG1 one */
-      int fd = fc == fa ? fb : fa;             /* the DG0 one */
-      guint cl = field_dof (l, fc, e), cr = field_dof (l, fc, e + 1);
-      guint d = field_dof (l, fd, e);
-      double xd = a->xm[d], xcl = a->xm[cl], xcr = a->xm[cr];
+      int fc = field_is_cg (l, fa) ? fa : fb;  /* the CG one */
+      int fd = fc == fa ? fb : fa;             /* the DG one */
 
-      acc_G (a, cl, dt * xd, fabs (dt * xd));
-      acc_G (a, cr, -dt * xd, fabs (dt * xd));
-      acc_G (a, d, dt * (xcr - xcl), fabs (dt * xcr) + fabs (dt * xcl));
-      acc_K (a, cl, d, dt);
-      acc_K (a, cr, d, -dt);
-      acc_K (a, d, cr, dt);
-      acc_K (a, d, cl, -dt);
+      if (k == 1)
+        {
+          guint cl = field_dof (l, fc, e), cr = field_dof (l, fc, e + 1);
+          guint d = field_dof (l, fd, e);
+          double xd = a->xm[d], xcl = a->xm[cl], xcr = a->xm[cr];
+
+          acc_G (a, cl, dt * xd, fabs (dt * xd));
+          acc_G (a, cr, -dt * xd, fabs (dt * xd));
+          acc_G (a, d, dt * (xcr - xcl), fabs (dt * xcr) + fabs (dt * xcl));
+          acc_K (a, cl, d, dt);
+          acc_K (a, cr, d, -dt);
+          acc_K (a, d, cr, dt);
+          acc_K (a, d, cl, -dt);
+          continue;
+        }
+      guint cdof[FX_SHAPE_MAX], ddof[FX_SHAPE_MAX];
+      for (guint c = 0; c <= k; c++)
+        cdof[c] = field_dof (l, fc, k * e + c);
+      for (guint d = 0; d < k; d++)
+        ddof[d] = field_dof (l, fd, k * e + d);
+      for (guint c = 0; c <= k; c++)
+        {
+          double v = 0.0, mag = 0.0;
+          for (guint d = 0; d < k; d++)
+            {
+              v -= dt * D[c][d] * a->xm[ddof[d]];
+              mag += fabs (dt * D[c][d] * a->xm[ddof[d]]);
+              acc_K (a, cdof[c], ddof[d], -dt * D[c][d]);
+            }
+          acc_G (a, cdof[c], v, mag);
+        }
+      for (guint d = 0; d < k; d++)
+        {
+          double v = 0.0, mag = 0.0;
+          for (guint c = 0; c <= k; c++)
+            {
+              v += dt * D[c][d] * a->xm[cdof[c]];
+              mag += fabs (dt * D[c][d] * a->xm[cdof[c]]);
+              acc_K (a, ddof[d], cdof[c], dt * D[c][d]);
+            }
+          acc_G (a, ddof[d], v, mag);
+        }
+    }
+}
+
+/* M_ab = int_0^1 L_a L_b dxi of CG_k (k = 1: [1/3 1/6; 1/6 1/3]). */
+static void
+cg_mass_table (guint k, double M[FX_SHAPE_MAX][FX_SHAPE_MAX])
+{
+  const GaussRule q = gauss_rule (k);
+  double L[FX_SHAPE_MAX];
+
+  memset (M, 0, sizeof (double) * FX_SHAPE_MAX * FX_SHAPE_MAX);
+  for (guint g = 0; g < q.n; g++)
+    {
+      cg_basis (k, q.xi[g], L);
+      for (guint i = 0; i <= k; i++)
+        for (guint j = 0; j <= k; j++)
+          M[i][j] += q.w[g] * L[i] * L[j];
     }
 }
 
@@ -117,13 +191,17 @@ static void
 element_mass (const FxLinkSys *l, guint e, Acc *a)
 {
   const double h = l->h;
+  const guint k = l->k;
+  double M[FX_SHAPE_MAX][FX_SHAPE_MAX];
 
+  if (k > 1)
+    cg_mass_table (k, M);
   for (int f = 0; f < F_N_FIELDS; f++)
     {
       double mu = field_mass (l, f);
       if (mu == 0.0)
         continue;
-      if (field_is_cg (l, f))
+      if (k == 1 && field_is_cg (l, f))
         {
           guint i0 = field_dof (l, f, e), i1 = field_dof (l, f, e + 1);
           acc_E (a, i0, i0, mu * h / 3.0);
@@ -131,11 +209,23 @@ element_mass (const FxLinkSys *l, guint e, Acc *a)
           acc_E (a, i1, i0, mu * h / 6.0);
           acc_E (a, i1, i1, mu * h / 3.0);
         }
-      else
+      else if (k == 1)
         {
           guint i = field_dof (l, f, e);
           acc_E (a, i, i, mu * h);
         }
+      else if (field_is_cg (l, f))
+        {
+          for (guint i = 0; i <= k; i++)
+            for (guint j = 0; j <= k; j++)
+              acc_E (a, field_dof (l, f, k * e + i), field_dof (l, f, k * e + j), mu * h * M[i][j]);
+        }
+      else
+        for (guint d = 0; d < k; d++)
+          {
+            guint i = field_dof (l, f, k * e + d);
+            acc_E (a, i, i, mu * h / (2.0 * d + 1.0));
+          }
     }
 }
 
@@ -144,17 +234,19 @@ element_mass (const FxLinkSys *l, guint e, Acc *a)
 static void
 element_damping (const FxLinkSys *l, guint e, Acc *a)
 {
-  const double dt = a->dt, wg = 0.5 * l->h;
+  const double dt = a->dt;
+  const GaussRule rule = gauss_rule (l->k);
   const int fields[3] = { F_VX, F_VY, F_W };
 
-  for (guint gp = 0; gp < 2; gp++)
+  for (guint gp = 0; gp < rule.n; gp++)
     for (guint k = 0; k < 3; k++)
       {
         double c = fields[k] == F_W ? l->rotational_damping : l->damping;
+        const double wg = rule.w[gp] * l->h;
         Shape sh;
         if (c == 0.0)
           continue;
-        field_shape (l, fields[k], e, gauss_xi[gp], &sh);
+        field_shape (l, fields[k], e, rule.xi[gp], &sh);
         double q = shape_eval (&sh, a->xm);
         a->loss += wg * c * q * q;
         for (guint i = 0; i < sh.n; i++)
@@ -196,11 +288,12 @@ fx_link_coupling (FxLinkSys *l)
 static void
 element_nonlinear (FxSystem *sys, const FxLinkSys *l, guint e, Acc *a)
 {
-  const double dt = a->dt, wg = 0.5 * l->h;
+  const double dt = a->dt;
+  const GaussRule rule = gauss_rule (l->k);
 
-  for (guint gp = 0; gp < 2; gp++)
+  for (guint gp = 0; gp < rule.n; gp++)
     {
-      double xi = gauss_xi[gp];
+      const double xi = rule.xi[gp], wg = rule.w[gp] * l->h;
       Shape sh[F_N_FIELDS];
       double q[F_N_FIELDS], val[F_N_FIELDS], mag[F_N_FIELDS];
       double da[F_N_FIELDS][F_N_FIELDS + 1];
