@@ -84,6 +84,65 @@ gauss_integrands (const FxLinkSys *l, const double q[F_N_FIELDS], double theta,
   da[F_NY][F_M] = Cr * vx;
 }
 
+/* What every element of degree k shares, computed once: the basis values at
+ * the Gauss points, the derivative coupling D and the CG mass block M. */
+typedef struct {
+  GaussRule rule;
+  double cg[5][FX_SHAPE_MAX], dg[5][FX_SHAPE_MAX];
+  double D[FX_SHAPE_MAX][FX_SHAPE_MAX], M[FX_SHAPE_MAX][FX_SHAPE_MAX];
+} DegreeTables;
+
+static void derivative_table (guint k, double D[FX_SHAPE_MAX][FX_SHAPE_MAX]);
+static void cg_mass_table (guint k, double M[FX_SHAPE_MAX][FX_SHAPE_MAX]);
+
+static const DegreeTables *
+degree_tables (guint k)
+{
+  static DegreeTables tables[FX_MAX_DEGREE + 1];
+  static gsize ready[FX_MAX_DEGREE + 1];
+
+  k = CLAMP (k, 1u, FX_MAX_DEGREE);
+  if (g_once_init_enter (&ready[k]))
+    {
+      DegreeTables *t = &tables[k];
+      t->rule = gauss_rule (k);
+      for (guint g = 0; g < t->rule.n; g++)
+        {
+          cg_basis (k, t->rule.xi[g], t->cg[g]);
+          dg_basis (k, t->rule.xi[g], t->dg[g]);
+        }
+      derivative_table (k, t->D);
+      cg_mass_table (k, t->M);
+      g_once_init_leave (&ready[k], 1);
+    }
+  return &tables[k];
+}
+
+/* field_shape at Gauss point g of element e, from the tables. */
+static inline void
+field_shape_gauss (const FxLinkSys *l, const DegreeTables *t, int f, guint e, guint g, Shape *s)
+{
+  const guint k = l->k;
+  if (field_is_cg (l, f))
+    {
+      s->n = k + 1;
+      for (guint c = 0; c <= k; c++)
+        {
+          s->w[c] = t->cg[g][c];
+          s->dof[c] = field_dof (l, f, k * e + c);
+        }
+    }
+  else
+    {
+      s->n = k;
+      for (guint d = 0; d < k; d++)
+        {
+          s->w[d] = t->dg[g][d];
+          s->dof[d] = field_dof (l, f, k * e + d);
+        }
+    }
+}
+
 /* D_cd = int_0^1 dL_c/dxi P_d dxi: the derivative coupling of a CG_k basis
  * function and a DG_{k-1} one on an element (h cancels: ds = h dxi,
  * d/ds = d/dxi / h). Exact with the element's Gauss rule (degree 2k - 2). */
@@ -115,10 +174,8 @@ element_derivatives (const FxLinkSys *l, guint e, Acc *a)
   static const int pairs[3][2] = { { F_VX, F_NX }, { F_VY, F_NY }, { F_W, F_M } };
   const double dt = a->dt;
   const guint k = l->k;
-  double D[FX_SHAPE_MAX][FX_SHAPE_MAX];
+  const double (*D)[FX_SHAPE_MAX] = degree_tables (k)->D;
 
-  if (k > 1)
-    derivative_table (k, D);
   for (guint p = 0; p < 3; p++)
     {
       int fa = pairs[p][0], fb = pairs[p][1];
@@ -192,10 +249,8 @@ element_mass (const FxLinkSys *l, guint e, Acc *a)
 {
   const double h = l->h;
   const guint k = l->k;
-  double M[FX_SHAPE_MAX][FX_SHAPE_MAX];
+  const double (*M)[FX_SHAPE_MAX] = degree_tables (k)->M;
 
-  if (k > 1)
-    cg_mass_table (k, M);
   for (int f = 0; f < F_N_FIELDS; f++)
     {
       double mu = field_mass (l, f);
@@ -235,7 +290,8 @@ static void
 element_damping (const FxLinkSys *l, guint e, Acc *a)
 {
   const double dt = a->dt;
-  const GaussRule rule = gauss_rule (l->k);
+  const DegreeTables *t = degree_tables (l->k);
+  const GaussRule rule = t->rule;
   const int fields[3] = { F_VX, F_VY, F_W };
 
   for (guint gp = 0; gp < rule.n; gp++)
@@ -246,7 +302,7 @@ element_damping (const FxLinkSys *l, guint e, Acc *a)
         Shape sh;
         if (c == 0.0)
           continue;
-        field_shape (l, fields[k], e, rule.xi[gp], &sh);
+        field_shape_gauss (l, t, fields[k], e, gp, &sh);
         double q = shape_eval (&sh, a->xm);
         a->loss += wg * c * q * q;
         for (guint i = 0; i < sh.n; i++)
@@ -289,7 +345,8 @@ static void
 element_nonlinear (FxSystem *sys, const FxLinkSys *l, guint e, Acc *a)
 {
   const double dt = a->dt;
-  const GaussRule rule = gauss_rule (l->k);
+  const DegreeTables *t = degree_tables (l->k);
+  const GaussRule rule = t->rule;
 
   for (guint gp = 0; gp < rule.n; gp++)
     {
@@ -300,10 +357,17 @@ element_nonlinear (FxSystem *sys, const FxLinkSys *l, guint e, Acc *a)
 
       for (int f = 0; f < F_N_FIELDS; f++)
         {
-          field_shape (l, f, e, xi, &sh[f]);
+          field_shape_gauss (l, t, f, e, gp, &sh[f]);
           q[f] = shape_eval (&sh[f], a->xm);
         }
-      double theta = theta_n_at (l, e, xi) + 0.5 * dt * q[F_W];
+      /* theta lives in the space of omega: omega's weights serve it */
+      double theta_n = 0.0;
+      if (l->k == 1)
+        theta_n = theta_n_at (l, e, xi);
+      else
+        for (guint i = 0; i < sh[F_W].n; i++)
+          theta_n += sh[F_W].w[i] * l->theta[l->k * e + i];
+      double theta = theta_n + 0.5 * dt * q[F_W];
 
       gauss_integrands (l, q, theta, sys->gravity, val, mag, a->J ? da : NULL);
 
