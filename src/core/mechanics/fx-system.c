@@ -622,9 +622,14 @@ fx_system_estimate_bytes (const FxModel *model)
 {
   guint64 elements = 0;
 
-  /* a degree-k element carries k times the unknowns of a linear one */
+  /* a degree-k element carries k times the unknowns of a linear one, each
+   * coupled to k times as many: peaks of `check` on 3e5, 1.5e5, 1e5 elements
+   * of degree 1, 2, 3 (as many unknowns) were 0.74, 1.39 and 2.03 GB */
   for (guint l = 0; l < model->links->len; l++)
-    elements += (guint64) fx_model_link (model, l)->elements * MAX (fx_model_link (model, l)->degree, 1u);
+    {
+      guint64 k = MAX (fx_model_link (model, l)->degree, 1u);
+      elements += (guint64) fx_model_link (model, l)->elements * k * k;
+    }
   return elements * SYSTEM_BYTES_PER_ELEMENT
          + (guint64) (model->links->len + model->joints->len) * SYSTEM_BYTES_PER_PART;
 }
