@@ -443,8 +443,6 @@ check_floating_frame (Check *c, const char *path, const FxLink *link)
     {
       if (link->frame != FX_LINK_FRAME_MEAN_AXIS)
         fx_io_report_error (c->r, path, "frame", "applies only to a \"floating-frame\" link");
-      if (link->kelvin_voigt != 0.0)
-        fx_io_report_error (c->r, path, "damping", "kelvin_voigt applies only to a \"floating-frame\" link");
       if (fx_link_has_ends (link))
         fx_io_report_error (c->r, path, "ends",
                             "applies only to a \"floating-frame\" link; set \"formulation\" instead");

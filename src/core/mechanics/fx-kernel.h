@@ -90,6 +90,42 @@ acc_E (Acc *a, guint row, guint col, double coef)
     fx_matrix_add_fast (a->J, &a->band, row, col, coef);
 }
 
+/* dt times the rate of unknown col over the step (the midpoint rule: x - x_n):
+ * what Kelvin-Voigt damping reads (physics.md §13). */
+static inline double
+acc_rate_dt (const Acc *a, guint col)
+{
+  return a->x[col] - a->xn[col];
+}
+
+/* K-term through that rate: value = dt dF_row / d(acc_rate_dt (col)); with
+ * x - x_n = 2 (x_mid - x_n) it is an ordinary K-term of twice the value. */
+static inline void
+acc_K_rate (Acc *a, guint row, guint col, double value)
+{
+  acc_K (a, row, col, 2.0 * value);
+}
+
+/* Component c of a port's output unknown at the midpoint: for a damped
+ * stress end the total stress x_mid + eta/dt (x - x_n) (physics.md §13). */
+static inline double
+port_value (const Acc *a, const FxPort *p, guint c)
+{
+  double v = a->xm[p->dof + c];
+  if (p->eta != 0.0 && a->dt > 0.0)
+    v += p->eta / a->dt * acc_rate_dt (a, p->dof + c);
+  return v;
+}
+
+/* K-term in the column of a port's output: value = dt dF_row / d port_value. */
+static inline void
+acc_K_port (Acc *a, guint row, const FxPort *p, guint c, double value)
+{
+  acc_K (a, row, p->dof + c, value);
+  if (p->eta != 0.0 && a->dt > 0.0)
+    acc_K_rate (a, row, p->dof + c, value * p->eta / a->dt);
+}
+
 /* ------------------------------------------------------- link bookkeeping */
 
 /* Is field f of this link CG_k (even slots) or DG_{k-1} (odd slots)? */

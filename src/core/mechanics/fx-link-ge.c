@@ -32,6 +32,8 @@ ge_setup (FxLinkSys *l, const FxLink *ml)
     }
   l->damping = ml->damping;
   l->rotational_damping = ml->rotational_damping;
+  /* a rigid link's stresses are multipliers: nothing to damp */
+  l->eta = ml->rigid ? 0.0 : ml->kelvin_voigt;
   const guint k = l->k;
   l->n_draw = k * l->N;
   l->n_unknowns = FX_SLOT * (2 * k * l->N + 1);
@@ -121,12 +123,13 @@ ge_port (const FxLinkSys *l, guint side, FxChannel channel)
 {
   FxCausality c = channel == FX_CHANNEL_TRANSLATION ? l->T : l->R;
   guint node = side == 0 ? 0 : l->k * l->N;
-  FxPort p = { 0, side, 0, 1.0, 0.0, NULL };
+  FxPort p = { 0, side, 0, 1.0, 0.0, NULL, 0.0 };
 
   p.dof = channel == FX_CHANNEL_TRANSLATION ? field_dof (l, c == FX_CAUSAL_F ? F_VX : F_NX, node)
                                             : field_dof (l, c == FX_CAUSAL_F ? F_W : F_M, node);
   /* V-causal outputs are -n(0), n(L): the force applied on the link */
   p.sigma = (c == FX_CAUSAL_V && side == 0) ? -1.0 : 1.0;
+  p.eta = c == FX_CAUSAL_V ? l->eta : 0.0;
   return p;
 }
 

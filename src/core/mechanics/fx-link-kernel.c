@@ -399,6 +399,98 @@ element_nonlinear (FxSystem *sys, const FxLinkSys *l, guint e, Acc *a)
 }
 
 
+/* Kelvin-Voigt damping (physics.md §13): in the velocity rows only, every
+ * stress that the transposed compatibility operator -A^T acts on becomes
+ * the total stress sigma + eta sigma_dot, sigma_dot = (sigma_{n+1} - sigma_n)
+ * / dt; the stress rows are unchanged. Those are the derivative pair's
+ * velocity rows and, at each Gauss point, kappa S^T n in the v rows and
+ * b2^T n + gamma^T S n in the omega rows (kappa and gamma stay the midpoint's:
+ * they belong to A). The loss eta sigma_dot^T E_sigma sigma_dot, with the
+ * compliance block E_sigma, is exactly what the balance sees. The ports of
+ * stress ends output the total stress too (fx-link-ge.c). */
+static void
+element_kelvin_voigt (const FxLinkSys *l, guint e, Acc *a)
+{
+  static const int pairs[3][2] = { { F_VX, F_NX }, { F_VY, F_NY }, { F_W, F_M } };
+  const double dt = a->dt, eta = l->eta, c = eta / dt;
+  const guint k = l->k;
+  const DegreeTables *t = degree_tables (k);
+
+  /* the derivative pairs */
+  for (guint p = 0; p < 3; p++)
+    {
+      int fp = pairs[p][0], fs = pairs[p][1];
+      gboolean p_cg = field_is_cg (l, fp);
+      guint np = p_cg ? k + 1 : k, ns = p_cg ? k : k + 1;
+      for (guint i = 0; i < np; i++)
+        {
+          guint row = field_dof (l, fp, k * e + i);
+          double v = 0.0, mag = 0.0;
+          for (guint j = 0; j < ns; j++)
+            {
+              guint col = field_dof (l, fs, k * e + j);
+              /* CG velocity rows: -(d_s psi, sigma); DG rows: (psi, d_s sigma) */
+              double d = p_cg ? -eta * t->D[i][j] : eta * t->D[j][i];
+              double r = acc_rate_dt (a, col);
+              v += d * r;
+              mag += fabs (d * r);
+              acc_K_rate (a, row, col, d);
+            }
+          acc_G (a, row, v, mag);
+        }
+    }
+
+  /* the nonlinear terms and the loss, at the Gauss points */
+  for (guint g = 0; g < t->rule.n; g++)
+    {
+      const double wg = t->rule.w[g] * l->h;
+      Shape sh[F_N_FIELDS];
+      double q[F_N_FIELDS], rate[F_N_FIELDS];
+      for (int f = 0; f < F_N_FIELDS; f++)
+        {
+          field_shape_gauss (l, t, f, e, g, &sh[f]);
+          q[f] = shape_eval (&sh[f], a->xm);
+          rate[f] = 0.0;
+          for (guint i = 0; i < sh[f].n; i++)
+            rate[f] += sh[f].w[i] * acc_rate_dt (a, sh[f].dof[i]);
+        }
+      for (int f = F_NX; f <= F_M; f++)
+        a->loss += eta * field_mass (l, f) * wg * (rate[f] / dt) * (rate[f] / dt);
+
+      const double C1 = l->Ct[0], C2 = l->Ct[1], Cr = l->Cr, kappa = Cr * q[F_M];
+      const double dnx = c * rate[F_NX], dny = c * rate[F_NY];
+      /* extra integrands, their derivatives by the midpoint fields
+       * (through kappa and gamma) and by the stress rates */
+      const double extra[3] = { -kappa * dny, kappa * dnx, dny + C1 * q[F_NX] * dny - C2 * q[F_NY] * dnx };
+      const int rows[3] = { F_VX, F_VY, F_W };
+      const struct { int row, col; double mid, per_rate; } d[6] = {
+        { F_VX, F_M, -Cr * dny, 0.0 }, { F_VX, F_NY, 0.0, -kappa * c },
+        { F_VY, F_M, Cr * dnx, 0.0 },  { F_VY, F_NX, 0.0, kappa * c },
+        { F_W, F_NX, C1 * dny, -c * C2 * q[F_NY] }, { F_W, F_NY, -C2 * dnx, c * (1.0 + C1 * q[F_NX]) },
+      };
+      for (guint r = 0; r < 3; r++)
+        for (guint i = 0; i < sh[rows[r]].n; i++)
+          {
+            double wr = dt * wg * sh[rows[r]].w[i];
+            acc_G (a, sh[rows[r]].dof[i], wr * extra[r], fabs (wr * extra[r]));
+          }
+      if (a->J == NULL)
+        continue;
+      for (guint m = 0; m < G_N_ELEMENTS (d); m++)
+        for (guint i = 0; i < sh[d[m].row].n; i++)
+          {
+            double wr = dt * wg * sh[d[m].row].w[i];
+            for (guint j = 0; j < sh[d[m].col].n; j++)
+              {
+                guint row = sh[d[m].row].dof[i], col = sh[d[m].col].dof[j];
+                double w = wr * sh[d[m].col].w[j];
+                acc_K (a, row, col, w * d[m].mid);
+                acc_K_rate (a, row, col, w * d[m].per_rate);
+              }
+          }
+    }
+}
+
 /* Every element of a link: mass, derivative, nonlinear and damping terms. */
 void
 fx_link_assemble (FxSystem *sys, const FxLinkSys *l, FxAcc *a)
@@ -410,5 +502,8 @@ fx_link_assemble (FxSystem *sys, const FxLinkSys *l, FxAcc *a)
       element_nonlinear (sys, l, e, a);
       if (l->damping != 0.0 || l->rotational_damping != 0.0)
         element_damping (l, e, a);
+      /* dt = 0 asks for E alone (modes): no rate to damp */
+      if (l->eta != 0.0 && a->dt > 0.0)
+        element_kelvin_voigt (l, e, a);
     }
 }

@@ -52,6 +52,7 @@ typedef struct {
   double omega_drive_now[2];  /* a speed motor's Omega at t_mid (else 0) */
 
   double damping, rotational_damping;  /* viscous, per unit length */
+  double eta;          /* Kelvin-Voigt time constant (physics.md §13), s; 0: none */
   guint64 coupling;    /* element kernel: which field derivatives can be non-zero */
 } FxLinkSys;
 
@@ -66,6 +67,9 @@ typedef struct {
    * drive(t) (rad/s, 0 for the reference member). */
   double drive;
   const FxProfile *drive_profile;
+  /* A stress end of a link with Kelvin-Voigt damping outputs the total
+   * stress sigma + eta sigma_dot (physics.md §13): its eta, else 0. */
+  double eta;
 } FxPort;
 
 typedef struct {
