@@ -37,7 +37,7 @@ apply_number (FxModel *m, Field f, guint i, double v)
 {
   FxJoint *j = f >= F_JOINT_X && f <= F_DRIVE_VY ? fx_model_joint (m, i) : NULL;
   gboolean link_field = (f >= F_LINK_ELEMENTS && f <= F_LINK_ROT_DAMPING)
-                        || (f >= F_LINK_NU && f <= F_LINK_KELVIN_VOIGT);
+                        || (f >= F_LINK_NU && f <= F_LINK_ZETA);
   FxLink *l = link_field ? fx_model_link (m, i) : NULL;
   switch (f)
     {
@@ -81,6 +81,13 @@ apply_number (FxModel *m, Field f, guint i, double v)
     case F_LINK_DIAMETER: l->section.diameter = v; fx_section_derive (&l->section); break;
     case F_LINK_INNER: l->section.inner_diameter = v; fx_section_derive (&l->section); break;
     case F_LINK_KELVIN_VOIGT: l->kelvin_voigt = v; break;
+    case F_LINK_ZETA:
+      {
+        /* the ratio in percent at the link's first frequency: eta = 2 zeta / omega_1 */
+        double w1 = fx_link_cantilever_omega (m, l);
+        l->kelvin_voigt = w1 > 0.0 ? 2.0 * (v / 100.0) / w1 : 0.0;
+      }
+      break;
     case F_PROFILE_T0: case F_PROFILE_T1: case F_PROFILE_T2:
     case F_PROFILE_FREQUENCY: case F_PROFILE_PHASE:
       {

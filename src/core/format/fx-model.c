@@ -575,6 +575,17 @@ fx_model_find_link (const FxModel *model, const char *id)
 }
 
 double
+fx_link_cantilever_omega (const FxModel *model, const FxLink *link)
+{
+  const double beta = 1.8751040687119611;  /* cos b cosh b = -1 */
+  double L = fx_link_length (model, link);
+
+  if (link->rigid || !(L > 0.0) || !(link->section.rhoA > 0.0) || !(link->section.EI > 0.0))
+    return 0.0;
+  return beta * beta * sqrt (link->section.EI / (link->section.rhoA * L * L * L * L));
+}
+
+double
 fx_link_length (const FxModel *model, const FxLink *link)
 {
   int a, b;

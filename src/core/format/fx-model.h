@@ -363,6 +363,11 @@ int       fx_model_find_body_of_joint (const FxModel *model, const char *id);
 int       fx_model_find_joint     (const FxModel *model, const char *id);  /* -1 if absent */
 int       fx_model_find_link      (const FxModel *model, const char *id);  /* -1 if absent */
 double    fx_link_length          (const FxModel *model, const FxLink *link);  /* 0 if a joint is missing */
+/* The first bending frequency (rad/s) of the link as a slender cantilever,
+ * 1.8751^2 sqrt(EI / (rhoA L^4)): the scale of its material damping ratio
+ * zeta_1 = eta omega_1 / 2 (physics.md §13). 0 when it has none (rigid,
+ * massless, no length). */
+double    fx_link_cantilever_omega (const FxModel *model, const FxLink *link);
 
 /* Fill the canonical values from the material form (E, nu, rho, shape) and
  * set form to MATERIAL. A shear_factor <= 0 means "the shape's default" and is
