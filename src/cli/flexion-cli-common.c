@@ -130,6 +130,21 @@ flexion_cli_catch_signals (void)
   fx_cancel_attach (&cancel_flag);
 }
 
+gint *
+flexion_cli_cancel_flag (void)
+{
+  return &cancel_flag;
+}
+
+int
+flexion_cli_write_failed (const char *command, const GError *error)
+{
+  if (flexion_cli_interrupted)
+    return flexion_cli_interrupted_status (command);
+  g_printerr ("flexion-cli %s: %s\n", command, error->message);
+  return EXIT_WRITE;
+}
+
 int
 flexion_cli_interrupted_status (const char *command)
 {

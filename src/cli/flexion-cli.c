@@ -428,17 +428,11 @@ cmd_export (int argc, char **argv)
           return export_status (error);
         }
       if (csv && !fx_series_write_csv (series, csv, &error))
-        {
-          g_printerr ("flexion-cli export: %s\n", error->message);
-          return EXIT_EXPORT;
-        }
+        return flexion_cli_write_failed ("export", error);
       if (csv)
         printf ("%s: %u rows\n", csv, fx_series_len (series));
       if (probes_csv && !fx_series_write_probes_csv (series, probes_csv, &error))
-        {
-          g_printerr ("flexion-cli export: %s\n", error->message);
-          return EXIT_EXPORT;
-        }
+        return flexion_cli_write_failed ("export", error);
       if (probes_csv)
         printf ("%s: %u rows, %u probes\n", probes_csv, fx_series_len (series),
                 fx_series_n_probes (series));
@@ -454,10 +448,7 @@ cmd_export (int argc, char **argv)
           st.dark = o.dark;
           st.t_window = 0;  /* the whole run */
           if (!fx_export_plot (series, kind, &st, eq + 1, 800, 450, &error))
-            {
-              g_printerr ("flexion-cli export: %s\n", error->message);
-              return EXIT_EXPORT;
-            }
+            return flexion_cli_write_failed ("export", error);
           printf ("%s: %s plot\n", eq + 1, kind_name);
         }
       if (picture)
@@ -469,10 +460,7 @@ cmd_export (int argc, char **argv)
           st.show_causality = FALSE;
           g_autoptr (FxStepFrame) initial = fx_step_frame_new_from_model (model);
           if (!fx_export_scene (model, last, initial, &st, picture, o.width, o.height, &error))
-            {
-              g_printerr ("flexion-cli export: %s\n", error->message);
-              return EXIT_EXPORT;
-            }
+            return flexion_cli_write_failed ("export", error);
           printf ("%s: picture at t = %g s\n", picture, last->t);
         }
     }

@@ -870,7 +870,8 @@ fx_export_animation (const FxModel *model, const char *path, FxAnimationFormat f
 
 gboolean
 fx_export_frames (const FxModel *model, GPtrArray *frames, const char *path, FxAnimationFormat format,
-                  const FxAnimationOptions *options, GError **error)
+                  const FxAnimationOptions *options, FxExportProgress progress, gpointer data,
+                  GError **error)
 {
   FxAnimationOptions o = *options;
   o.energy_inset = FALSE;  /* frames without a run have no energy */
@@ -911,7 +912,7 @@ fx_export_frames (const FxModel *model, GPtrArray *frames, const char *path, FxA
   if (!ok)
     g_set_error_literal (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED, _("nothing to draw"));
   else
-    ok = write_animation (&painter, format, path, o.fps, NULL, NULL, 0.0, 1.0, 1.0, error);
+    ok = write_animation (&painter, format, path, o.fps, progress, data, 0.0, 1.0, 1.0, error);
   painter_clear (&painter);
   run_clear (&run);
   return ok;

@@ -10,6 +10,7 @@
 #include "fx-system.h"
 #include "fx-measure.h"
 #include "fx-memory.h"
+#include "fx-cancel.h"
 
 #include <glib/gi18n-lib.h>
 #include <gsl/gsl_sort.h>
@@ -436,6 +437,8 @@ worker (gpointer data)
   if (run->options->nice > 0)
     setpriority (PRIO_PROCESS, 0, run->options->nice);
 #endif
+  /* a sample under way stops within a Newton iteration, not at its end */
+  gint *before = fx_cancel_attach (run->options->cancel);
 
   for (;;)
     {
@@ -451,6 +454,7 @@ worker (gpointer data)
       run_sample (run, res);
       deliver (run, index, res);
     }
+  fx_cancel_attach (before);
   return NULL;
 }
 

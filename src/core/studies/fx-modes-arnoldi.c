@@ -4,6 +4,7 @@
 #include "fx-modes-private.h"
 #include "fx-modes-frame.h"
 #include "fx-memory.h"
+#include "fx-cancel.h"
 
 #include <glib/gi18n-lib.h>
 #include <gsl/gsl_complex_math.h>
@@ -124,6 +125,8 @@ arnoldi (const Op *op, guint m, double *V, gsl_matrix *H)
     }
   for (guint j = 0; j < m; j++)
     {
+      if (fx_cancel_requested ())  /* the caller sees it and gives up */
+        return MAX (j, 1u);
       apply_T (op, &V[(gsize) j * n], w);
       orthogonalise (V, j + B, n, w, H, j);
       double beta = normalise (w, n);
@@ -371,6 +374,11 @@ fx_modes_arnoldi_solve (FxSystem *sys, guint want, GArray *raw, GError **error)
       g_free (V);
       V = g_new0 (double, (gsize) (m + FX_MODES_BLOCK) * op.N);
       reached = ritz_pairs (&op, m, V, &Y, found);
+      if (fx_cancel_check (error))
+        {
+          g_clear_pointer (&Y, gsl_matrix_complex_free);
+          return FALSE;
+        }
       if (found->len >= want || m >= m_max || reached < m)
         break;
       m = MIN (2 * m, m_max);
