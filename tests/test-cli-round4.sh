@@ -94,5 +94,19 @@ else
   nok "SIGTERM during ensemble: exit 143, nothing written" "exit $rc after $ms ms"; diag "$tmp/ens.err"
 fi
 
-echo "1..$n"
+# --- item 9: --max-memory takes its documented forms only --------------------
+bad=()
+for size in 0x10 1e3 1GB 512MB " 2G" 1.5; do
+  run_cli mm run "$cantilever" --until 0.002 --max-memory "$size"
+  (( rc == 1 )) && grep -q "max-memory wants" "$tmp/mm.err" || bad+=("--max-memory '$size': exit $rc")
+done
+for size in 1G 1.5g 800000K 2000000000; do
+  run_cli mm run "$cantilever" --until 0.002 --max-memory "$size"
+  (( rc == 0 )) || bad+=("--max-memory '$size' refused: exit $rc")
+done
+if (( ${#bad[@]} == 0 )); then
+  ok "--max-memory: bytes or a number with K/M/G/T; 0x10, 1e3, 1GB refused (exit 1)"
+else
+  nok "--max-memory: bytes or a number with K/M/G/T; 0x10, 1e3, 1GB refused (exit 1)" "${bad[@]}"
+fi
 (( failures == 0 ))

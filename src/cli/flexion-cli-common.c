@@ -78,8 +78,8 @@ flexion_cli_apply_max_memory (const char *command, const char *text)
     return TRUE;
   if (!fx_memory_parse_size (text, &bytes))
     {
-      g_printerr ("flexion-cli %s: --max-memory wants a size such as 2G, 512M or 1000000, "
-                  "not \"%s\"\n", command, text);
+      g_printerr ("flexion-cli %s: --max-memory wants bytes (1000000) or a number with K, M, "
+                  "G or T (powers of 1024: 512M, 1.5G), not \"%s\"\n", command, text);
       return FALSE;
     }
   fx_memory_limit_set (bytes);

@@ -95,8 +95,9 @@ static const char *usage_text =
   FLEXION_CLI_MODES_OPTIONS
   "Options of run, check, export, modes and ensemble:\n"
   "  --max-memory SIZE  refuse a model whose system and solver need more memory\n"
-  "                  than SIZE together (e.g. 2G, 512M; default: half of this\n"
-  "                  machine's memory); exit 2\n"
+  "                  than SIZE together: bytes, or a number with K, M, G or T\n"
+  "                  (powers of 1024; e.g. 2G, 1.5G, 512M; default: half of\n"
+  "                  this machine's memory); exit 2\n"
   "\n"
   "--dt and --until are checked like the model's time.dt and time.end: finite,\n"
   "positive, and at most 1e8 steps. CSV fields with a comma, quote or newline\n"
