@@ -109,4 +109,5 @@ if (( ${#bad[@]} == 0 )); then
 else
   nok "--max-memory: bytes or a number with K/M/G/T; 0x10, 1e3, 1GB refused (exit 1)" "${bad[@]}"
 fi
+echo "1..$n"
 (( failures == 0 ))
