@@ -12,6 +12,7 @@
 #include <glib.h>
 #include <math.h>
 #include <stdio.h>
+#include <unistd.h>
 
 
 
@@ -43,6 +44,14 @@ print_modes (const char *path, const FxModes *modes)
         printf ("r%-5u %.6g  (regularisation: the kinetic energy is in regularising inertia)\n",
                 m->index, m->frequency);
     }
+}
+
+/* on a terminal: the iterative eigensolver's Krylov vectors */
+static void
+modes_progress (double fraction, guint done, guint total, gpointer data)
+{
+  g_autofree char *text = g_strdup_printf ("Krylov vectors %u/%u", done, total);
+  flexion_cli_progress_bar (fraction, text);
 }
 
 /* Fewer vibrations than --count asked for: say why (the iterative
@@ -158,7 +167,13 @@ flexion_cli_modes (int argc, char **argv)
   if (model == NULL)
     return EXIT_INVALID;
 
+  gboolean tty = isatty (2);
+  if (tty)
+    fx_modes_progress_attach (modes_progress, NULL);
   g_autoptr (FxModes) modes = fx_modes_compute (model, (guint) count, &error);
+  fx_modes_progress_attach (NULL, NULL);
+  if (tty && modes && !modes->counted)
+    g_printerr ("\n");
   if (flexion_cli_interrupted)
     return flexion_cli_interrupted_status ("modes");
   if (modes == NULL)

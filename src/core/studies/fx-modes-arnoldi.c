@@ -106,6 +106,18 @@ orthogonalise (const double *V, guint count, gsize n, double *w, gsl_matrix *H, 
  * one start vector finds only one copy. V holds m + B rows of n, H is
  * (m + B) x m with B subdiagonals. Returns the dimension reached (less than
  * m on breakdown). */
+static _Thread_local struct {
+  FxModesProgress fn;
+  gpointer data;
+} progress;
+
+void
+fx_modes_progress_attach (FxModesProgress fn, gpointer data)
+{
+  progress.fn = fn;
+  progress.data = data;
+}
+
 static guint
 arnoldi (const Op *op, guint m, double *V, gsl_matrix *H)
 {
@@ -127,6 +139,8 @@ arnoldi (const Op *op, guint m, double *V, gsl_matrix *H)
     {
       if (fx_cancel_requested ())  /* the caller sees it and gives up */
         return MAX (j, 1u);
+      if (progress.fn && (j % 8 == 0 || j + 1 == m))
+        progress.fn ((double) j / m, j, m, progress.data);
       apply_T (op, &V[(gsize) j * n], w);
       orthogonalise (V, j + B, n, w, H, j);
       double beta = normalise (w, n);
