@@ -224,5 +224,32 @@ else
   skip "modes --count 1000000 shows its progress on a terminal" "no script(1)"
 fi
 
+# --- item 4: --max-memory holds for an ensemble's workers ---------------------
+# two workers of a 20,000-element link took 158 MB under --max-memory 100M
+# (the ledger's estimate of a worker fell short): the threads now fit what a
+# worker really takes. Peak RSS from /usr/bin/time -v.
+if [[ -x /usr/bin/time ]]; then
+  python3 - "$tmp/long.json" <<'PY'
+import json, sys
+sec = {"rhoA": 1, "rhoI": 1e-4, "EA": 1e6, "GA": 1e6, "EI": 10}
+json.dump({"format": "flexion-model", "version": 1, "time": {"dt": 0.01, "end": 0.02},
+           "joints": [{"id": "A", "at": [0, 0], "support": "clamp"}, {"id": "B", "at": [1, 0]}],
+           "links": [{"id": "L", "from": "A", "to": "B", "elements": 20000, "section": sec}],
+           "loads": [{"joint": "B", "force": [0, 1], "profile": {"type": "white", "sigma": 1}}]},
+          open(sys.argv[1], "w"))
+PY
+  rc=0
+  /usr/bin/time -v "$cli" ensemble "$tmp/long.json" --samples 4 --threads 2 --stats "$tmp/mem.csv" \
+    --max-memory 100M >"$tmp/mem.out" 2>"$tmp/mem.err" </dev/null || rc=$?
+  kb=$(awk '/Maximum resident set size/ {print $6}' "$tmp/mem.err")
+  if (( rc == 0 )) && [[ -n $kb ]] && (( kb <= 100 * 1024 )) && ! grep -q "failed" "$tmp/mem.err"; then
+    ok "ensemble of 2 workers under --max-memory 100M peaks at $((kb / 1024)) MiB"
+  else
+    nok "ensemble of 2 workers under --max-memory 100M stays within it" "exit $rc, peak ${kb:-?} kB"
+  fi
+else
+  skip "ensemble under --max-memory 100M stays within it" "no /usr/bin/time"
+fi
+
 echo "1..$n"
 (( failures == 0 ))

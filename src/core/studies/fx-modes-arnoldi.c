@@ -158,8 +158,14 @@ static guint64
 arnoldi_bytes (gsize n, guint m)
 {
   guint64 mb = (guint64) m + FX_MODES_BLOCK;
+  /* and the modes kept, about (m - 20) / 4 of them, each with its state and
+   * stresses (RawMode) and then FxMode's state and shape: four vectors of
+   * n (--count 100000 under 300M reached 367 MB when they were not counted;
+   * issue 31, item 4) */
+  guint64 kept = m > 20 ? (m - 20) / 4 : 1;
   return (mb + 1) * n * sizeof (double) + mb * m * sizeof (double)
-         + (guint64) m * m * (sizeof (double) + 2 * sizeof (double)) + 2 * n * sizeof (double) * 2;
+         + (guint64) m * m * (sizeof (double) + 2 * sizeof (double)) + 2 * n * sizeof (double) * 2
+         + kept * 4 * n * sizeof (double);
 }
 
 /* Krylov dimension for `want` vibrations: four per mode and a margin,
@@ -169,8 +175,10 @@ krylov_size (gsize n, guint want)
 {
   guint64 m = MAX ((guint64) ARNOLDI_MIN, 4 * (guint64) want + 20);
   m = MIN (m, MIN ((guint64) ARNOLDI_MAX_M, n > FX_MODES_BLOCK + 1 ? n - FX_MODES_BLOCK - 1 : 1));
-  /* what the limit leaves beside the system and matrix already booked */
-  guint64 limit = fx_memory_limit_get (), used = fx_memory_reserved ();
+  /* what the limit leaves beside the system and matrix already booked, and
+   * beside a tenth of it for what nothing books (the libraries, the model,
+   * the allocator's slack: 300M gave 309 MB with all of it for Krylov) */
+  guint64 limit = fx_memory_limit_get () / 10 * 9, used = fx_memory_reserved ();
   guint64 left = limit > used ? limit - used : 0;
   while (m > 1 && arnoldi_bytes (n, (guint) m) > left)
     m = m * 3 / 4;
