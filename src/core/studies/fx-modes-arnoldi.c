@@ -170,11 +170,17 @@ arnoldi_bytes (gsize n, guint m)
 
 /* Krylov dimension for `want` vibrations: four per mode and a margin,
  * within the unknowns, ARNOLDI_MAX_M and the memory limit. */
+static guint64
+krylov_size_unlimited (gsize n, guint want)
+{
+  guint64 m = MAX ((guint64) ARNOLDI_MIN, 4 * (guint64) want + 20);
+  return MIN (m, MIN ((guint64) ARNOLDI_MAX_M, n > FX_MODES_BLOCK + 1 ? n - FX_MODES_BLOCK - 1 : 1));
+}
+
 static guint
 krylov_size (gsize n, guint want)
 {
-  guint64 m = MAX ((guint64) ARNOLDI_MIN, 4 * (guint64) want + 20);
-  m = MIN (m, MIN ((guint64) ARNOLDI_MAX_M, n > FX_MODES_BLOCK + 1 ? n - FX_MODES_BLOCK - 1 : 1));
+  guint64 m = krylov_size_unlimited (n, want);
   /* what the limit leaves beside the system and matrix already booked, and
    * beside a tenth of it for what nothing books (the libraries, the model,
    * the allocator's slack: 300M gave 309 MB with all of it for Krylov) */
@@ -413,6 +419,15 @@ fx_modes_arnoldi_solve (FxSystem *sys, guint want, GArray *raw, GError **error)
         g_array_append_val (raw, rm);
     }
   gsl_matrix_complex_free (Y);
+  if (raw->len == 0 && m_max < krylov_size_unlimited (op.N, want))
+    {
+      /* the limit, not the model: say so (it read "found no vibration mode") */
+      g_set_error (error, FX_MODES_ERROR, FX_MODES_ERROR_TOO_LARGE,
+                   _("the memory limit leaves room for %u Krylov vectors of %u unknowns, too "
+                     "few for any vibration to converge: raise --max-memory or use fewer "
+                     "elements per link"), m_max, (guint) op.N);
+      return FALSE;
+    }
   if (raw->len == 0)
     {
       g_set_error_literal (error, FX_MODES_ERROR, FX_MODES_ERROR_FAILED,
