@@ -105,6 +105,12 @@ check_fraction (Report *r, const char *path, const char *key, double v)
 {
   if (check_finite (r, path, key, v) && !(v >= 0.0 && v <= 1.0))
     fx_io_report_error (r, path, key, "must be between 0 and 1, got %s", fx_io_num (v));
+  /* like any non-zero number: a point 1e-300 of the way along is the end
+   * itself, and a load there drove the solver into denormal numbers (exit 3
+   * after 512 substeps; issue 31, item 6) */
+  else if (v > 0.0 && v < FX_MIN_MAGNITUDE)
+    fx_io_report_error (r, path, key, "%s is too close to 0: write 0, or at least %s",
+                        fx_io_num (v), fx_io_num (FX_MIN_MAGNITUDE));
 }
 
 static void

@@ -1,5 +1,6 @@
 /* fx-model.c: the mechanism as plain data; see fx-model.h. */
 #include "fx-model.h"
+#include "fx-model-index.h"
 
 #include <gsl/gsl_interp.h>
 #include <math.h>
@@ -157,6 +158,7 @@ fx_model_free (FxModel *model)
   g_array_unref (model->springs);
   g_array_unref (model->bodies);
   g_array_unref (model->drags);
+  fx_model_index_free (model->index);
   g_free (model);
 }
 
@@ -555,10 +557,7 @@ fx_model_find_joint (const FxModel *model, const char *id)
 
   if (id == NULL)
     return -1;
-  for (guint i = 0; i < model->joints->len && i <= G_MAXINT; i++)
-    if (g_strcmp0 (fx_model_joint (model, i)->id, id) == 0)
-      return (int) i;
-  return -1;
+  return fx_model_index_find_joint (model, id);
 }
 
 int

@@ -288,6 +288,10 @@ typedef struct {
   /* regularisation.mass_fraction: epsilon of the regularising inertia
    * (docs/theory.md), 0 < epsilon <= 1, default 0.01 */
   double regularisation_mass_fraction;
+
+  /* private: the id look-up's table (fx-model-index.h), made on first use;
+   * a model copied field by field must not share it */
+  struct _FxModelIndex *index;
 } FxModel;
 
 #define FX_DEFAULT_REGULARISATION 0.01

@@ -13,6 +13,7 @@
 #include "fx-system-private.h"
 #include "fx-link-model.h"
 #include "fx-memory.h"
+#include "fx-cancel.h"
 
 #define DENSE_MATRICES 6
 
@@ -461,6 +462,8 @@ fx_modes_compute_with (const FxModel *model, guint max_vibrations, FxModesMethod
   g_autoptr (GArray) raw = g_array_new (FALSE, FALSE, sizeof (RawMode));
   g_array_set_clear_func (raw, fx_modes_raw_clear);
   gboolean ok = fx_modes_dense_solve (sys, max_vibrations, res, raw, error);
+  if (ok && fx_cancel_check (error))  /* a signal during the decomposition */
+    ok = FALSE;
   gsl_set_error_handler (old);
   fx_memory_release (dense_bytes);
   if (!ok)
