@@ -508,6 +508,7 @@ painter_init (Painter *p, const FxModel *model, const FxAnimationOptions *o, Run
   p->style.show_initial = o->show_initial;
   p->style.show_causality = FALSE;
   p->style.line_scale = o->line_scale > 0 ? o->line_scale : 1;
+  p->style.diagram = o->diagram;
   p->initial = fx_step_frame_new_from_model (model);
 
   /* one deflection scale, one view for the whole motion, one colour scale
@@ -528,6 +529,7 @@ painter_init (Painter *p, const FxModel *model, const FxAnimationOptions *o, Run
         }
       if (isfinite (f->moment_max_abs))
         range = MAX (range, f->moment_max_abs);
+      p->style.diagram_range = MAX (p->style.diagram_range, fx_diagram_max_abs (f, o->diagram));
     }
   if (fx_scene_bounds (p->initial, b))
     {
