@@ -113,6 +113,16 @@ fx_diagram_max_abs (const FxStepFrame *f, FxDiagramView view)
   return worst;
 }
 
+void
+fx_diagram_grow_bounds (FxDiagramView view, double box[4])
+{
+  double size = MAX (box[1] - box[0], box[3] - box[2]);
+  if (view == FX_DIAGRAM_VIEW_NONE || !(size > 0))
+    return;
+  double reach = 1.2 * FX_DIAGRAM_SPAN * size;
+  box[0] -= reach, box[1] += reach, box[2] -= reach, box[3] += reach;
+}
+
 static gint
 by_magnitude (gconstpointer a, gconstpointer b)
 {
@@ -147,13 +157,15 @@ fx_diagram_extremes (const FxStepFrame *f, FxDiagramView view)
       /* constant along the link (a truss member's N): once, at its middle */
       if (vh - vl <= 1e-3 * MAX (fabs (vh), fabs (vl)))
         picks[0] = n / 2, n_picks = 1;
+      /* all of one sign: the one farther from zero */
+      else if (vl > 0)
+        n_picks = 1;
+      else if (vh < 0)
+        picks[0] = lo, n_picks = 1;
       for (guint p = 0; p < n_picks; p++)
         {
           double v = fx_diagram_sample (f, view, l, picks[p]);
           if (!(fabs (v) >= 1e-3 * top) || (p == 1 && picks[1] == picks[0]))
-            continue;
-          /* a link's largest and smallest of one sign: the one farther from zero */
-          if (p == 1 && (vl > 0 || vh < 0))
             continue;
           FxDiagramExtreme e = { l, picks[p], (double) picks[p] / (n - 1), v };
           g_array_append_val (out, e);

@@ -48,6 +48,11 @@ double      fx_diagram_sample     (const FxStepFrame *frame, FxDiagramView view,
 /* The largest |value| of the diagram over the frame (0 for none). */
 double      fx_diagram_max_abs    (const FxStepFrame *frame, FxDiagramView view);
 
+/* Grows the box x0, x1, y0, y1 of a frame by the diagram's reach (its
+ * span to every side, and room for the labels), so a picture fitted to it
+ * holds the diagram too. Nothing for none. */
+void        fx_diagram_grow_bounds (FxDiagramView view, double box[4]);
+
 /* A value worth writing on the diagram: a link's largest or smallest (one,
  * at the link's middle, where the value is constant along it). */
 typedef struct {

@@ -540,6 +540,7 @@ painter_init (Painter *p, const FxModel *model, const FxAnimationOptions *o, Run
     }
   if (!(box[0] <= box[1]))
     return FALSE;
+  fx_diagram_grow_bounds (o->diagram, box);
   fx_view_fit (&p->view, box, o->width, o->height, 40 * p->style.line_scale);
   p->style.moment_range = range > 0 ? range : 1;
   p->trails = o->trails && model->probes->len ? fx_trails_new (model->probes->len, 100000) : NULL;
@@ -1002,6 +1003,7 @@ draw_scene (cairo_t *cr, gpointer data, double w, double h)
           box[2] = MIN (box[2], b[2]);
           box[3] = MAX (box[3], b[3]);
         }
+      fx_diagram_grow_bounds (j->style->diagram, box);
       fx_view_fit (&view, box, w, h, 50 * (j->style->line_scale > 0 ? j->style->line_scale : 1));
     }
   fx_scene_draw (cr, j->model, j->frame, j->initial, &view, j->style, w, h);

@@ -9,6 +9,7 @@
 #include "../test-models.h"
 
 #include <cairo-svg.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
 
@@ -82,10 +83,90 @@ test_simply_supported_moment (void)
     }
 }
 
+static void
+test_format (void)
+{
+  char buf[64];
+  fx_diagram_format (buf, sizeof buf, 50, FX_DIAGRAM_VIEW_M);
+  g_assert_cmpstr (buf, ==, "50.0\u00a0N\u00a0m");
+  fx_diagram_format (buf, sizeof buf, -1250, FX_DIAGRAM_VIEW_N);
+  g_assert_cmpstr (buf, ==, "\u22121.25\u00a0kN");
+  fx_diagram_format (buf, sizeof buf, 0.31249, FX_DIAGRAM_VIEW_M);
+  g_assert_cmpstr (buf, ==, "312\u00a0mN\u00a0m");
+  /* rounded to 3 digits before the prefix is chosen */
+  fx_diagram_format (buf, sizeof buf, 999.7, FX_DIAGRAM_VIEW_V);
+  g_assert_cmpstr (buf, ==, "1.00\u00a0kN");
+  fx_diagram_format (buf, sizeof buf, 0, FX_DIAGRAM_VIEW_V);
+  g_assert_cmpstr (buf, ==, "0\u00a0N");
+
+  FxDiagramView v;
+  g_assert_true (fx_diagram_view_parse ("M", &v) && v == FX_DIAGRAM_VIEW_M);
+  g_assert_true (fx_diagram_view_parse ("n", &v) && v == FX_DIAGRAM_VIEW_N);
+  g_assert_true (fx_diagram_view_parse ("none", &v) && v == FX_DIAGRAM_VIEW_NONE);
+  g_assert_false (fx_diagram_view_parse ("moment", &v));
+  g_assert_cmpstr (fx_diagram_view_name (FX_DIAGRAM_VIEW_V), ==, "V");
+}
+
+/* How many glyphs an SVG of cairo's draws: each is a <use> of a glyph symbol. */
+static guint
+svg_glyphs (const char *path)
+{
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  guint n = 0;
+  for (const char *p = text; (p = strstr (p, "xlink:href=\"#glyph")) != NULL; p++)
+    n++;
+  return n;
+}
+
+static void
+test_svg_legend (void)
+{
+  FxModel *m = NULL;
+  g_autoptr (FxStepFrame) f = settled_beam (&m, 20);
+  g_autofree char *dir = g_dir_make_tmp ("flexion-diagram-XXXXXX", NULL);
+  g_autofree char *with = g_build_filename (dir, "with.svg", NULL);
+  g_autofree char *without = g_build_filename (dir, "without.svg", NULL);
+  g_autofree char *none = g_build_filename (dir, "none.svg", NULL);
+  g_autoptr (GError) error = NULL;
+  FxSceneStyle st;
+  fx_scene_style_init (&st);
+  st.show_causality = FALSE;
+  st.diagram = FX_DIAGRAM_VIEW_M;
+  g_assert_true (fx_export_scene (m, f, NULL, &st, with, 800, 450, &error));
+  st.show_diagram_legend = FALSE;
+  g_assert_true (fx_export_scene (m, f, NULL, &st, without, 800, 450, &error));
+  st.diagram = FX_DIAGRAM_VIEW_NONE;
+  g_assert_true (fx_export_scene (m, f, NULL, &st, none, 800, 450, &error));
+
+  /* the legend's words are in the picture: at least one glyph per letter
+   * of its sign rule, beyond those of the diagram's own labels */
+  const char *rule = fx_diagram_legend_text (FX_DIAGRAM_VIEW_M);
+  guint letters = 0;
+  for (const char *p = rule; *p; p = g_utf8_next_char (p))
+    letters += g_utf8_get_char (p) != ' ';
+  guint n_with = svg_glyphs (with), n_without = svg_glyphs (without), n_none = svg_glyphs (none);
+  if (g_test_verbose ())
+    g_printerr ("glyphs: %u with legend, %u without, %u no diagram\n", n_with, n_without, n_none);
+  g_assert_cmpuint (n_with, >=, n_without + letters);
+  /* the diagram's label ("50.0 N m") is there without the legend too */
+  g_assert_cmpuint (n_without, >=, n_none + 5);
+
+  for (const char *const *name = (const char *const[]) { "with.svg", "without.svg", "none.svg", NULL }; *name; name++)
+    {
+      g_autofree char *path = g_build_filename (dir, *name, NULL);
+      g_assert_cmpint (g_remove (path), ==, 0);
+    }
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+  fx_model_free (m);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/diagram/simply-supported-moment", test_simply_supported_moment);
+  g_test_add_func ("/diagram/format", test_format);
+  g_test_add_func ("/diagram/svg-legend", test_svg_legend);
   return g_test_run ();
 }
