@@ -637,6 +637,19 @@ flexion_canvas_set_show (FlexionCanvas *self, const char *what, gboolean show)
 }
 
 void
+flexion_canvas_set_diagram (FlexionCanvas *self, FxDiagramView view)
+{
+  self->style.diagram = view;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+FxDiagramView
+flexion_canvas_get_diagram (FlexionCanvas *self)
+{
+  return self->style.diagram;
+}
+
+void
 flexion_canvas_set_snap (FlexionCanvas *self, gboolean snap, double grid_step)
 {
   self->snap = snap;

@@ -627,6 +627,30 @@ win_show_labels (GSimpleAction *a, GVariant *p, gpointer data)
   flexion_canvas_set_show (self->canvas, "labels", on);
 }
 
+/* The diagram view without settings (the choice lasts the session); with
+ * settings, flexion_window_new replaces this action by the key's. */
+static void
+win_diagram (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  FxDiagramView view = FX_DIAGRAM_VIEW_NONE;
+  if (!fx_diagram_view_parse (g_variant_get_string (p, NULL), &view))
+    return;
+  g_simple_action_set_state (a, p);
+  flexion_canvas_set_diagram (self->canvas, view);
+}
+
+/* Ctrl+D: none, N, V, M, none ... through the diagram action, so the menu's
+ * radio items and the remembered setting follow. */
+static void
+win_next_diagram (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  FxDiagramView next = (flexion_canvas_get_diagram (self->canvas) + 1) % (FX_DIAGRAM_VIEW_M + 1);
+  g_action_group_activate_action (G_ACTION_GROUP (self), "diagram",
+                                  g_variant_new_string (fx_diagram_view_name (next)));
+}
+
 static void
 win_toggle_inspector (GSimpleAction *a, GVariant *p, gpointer data)
 {
@@ -681,6 +705,8 @@ static const GActionEntry win_entries[] = {
   { .name = "presentation", .activate = win_presentation, .state = "false" },
   { .name = "leave-presentation", .activate = win_leave_presentation },
   { .name = "show-labels", .activate = win_show_labels, .state = "false" },
+  { .name = "diagram", .activate = win_diagram, .parameter_type = "s", .state = "'none'" },
+  { .name = "next-diagram", .activate = win_next_diagram },
   { .name = "toggle-inspector", .activate = win_toggle_inspector },
   { .name = "none", .activate = win_none },
 };
