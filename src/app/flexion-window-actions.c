@@ -306,6 +306,19 @@ win_add_mass (GSimpleAction *a, GVariant *p, gpointer data)
   fx_document_end_edit (self->doc, _("Add Point Mass"), NULL);
 }
 
+/* A new load: 10 N down, ramped in over 1 s (or half the run, when that
+ * is shorter) rather than switched on at once. A step sets a structure
+ * ringing about its loaded shape for ever (issue 30); a ramp slow against
+ * its periods brings it there almost at rest, as a statics lesson wants. */
+static void
+new_load_defaults (FxLoad *load, const FxModel *m)
+{
+  load->force[1] = -10;
+  load->profile.type = FX_PROFILE_RAMP;
+  load->profile.t0 = 0;
+  load->profile.t1 = m->t_end > 0 ? MIN (1.0, 0.5 * m->t_end) : 1.0;
+}
+
 static void
 win_add_load (GSimpleAction *a, GVariant *p, gpointer data)
 {
@@ -315,8 +328,7 @@ win_add_load (GSimpleAction *a, GVariant *p, gpointer data)
     return;
   g_autofree char *jid = g_strdup (fx_model_joint (model (self), j)->id);
   FxModel *m = fx_document_begin_edit (self->doc);
-  FxLoad *load = fx_model_add_joint_load (m, jid);
-  load->force[1] = -10;
+  new_load_defaults (fx_model_add_joint_load (m, jid), m);
   fx_document_end_edit (self->doc, _("Add Load"), NULL);
 }
 
@@ -455,8 +467,7 @@ win_add_link_load (GSimpleAction *a, GVariant *p, gpointer data)
     return;
   g_autofree char *lid = g_strdup (fx_model_link (model (self), l)->id);
   FxModel *m = fx_document_begin_edit (self->doc);
-  FxLoad *load = fx_model_add_link_load (m, lid, s);
-  load->force[1] = -10;
+  new_load_defaults (fx_model_add_link_load (m, lid, s), m);
   fx_document_end_edit (self->doc, _("Add Load"), NULL);
 }
 

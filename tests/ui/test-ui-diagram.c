@@ -1,7 +1,7 @@
 /* test-ui-diagram.c: the N, V, M diagram view under Xvfb (GSK_RENDERER=cairo),
  * issue 30 item 3: the Diagram menu's action switches the canvas's view and
  * remembers it in the settings, Ctrl+D's action steps through the views,
- * and a diagram is drawn while the model plays. */
+ * and a diagram is drawn while the model plays; item 5: new loads ramp. */
 #include "ui-harness.h"
 #include "flexion-window.h"
 #include "flexion-canvas.h"
@@ -85,6 +85,36 @@ test_switch_view (void)
   ui_spin (0.2);
 }
 
+/* Issue 30 item 5: a new load, on a joint or a link, is ramped in (over
+ * 1 s, or half a shorter run), not switched on as a step. */
+static void
+test_new_load_ramps (void)
+{
+  FlexionWindow *win = open_example ("simply-supported.flexion");
+  FlexionCanvas *canvas = FLEXION_CANVAS (flexion_window_get_canvas (win));
+  FxDocument *doc = flexion_window_get_document (win);
+  guint before = fx_document_get_model (doc)->loads->len;
+
+  flexion_canvas_select (canvas, 0, -1);
+  g_action_group_activate_action (G_ACTION_GROUP (win), "add-load", NULL);
+  flexion_canvas_select (canvas, -1, 0);
+  g_action_group_activate_action (G_ACTION_GROUP (win), "add-link-load", NULL);
+  const FxModel *m = fx_document_get_model (doc);
+  g_assert_cmpuint (m->loads->len, ==, before + 2);
+  for (guint i = before; i < m->loads->len; i++)
+    {
+      const FxProfile *p = &fx_model_load (m, i)->profile;
+      g_assert_cmpint (p->type, ==, FX_PROFILE_RAMP);
+      g_assert_cmpfloat (p->t0, ==, 0);
+      /* the example runs 2 s: a ramp over 1 s */
+      g_assert_cmpfloat (fabs (p->t1 - MIN (1.0, 0.5 * m->t_end)), <, 1e-12);
+    }
+  g_assert_nonnull (fx_model_load (m, before)->joint);
+  g_assert_nonnull (fx_model_load (m, before + 1)->link);
+  gtk_window_destroy (GTK_WINDOW (win));
+  ui_spin (0.2);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -92,6 +122,7 @@ main (int argc, char **argv)
   if (app == NULL)
     return 0;
   g_test_add_func ("/ui/diagram/switch-view", test_switch_view);
+  g_test_add_func ("/ui/new-load-ramps", test_new_load_ramps);
   int status = g_test_run ();
   g_object_unref (app);
   return status;
