@@ -705,8 +705,9 @@ flexion_canvas_get_deflection_scale (FlexionCanvas *self)
   double box[4];
   if (self->sim == NULL || !fx_scene_bounds (self->model_frame, box))
     return 1;
-  return fx_deflection_auto_scale (flexion_simulation_get_deflection_max (self->sim),
-                                   MAX (box[1] - box[0], box[3] - box[2]));
+  return fx_deflection_auto_scale_members (flexion_simulation_get_deflection_max (self->sim),
+                                           MAX (box[1] - box[0], box[3] - box[2]),
+                                           flexion_simulation_get_deflection_ratio (self->sim));
 }
 
 void

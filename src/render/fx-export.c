@@ -478,19 +478,23 @@ paint_frame (Painter *p, guint i, cairo_t *cr)
 }
 
 /* The options' scale, or for auto the one that shows the run's largest
- * deflection as a tenth of the model's size. */
+ * deflection as a tenth of the model's size, and no member bent by more
+ * than a tenth of its length. */
 static double
 run_deflection_scale (const FxModel *model, const FxAnimationOptions *o, Run *run,
                       const FxStepFrame *initial)
 {
   if (o->deflection_scale > 0)
     return CLAMP (o->deflection_scale, 1, 1000);
-  double worst = 0, b[4];
+  double worst = 0, ratio = 0, b[4];
   for (guint i = 0; i < run->frames->len; i++)
-    worst = MAX (worst, fx_deflection_max (model, g_ptr_array_index (run->frames, i)));
+    {
+      worst = MAX (worst, fx_deflection_max (model, g_ptr_array_index (run->frames, i)));
+      ratio = MAX (ratio, fx_deflection_max_ratio (model, g_ptr_array_index (run->frames, i)));
+    }
   if (!fx_scene_bounds (initial, b))
     return 1;
-  return fx_deflection_auto_scale (worst, MAX (b[1] - b[0], b[3] - b[2]));
+  return fx_deflection_auto_scale_members (worst, MAX (b[1] - b[0], b[3] - b[2]), ratio);
 }
 
 static gboolean

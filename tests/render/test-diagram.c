@@ -1,11 +1,13 @@
 /* test-diagram.c: the N, V, M diagrams (physics.md §14, fx-diagram.h): the
  * values a teacher reads off them against the textbook, their labels'
- * format, and the legend in an SVG export. */
+ * format, and the legend in an SVG export; and the auto deflection scale
+ * that never bends a member by more than a tenth of its length. */
 #include "fx-diagram.h"
 #include "fx-scene.h"
 #include "fx-export.h"
 #include "fx-frame.h"
 #include "fx-measure.h"
+#include "fx-deflection.h"
 #include "../test-models.h"
 
 #include <cairo-svg.h>
@@ -161,6 +163,44 @@ test_svg_legend (void)
   fx_model_free (m);
 }
 
+/* Issue 30 item 5: the auto deflection scale never draws a member bent by
+ * more than a tenth of its length. A 10 m beam with a 0.5 m post bowed by
+ * 0.4 mm: the model-size rule alone (a tenth of 10 m) would magnify
+ * x1000 and draw the post bent by 40 % of its length. */
+static void
+test_member_fraction (void)
+{
+  g_autoptr (FxModel) m = fx_model_new ();
+  fx_model_add_joint (m, "A", 0, 0)->support = FX_SUPPORT_PIN;
+  fx_model_add_joint (m, "B", 10, 0)->support = FX_SUPPORT_PIN;
+  fx_model_add_joint (m, "C", 10, 0.5);
+  test_add_link (m, "beam", "A", "B", 10, 1, 1, 1e6, 1e6, 1e3);
+  test_add_link (m, "post", "B", "C", 4, 1, 1, 1e6, 1e6, 1e3);
+  g_autoptr (FxStepFrame) f = fx_step_frame_new_from_model (m);
+  guint mid = f->node_offset[1] + 2;
+  f->x[mid] += 4e-4;
+
+  double worst = fx_deflection_max (m, f), ratio = fx_deflection_max_ratio (m, f);
+  /* 4e-4 to second order: the bowed post's arc length grows by ~d^2/h,
+   * which moves the reference points along the root tangent */
+  g_assert_cmpfloat (fabs (worst - 4e-4), <, 1e-8);
+  g_assert_cmpfloat (fabs (ratio - 4e-4 / 0.5), <, 1e-7);
+  g_assert_cmpfloat (fx_deflection_auto_scale (worst, 10), ==, 1000);
+  double scale = fx_deflection_auto_scale_members (worst, 10, ratio);
+  g_assert_cmpfloat (scale, ==, 100);
+  /* drawn magnified, the post is bent by 8 % of its length, not 80 % */
+  g_autoptr (FxStepFrame) shown = fx_deflection_magnify (m, f, scale);
+  double bent = fx_deflection_max_ratio (m, shown);
+  g_assert_cmpfloat (bent, <=, FX_DEFLECTION_MEMBER_FRACTION);
+  g_assert_cmpfloat (bent, >, 0.5 * FX_DEFLECTION_MEMBER_FRACTION);
+  /* the picture says it is magnified */
+  g_autofree char *label = fx_deflection_label (scale);
+  g_assert_nonnull (label);
+  g_assert_nonnull (strstr (label, "100"));
+  /* no member limit asked: the model-size rule */
+  g_assert_cmpfloat (fx_deflection_auto_scale_members (worst, 10, 0), ==, 1000);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -168,5 +208,6 @@ main (int argc, char **argv)
   g_test_add_func ("/diagram/simply-supported-moment", test_simply_supported_moment);
   g_test_add_func ("/diagram/format", test_format);
   g_test_add_func ("/diagram/svg-legend", test_svg_legend);
+  g_test_add_func ("/deflection/member-fraction", test_member_fraction);
   return g_test_run ();
 }
