@@ -421,8 +421,7 @@ flexion_simulation_wants_ticks (FlexionSimulation *sim)
 static gsize
 frame_bytes (const FxStepFrame *f)
 {
-  return sizeof *f + sizeof (guint) * (f->n_links + 1) + sizeof (double) * 4 * f->n_nodes
-         + sizeof (double) * 2 * (f->n_joints + f->n_probes);
+  return fx_step_frame_bytes (f);
 }
 
 /* Keeps `frame` for replay; beyond the budget, every other frame goes and

@@ -165,7 +165,7 @@ fx_diagram_extremes (const FxStepFrame *f, FxDiagramView view)
       for (guint p = 0; p < n_picks; p++)
         {
           double v = fx_diagram_sample (f, view, l, picks[p]);
-          if (!(fabs (v) >= 1e-3 * top) || (p == 1 && picks[1] == picks[0]))
+          if (!(fabs (v) >= 1e-2 * top) || (p == 1 && picks[1] == picks[0]))
             continue;
           FxDiagramExtreme e = { l, picks[p], (double) picks[p] / (n - 1), v };
           g_array_append_val (out, e);

@@ -63,7 +63,7 @@ typedef struct {
 } FxDiagramExtreme;
 
 /* The extremes of the frame's diagram, largest |value| first; values under
- * a thousandth of the largest are left out. */
+ * a hundredth of the largest are left out. */
 GArray     *fx_diagram_extremes   (const FxStepFrame *frame, FxDiagramView view);
 
 /* A value in engineering notation with 3 significant digits and its unit:
