@@ -503,6 +503,8 @@ scene_draw_diagram_legend (const Scene *sc, FxDiagramView view, double area_w, d
   if (w > area_w - 24 || h > area_h - 24)
     return;
   cairo_save (sc->cr);
-  legend (sc, view, 12, area_h - h - 12, TRUE, &w, &h);
+  /* top right: the time and the magnification are top left, the colour
+   * bar bottom right, and a fitted structure sits low in the middle */
+  legend (sc, view, area_w - w - 12, 12, TRUE, &w, &h);
   cairo_restore (sc->cr);
 }

@@ -33,7 +33,7 @@ typedef struct {
                             * "mode 1 · 45.3 Hz", whose frames have no time) */
   gboolean show_reactions;  /* during a run: the supports' reactions (fx_scene_draw_reactions) */
   FxDiagramView diagram;    /* the N, V or M diagram over the links (fx-diagram.h) */
-  gboolean show_diagram_legend;  /* with a diagram: its legend card, bottom left */
+  gboolean show_diagram_legend;  /* with a diagram: its legend card, top right */
   double diagram_range;     /* |value| the diagram's full span stands for; <= 0: the frame's max */
   int selected_joint, selected_link;  /* -1: none */
   int hover_joint, hover_link;        /* -1: none */
@@ -56,7 +56,7 @@ void   fx_scene_style_init   (FxSceneStyle *style);
  * (may be NULL) is drawn as a ghost when show_initial is set. With a
  * deflection scale above 1 the frame is drawn magnified and the scale is
  * written under the time ("deflection ×200"). A diagram is drawn over the
- * links, under the symbols, with its legend card at the bottom left. */
+ * links, under the symbols, with its legend card at the top right. */
 void   fx_scene_draw         (cairo_t *cr, const FxModel *model, const FxStepFrame *frame,
                               const FxStepFrame *initial, const FxView *view,
                               const FxSceneStyle *style, double w, double h);
