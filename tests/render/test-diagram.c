@@ -19,7 +19,7 @@
  * mid-span ramped in over 1 s) run until it rests: its velocity damping
  * raised so the ring-down is over by the end. */
 static FxStepFrame *
-settled_beam (FxModel **model_out, guint elements)
+settled_beam (FxModel **model_out, guint elements, double mid[FX_DIAGRAM_N_VALUES])
 {
   FxModel *m = test_load_example ("simply-supported.flexion");
   FxLink *beam = fx_model_link (m, 0);
@@ -32,6 +32,8 @@ settled_beam (FxModel **model_out, guint elements)
   for (guint k = 0; k < 1500; k++)
     g_assert_true (fx_integrator_step (integ, 0.002, &report, &error));
   *model_out = m;
+  if (mid)
+    fx_system_diagram_at (sys, 0, 0.5, mid);
   return fx_step_frame_new (sys, &report, 1500);
 }
 
@@ -51,7 +53,8 @@ test_simply_supported_moment (void)
   for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
     {
       FxModel *m = NULL;
-      g_autoptr (FxStepFrame) f = settled_beam (&m, sizes[k]);
+      double mid[FX_DIAGRAM_N_VALUES];
+      g_autoptr (FxStepFrame) f = settled_beam (&m, sizes[k], mid);
       /* at rest: the supports carry the load */
       g_assert_cmpfloat (fabs (beam_reaction_sum (f) - 100), <, 1e-3 * 100);
       g_autoptr (GArray) ext = fx_diagram_extremes (f, FX_DIAGRAM_VIEW_M);
@@ -64,6 +67,8 @@ test_simply_supported_moment (void)
       g_assert_cmpfloat (fabs (top->value - FL4), <, 0.01 * FL4);
       if (sizes[k] % 2 == 0)
         g_assert_cmpfloat (fabs (top->s - 0.5), <, 1e-9);
+      /* the same value read at s = 0.5 off the system, for probes */
+      g_assert_cmpfloat (fabs (mid[FX_DIAGRAM_M] - top->value), <, 1e-9 * FL4);
       /* and its label says so in 3 significant digits */
       char text[64];
       fx_diagram_format (text, sizeof text, top->value, FX_DIAGRAM_VIEW_M);
@@ -125,7 +130,7 @@ static void
 test_svg_legend (void)
 {
   FxModel *m = NULL;
-  g_autoptr (FxStepFrame) f = settled_beam (&m, 20);
+  g_autoptr (FxStepFrame) f = settled_beam (&m, 20, NULL);
   g_autofree char *dir = g_dir_make_tmp ("flexion-diagram-XXXXXX", NULL);
   g_autofree char *with = g_build_filename (dir, "with.svg", NULL);
   g_autofree char *without = g_build_filename (dir, "without.svg", NULL);

@@ -188,12 +188,11 @@ restore_element_load (Element *el, guint n_elements, guint e, double xi)
   a->at[2][M] = right[M], a->at[2][V] = right[V];
 }
 
+/* Link l's samples (n_nodes = its elements + 1) into d, as fx-frame.h
+ * lays them out. */
 static void
-fill_link (FxStepFrame *frame, const FxSystem *sys, guint l, double length)
+link_samples (const FxSystem *sys, guint l, guint n_nodes, double length, double *d)
 {
-  guint first = frame->node_offset[l], n_nodes = frame->node_offset[l + 1] - first;
-  double *d = frame->diagram + 2 * FX_DIAGRAM_N_VALUES * first;
-
   if (n_nodes < 2)
     return;
   g_autofree Element *el = g_new (Element, n_nodes - 1);
@@ -232,6 +231,32 @@ fx_step_frame_fill_diagram (FxStepFrame *frame, const FxSystem *sys)
       /* frame nodes and elements are the same (elements(l) + 1 nodes) */
       if (frame->node_offset[l + 1] - frame->node_offset[l] != fx_system_link_elements (sys, l) + 1)
         continue;
-      fill_link (frame, sys, l, link_length (model, l));
+      link_samples (sys, l, frame->node_offset[l + 1] - frame->node_offset[l], link_length (model, l),
+                    frame->diagram + 2 * FX_DIAGRAM_N_VALUES * frame->node_offset[l]);
     }
+}
+
+void
+fx_system_diagram_at (const FxSystem *sys, guint link, double s, double values[FX_DIAGRAM_N_VALUES])
+{
+  g_return_if_fail (link < fx_system_n_links (sys));
+  guint n_nodes = fx_system_link_elements (sys, link) + 1;
+  g_autofree double *d = g_new0 (double, 2 * FX_DIAGRAM_N_VALUES * n_nodes);
+
+  link_samples (sys, link, n_nodes, link_length (fx_system_model (sys), link), d);
+  s = CLAMP (s, 0.0, 1.0);
+  /* the sample before s and the one after, by their fractions: node i at
+   * its fraction, the element's centre halfway to the next */
+  for (guint k = 0; k + 1 < 2 * n_nodes - 1; k++)
+    {
+      double a = fx_system_node_fraction (sys, link, k / 2), b = fx_system_node_fraction (sys, link, k / 2 + 1);
+      double sk = k % 2 ? 0.5 * (a + b) : a, sn = k % 2 ? b : 0.5 * (a + b);
+      if (s > sn && k + 2 < 2 * n_nodes - 1)
+        continue;
+      double u = sn > sk ? CLAMP ((s - sk) / (sn - sk), 0.0, 1.0) : 0.0;
+      for (int f = 0; f < FX_DIAGRAM_N_VALUES; f++)
+        values[f] = (1 - u) * d[FX_DIAGRAM_N_VALUES * k + f] + u * d[FX_DIAGRAM_N_VALUES * (k + 1) + f];
+      return;
+    }
+  memset (values, 0, sizeof (double) * FX_DIAGRAM_N_VALUES);
 }

@@ -86,6 +86,16 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxStepFrame, fx_step_frame_unref)
  * them); a link with 0 elements is drawn as one element. */
 FxStepFrame *fx_step_frame_new_from_model (const FxModel *model);
 
+/* The diagram's values at fraction s of model link `link` in the system's
+ * state: what a frame's samples give there (joined linearly), element end
+ * forces at nodes and loads at their points. A probe reads the fields
+ * themselves (fx_system_probe_values): at a node where a DG0 moment has no
+ * one value it reads the mean of the two elements; this reads the end
+ * force, as the diagram does (physics.md §14: a probe on a settled state
+ * should read the diagram's values). */
+void         fx_system_diagram_at (const FxSystem *system, guint link, double s,
+                                   double values[FX_DIAGRAM_N_VALUES]);
+
 /* For fx-frame.c: fills frame->diagram from the system's state. */
 void         fx_step_frame_fill_diagram (FxStepFrame *frame, const FxSystem *system);
 
