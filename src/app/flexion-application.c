@@ -214,6 +214,7 @@ set_accels (GtkApplication *app)
     { "win.reset", { "<Control>r", NULL } },
     { "win.presentation", { "F5", "F11", NULL } },
     { "win.toggle-inspector", { "F9", NULL } },
+    { "win.next-diagram", { "<Control>d", NULL } },
     { "window.close", { "<Control>w", NULL } },
     { "win.show-help-overlay", { "<Control>question", NULL } },
   };

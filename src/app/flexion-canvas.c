@@ -637,6 +637,19 @@ flexion_canvas_set_show (FlexionCanvas *self, const char *what, gboolean show)
 }
 
 void
+flexion_canvas_set_diagram (FlexionCanvas *self, FxDiagramView view)
+{
+  self->style.diagram = view;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+FxDiagramView
+flexion_canvas_get_diagram (FlexionCanvas *self)
+{
+  return self->style.diagram;
+}
+
+void
 flexion_canvas_set_snap (FlexionCanvas *self, gboolean snap, double grid_step)
 {
   self->snap = snap;
@@ -692,8 +705,9 @@ flexion_canvas_get_deflection_scale (FlexionCanvas *self)
   double box[4];
   if (self->sim == NULL || !fx_scene_bounds (self->model_frame, box))
     return 1;
-  return fx_deflection_auto_scale (flexion_simulation_get_deflection_max (self->sim),
-                                   MAX (box[1] - box[0], box[3] - box[2]));
+  return fx_deflection_auto_scale_members (flexion_simulation_get_deflection_max (self->sim),
+                                           MAX (box[1] - box[0], box[3] - box[2]),
+                                           flexion_simulation_get_deflection_ratio (self->sim));
 }
 
 void

@@ -18,6 +18,7 @@ struct _FlexionSimulation {
   FxTrails *trails;
   double moment_range;
   double deflection_max; /* m, the largest seen in the run */
+  double deflection_ratio; /* the largest over its link's length (fx_deflection_max_ratio) */
 
   /* replay: every shown frame is kept (thinned to every stride-th step
    * beyond the memory budget), so the run can be scrubbed and replayed
@@ -70,6 +71,7 @@ clear_run (FlexionSimulation *sim)
   g_clear_pointer (&sim->trails, fx_trails_free);
   sim->moment_range = 0;
   sim->deflection_max = 0;
+  sim->deflection_ratio = 0;
   if (sim->history)
     g_ptr_array_set_size (sim->history, 0);
   sim->history_bytes = 0;
@@ -419,8 +421,7 @@ flexion_simulation_wants_ticks (FlexionSimulation *sim)
 static gsize
 frame_bytes (const FxStepFrame *f)
 {
-  return sizeof *f + sizeof (guint) * (f->n_links + 1) + sizeof (double) * 4 * f->n_nodes
-         + sizeof (double) * 2 * (f->n_joints + f->n_probes);
+  return fx_step_frame_bytes (f);
 }
 
 /* Keeps `frame` for replay; beyond the budget, every other frame goes and
@@ -460,6 +461,7 @@ show_frame (FlexionSimulation *sim, FxStepFrame *frame)
   if (isfinite (frame->moment_max_abs))
     sim->moment_range = MAX (sim->moment_range, frame->moment_max_abs);
   sim->deflection_max = MAX (sim->deflection_max, fx_deflection_max (sim->model, frame));
+  sim->deflection_ratio = MAX (sim->deflection_ratio, fx_deflection_max_ratio (sim->model, frame));
   g_clear_pointer (&sim->frame, fx_step_frame_unref);
   sim->frame = frame;
 }
@@ -707,6 +709,12 @@ double
 flexion_simulation_get_moment_range (FlexionSimulation *sim)
 {
   return sim->moment_range;
+}
+
+double
+flexion_simulation_get_deflection_ratio (FlexionSimulation *sim)
+{
+  return sim->deflection_ratio;
 }
 
 double

@@ -71,6 +71,8 @@ double             flexion_simulation_get_moment_range (FlexionSimulation *sim);
  * so far (fx_deflection_max), m; 0 before a run. Only grows, so an "auto"
  * deflection scale settles instead of pumping with the vibration. */
 double             flexion_simulation_get_deflection_max (FlexionSimulation *sim);
+/* The same over its link's length (fx_deflection_max_ratio), the largest so far. */
+double             flexion_simulation_get_deflection_ratio (FlexionSimulation *sim);
 
 /* Replay. Every computed frame of the run is kept (thinned to every
  * second, fourth ... step past a memory budget): seek shows the last kept

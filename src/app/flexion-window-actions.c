@@ -306,6 +306,19 @@ win_add_mass (GSimpleAction *a, GVariant *p, gpointer data)
   fx_document_end_edit (self->doc, _("Add Point Mass"), NULL);
 }
 
+/* A new load: 10 N down, ramped in over 1 s (or half the run, when that
+ * is shorter) rather than switched on at once. A step sets a structure
+ * ringing about its loaded shape for ever (issue 30); a ramp slow against
+ * its periods brings it there almost at rest, as a statics lesson wants. */
+static void
+new_load_defaults (FxLoad *load, const FxModel *m)
+{
+  load->force[1] = -10;
+  load->profile.type = FX_PROFILE_RAMP;
+  load->profile.t0 = 0;
+  load->profile.t1 = m->t_end > 0 ? MIN (1.0, 0.5 * m->t_end) : 1.0;
+}
+
 static void
 win_add_load (GSimpleAction *a, GVariant *p, gpointer data)
 {
@@ -315,8 +328,7 @@ win_add_load (GSimpleAction *a, GVariant *p, gpointer data)
     return;
   g_autofree char *jid = g_strdup (fx_model_joint (model (self), j)->id);
   FxModel *m = fx_document_begin_edit (self->doc);
-  FxLoad *load = fx_model_add_joint_load (m, jid);
-  load->force[1] = -10;
+  new_load_defaults (fx_model_add_joint_load (m, jid), m);
   fx_document_end_edit (self->doc, _("Add Load"), NULL);
 }
 
@@ -455,8 +467,7 @@ win_add_link_load (GSimpleAction *a, GVariant *p, gpointer data)
     return;
   g_autofree char *lid = g_strdup (fx_model_link (model (self), l)->id);
   FxModel *m = fx_document_begin_edit (self->doc);
-  FxLoad *load = fx_model_add_link_load (m, lid, s);
-  load->force[1] = -10;
+  new_load_defaults (fx_model_add_link_load (m, lid, s), m);
   fx_document_end_edit (self->doc, _("Add Load"), NULL);
 }
 
@@ -627,6 +638,30 @@ win_show_labels (GSimpleAction *a, GVariant *p, gpointer data)
   flexion_canvas_set_show (self->canvas, "labels", on);
 }
 
+/* The diagram view without settings (the choice lasts the session); with
+ * settings, flexion_window_new replaces this action by the key's. */
+static void
+win_diagram (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  FxDiagramView view = FX_DIAGRAM_VIEW_NONE;
+  if (!fx_diagram_view_parse (g_variant_get_string (p, NULL), &view))
+    return;
+  g_simple_action_set_state (a, p);
+  flexion_canvas_set_diagram (self->canvas, view);
+}
+
+/* Ctrl+D: none, N, V, M, none ... through the diagram action, so the menu's
+ * radio items and the remembered setting follow. */
+static void
+win_next_diagram (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  FxDiagramView next = (flexion_canvas_get_diagram (self->canvas) + 1) % (FX_DIAGRAM_VIEW_M + 1);
+  g_action_group_activate_action (G_ACTION_GROUP (self), "diagram",
+                                  g_variant_new_string (fx_diagram_view_name (next)));
+}
+
 static void
 win_toggle_inspector (GSimpleAction *a, GVariant *p, gpointer data)
 {
@@ -681,6 +716,8 @@ static const GActionEntry win_entries[] = {
   { .name = "presentation", .activate = win_presentation, .state = "false" },
   { .name = "leave-presentation", .activate = win_leave_presentation },
   { .name = "show-labels", .activate = win_show_labels, .state = "false" },
+  { .name = "diagram", .activate = win_diagram, .parameter_type = "s", .state = "'none'" },
+  { .name = "next-diagram", .activate = win_next_diagram },
   { .name = "toggle-inspector", .activate = win_toggle_inspector },
   { .name = "none", .activate = win_none },
 };

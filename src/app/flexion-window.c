@@ -441,6 +441,13 @@ on_setting_changed (GSettings *settings, const char *key, FlexionWindow *self)
   for (guint i = 0; i < G_N_ELEMENTS (shows); i++)
     if (key == NULL || g_str_equal (key, shows[i][0]))
       flexion_canvas_set_show (self->canvas, shows[i][1], g_settings_get_boolean (settings, shows[i][0]));
+  if (key == NULL || g_str_equal (key, "diagram"))
+    {
+      g_autofree char *name = g_settings_get_string (settings, "diagram");
+      FxDiagramView view = FX_DIAGRAM_VIEW_NONE;
+      fx_diagram_view_parse (name, &view);
+      flexion_canvas_set_diagram (self->canvas, view);
+    }
   if (key == NULL || g_str_equal (key, "deflection-scale"))
     {
       double scale = g_settings_get_double (settings, "deflection-scale");
@@ -837,6 +844,10 @@ flexion_window_new (AdwApplication *app, GSettings *settings, const char *exampl
       GAction *follow = g_settings_create_action (settings, "keep-in-view");
       g_action_map_add_action (G_ACTION_MAP (self), follow);
       g_object_unref (follow);
+      /* the diagram view is remembered: it replaces the session-only one */
+      GAction *diagram = g_settings_create_action (settings, "diagram");
+      g_action_map_add_action (G_ACTION_MAP (self), diagram);
+      g_object_unref (diagram);
       g_signal_connect (settings, "changed", G_CALLBACK (on_setting_changed), self);
       on_setting_changed (settings, NULL, self);
       gtk_window_set_default_size (GTK_WINDOW (self), g_settings_get_int (settings, "window-width"),

@@ -9,7 +9,7 @@
  *   flexion-cli modes MODEL [--count K] [--csv OUT] [--shapes OUT]   (flexion-cli-modes.c)
  *   flexion-cli export MODEL [--from T0] [--until T] [--dt S] [--animation OUT]
  *                            [--fps N] [--size WxH] [--plot KIND=OUT] [--csv OUT]
- *                            [--picture OUT] [--dark] [--inset] [--no-colorbar]
+ *                            [--picture OUT] [--diagram N|V|M] [--dark] [--inset] [--no-colorbar]
  *                            [--max-memory SIZE]
  *
  * Exit status: 0 success, 1 bad command line, 2 invalid model (refused before
@@ -89,6 +89,8 @@ static const char *usage_text =
   "  --probes-csv OUT  probe values: t, then per probe <id>.x,<id>.y,<id>.vx,<id>.vy,\n"
   "                 <id>.angle,<id>.N,<id>.V,<id>.M (the columns of run --probes)\n"
   "  --picture OUT   the mechanism at the end time, .png, .svg or .pdf, with the colour bar\n"
+  "  --diagram D     draw the N, V or M diagram (axial force, shear force, bending\n"
+  "                  moment) over the links of the picture and the animation\n"
   "  --dark          dark colours; --inset adds an energy plot to the animation;\n"
   "  --no-colorbar, --no-time   leave those out of the animation\n"
   "\n"
@@ -337,6 +339,15 @@ cmd_export (int argc, char **argv)
             }
           g_ptr_array_add (plots, (gpointer) v);
         }
+      else if (g_str_equal (a, "--diagram") && has_value)
+        {
+          const char *v = argv[++i];
+          if (!fx_diagram_view_parse (v, &o.diagram))
+            {
+              g_printerr ("flexion-cli export: --diagram wants N, V, M or none, not \"%s\"\n", v);
+              return EXIT_USAGE;
+            }
+        }
       else if (g_str_equal (a, "--dark"))
         o.dark = TRUE;
       else if (g_str_equal (a, "--inset"))
@@ -459,6 +470,7 @@ cmd_export (int argc, char **argv)
           st.dark = o.dark;
           st.colormap = o.colormap;
           st.show_causality = FALSE;
+          st.diagram = o.diagram;
           g_autoptr (FxStepFrame) initial = fx_step_frame_new_from_model (model);
           if (!fx_export_scene (model, last, initial, &st, picture, o.width, o.height, &error))
             return flexion_cli_write_failed ("export", error);

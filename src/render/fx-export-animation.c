@@ -67,19 +67,23 @@ paint_frame (Painter *p, guint i, cairo_t *cr)
 }
 
 /* The options' scale, or for auto the one that shows the run's largest
- * deflection as a tenth of the model's size. */
+ * deflection as a tenth of the model's size, and no member bent by more
+ * than a tenth of its length. */
 static double
 run_deflection_scale (const FxModel *model, const FxAnimationOptions *o, FxExportRun *run,
                       const FxStepFrame *initial)
 {
   if (o->deflection_scale > 0)
     return CLAMP (o->deflection_scale, 1, 1000);
-  double worst = 0, b[4];
+  double worst = 0, ratio = 0, b[4];
   for (guint i = 0; i < run->frames->len; i++)
-    worst = MAX (worst, fx_deflection_max (model, g_ptr_array_index (run->frames, i)));
+    {
+      worst = MAX (worst, fx_deflection_max (model, g_ptr_array_index (run->frames, i)));
+      ratio = MAX (ratio, fx_deflection_max_ratio (model, g_ptr_array_index (run->frames, i)));
+    }
   if (!fx_scene_bounds (initial, b))
     return 1;
-  return fx_deflection_auto_scale (worst, MAX (b[1] - b[0], b[3] - b[2]));
+  return fx_deflection_auto_scale_members (worst, MAX (b[1] - b[0], b[3] - b[2]), ratio);
 }
 
 static gboolean
@@ -97,6 +101,7 @@ painter_init (Painter *p, const FxModel *model, const FxAnimationOptions *o, FxE
   p->style.show_initial = o->show_initial;
   p->style.show_causality = FALSE;
   p->style.line_scale = o->line_scale > 0 ? o->line_scale : 1;
+  p->style.diagram = o->diagram;
   p->initial = fx_step_frame_new_from_model (model);
 
   /* one deflection scale, one view for the whole motion, one colour scale
@@ -117,6 +122,7 @@ painter_init (Painter *p, const FxModel *model, const FxAnimationOptions *o, FxE
         }
       if (isfinite (f->moment_max_abs))
         range = MAX (range, f->moment_max_abs);
+      p->style.diagram_range = MAX (p->style.diagram_range, fx_diagram_max_abs (f, o->diagram));
     }
   if (fx_scene_bounds (p->initial, b))
     {
@@ -127,6 +133,7 @@ painter_init (Painter *p, const FxModel *model, const FxAnimationOptions *o, FxE
     }
   if (!(box[0] <= box[1]))
     return FALSE;
+  fx_diagram_grow_bounds (o->diagram, box);
   fx_view_fit (&p->view, box, o->width, o->height, 40 * p->style.line_scale);
   p->style.moment_range = range > 0 ? range : 1;
   p->trails = o->trails && model->probes->len ? fx_trails_new (model->probes->len, 100000) : NULL;

@@ -505,6 +505,7 @@ draw_scene (cairo_t *cr, gpointer data, double w, double h)
           box[2] = MIN (box[2], b[2]);
           box[3] = MAX (box[3], b[3]);
         }
+      fx_diagram_grow_bounds (j->style->diagram, box);
       fx_view_fit (&view, box, w, h, 50 * (j->style->line_scale > 0 ? j->style->line_scale : 1));
     }
   fx_scene_draw (cr, j->model, j->frame, j->initial, &view, j->style, w, h);

@@ -60,6 +60,8 @@ typedef struct {
   const GPtrArray *recorded;
   /* With time_stamp: drawn instead of the time (a mode's label), or NULL. */
   const char *label;
+  /* The N, V or M diagram over the links, scaled to the run's largest value. */
+  FxDiagramView diagram;
 } FxAnimationOptions;
 
 /* Whether `recorded` (as in FxAnimationOptions) holds every step from 0 to

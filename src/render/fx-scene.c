@@ -32,6 +32,7 @@ fx_scene_style_init (FxSceneStyle *s)
   s->show_initial = TRUE;
   s->show_trails = TRUE;
   s->show_reactions = TRUE;
+  s->show_diagram_legend = TRUE;
   s->selected_joint = s->selected_link = -1;
   s->hover_joint = s->hover_link = -1;
 }
@@ -584,6 +585,8 @@ fx_scene_draw (cairo_t *cr, const FxModel *model, const FxStepFrame *frame,
     draw_bodies (&sc);
   draw_links (&sc);
   draw_mean_lines (&sc);
+  if (style->diagram != FX_DIAGRAM_VIEW_NONE)
+    scene_draw_diagram (&sc, style->diagram);
   if (sc.model_matches)
     {
       if (style->show_joint_gaps)
@@ -611,6 +614,8 @@ fx_scene_draw (cairo_t *cr, const FxModel *model, const FxStepFrame *frame,
         fx_scene_draw_colorbar (cr, style, fx_scene_moment_range (style, frame),
                                 w - cw - 12, h - ch - 12, cw, ch);
     }
+  if (style->diagram != FX_DIAGRAM_VIEW_NONE && style->show_diagram_legend && frame->n_links > 0)
+    scene_draw_diagram_legend (&sc, style->diagram, w, h);
   if (style->show_time)
     {
       char buf[64];

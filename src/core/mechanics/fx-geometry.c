@@ -136,6 +136,23 @@ fx_system_node (const FxSystem *sys, guint link, guint i,
   segment_node (sys, seg, i, x, y, theta, moment);
 }
 
+double
+fx_system_node_fraction (const FxSystem *sys, guint link, guint i)
+{
+  g_return_val_if_fail (link < sys->n_model_links, 0.0);
+  guint seg = sys->seg_first[link], n = sys->links[seg].N;
+
+  if (sys->seg_count[link] == 2)
+    {
+      /* two halves of equal length: the first's nodes, then the second's */
+      if (i <= n)
+        return 0.5 * i / MAX (n, 1u);
+      guint n2 = sys->links[seg + 1].N;
+      return 0.5 + 0.5 * MIN (i - n, n2) / MAX (n2, 1u);
+    }
+  return (double) MIN (i, n) / MAX (n, 1u);
+}
+
 void
 fx_system_point (const FxSystem *sys, guint link, double s_fraction, double *x, double *y)
 {
