@@ -11,7 +11,29 @@ struct _FlexionMeasureView {
   FxSeries *empty;         /* drawn before a simulation is set */
   FxMeasurePlot plot;
   FxPlotStyle style;
+  /* The plot belongs to the document: its quantities are named by what
+   * they measure (a probe's id, a support's joint id), so that an edit
+   * that renumbers probes or joints keeps each curve on its item, and a
+   * curve whose item is deleted goes with it; undo brings it back. */
+  FxDocument *doc;
+  char *keys[FX_MEASURE_MAX_CURVES];  /* of plot.y                  */
+  char *x_key;                        /* of plot.x; NULL: time       */
+  GPtrArray *gone;                    /* Gone: curves of deleted items */
 };
+
+typedef struct {
+  FxQuantity q;
+  char *key;
+  gboolean is_x;
+} Gone;
+
+static void
+gone_free (gpointer data)
+{
+  Gone *g = data;
+  g_free (g->key);
+  g_free (g);
+}
 
 G_DEFINE_FINAL_TYPE (FlexionMeasureView, flexion_measure_view, GTK_TYPE_WIDGET)
 
@@ -49,6 +71,156 @@ static void
 redraw (FlexionMeasureView *self)
 {
   gtk_widget_queue_draw (self->area);
+}
+
+/* ---------------------------------------------------- the document's */
+
+/* What q measures, by name: "probe:P1", "support:O"; NULL for time or an
+ * item the model does not have. */
+static char *
+key_of (const FxModel *m, const FxQuantity *q)
+{
+  if (m == NULL)
+    return NULL;
+  if (q->source == FX_QUANTITY_PROBE && q->index < m->probes->len)
+    {
+      const FxProbe *p = fx_model_probe (m, q->index);
+      return p->id ? g_strdup_printf ("probe:%s", p->id)
+                   : g_strdup_printf ("probe@%s:%.17g", p->link ? p->link : "", p->s);
+    }
+  if (q->source == FX_QUANTITY_SUPPORT && q->index < m->joints->len)
+    return g_strdup_printf ("support:%s", fx_model_joint (m, q->index)->id);
+  return NULL;
+}
+
+/* The index of the item named `key` for a quantity of `source`, or -1. */
+static int
+find_key (const FxModel *m, FxQuantitySource source, const char *key)
+{
+  FxQuantity q = { source, 0, 0 };
+  guint n = source == FX_QUANTITY_PROBE ? m->probes->len : m->joints->len;
+  for (q.index = 0; key && q.index < n; q.index++)
+    {
+      if (source == FX_QUANTITY_SUPPORT && fx_model_joint (m, q.index)->support == FX_SUPPORT_NONE)
+        continue;
+      g_autofree char *k = key_of (m, &q);
+      if (g_strcmp0 (k, key) == 0)
+        return (int) q.index;
+    }
+  return -1;
+}
+
+static const FxModel *
+doc_model (FlexionMeasureView *self)
+{
+  return self->doc ? fx_document_get_model (self->doc) : NULL;
+}
+
+/* After the curves changed (added, replaced, reordered): their names. */
+static void
+refresh_keys (FlexionMeasureView *self)
+{
+  for (guint c = 0; c < FX_MEASURE_MAX_CURVES; c++)
+    g_clear_pointer (&self->keys[c], g_free);
+  for (guint c = 0; c < self->plot.n_curves; c++)
+    self->keys[c] = key_of (doc_model (self), &self->plot.y[c]);
+  g_clear_pointer (&self->x_key, g_free);
+  self->x_key = key_of (doc_model (self), &self->plot.x);
+}
+
+static void
+forget (FlexionMeasureView *self)
+{
+  fx_measure_plot_init (&self->plot);
+  refresh_keys (self);
+  g_ptr_array_set_size (self->gone, 0);
+}
+
+static void
+put_back (FlexionMeasureView *self, Gone *g)
+{
+  if (g->is_x)
+    self->plot.x = g->q;
+  else
+    fx_measure_plot_add (&self->plot, &g->q);
+}
+
+/* An edit, undo or redo: each curve follows its item to its new index; a
+ * curve whose item went is kept aside, and comes back when its item does
+ * by undo or redo. An ordinary edit empties the redo history, so an item
+ * of that name appearing then is another one: its curve is dropped. */
+static void
+on_doc_changed (FlexionMeasureView *self)
+{
+  const FxModel *m = doc_model (self);
+  gboolean had = self->plot.n_curves > 0, back = fx_document_can_redo (self->doc);
+  FxMeasurePlot kept;
+
+  fx_measure_plot_init (&kept);
+  for (guint c = 0; c < self->plot.n_curves; c++)
+    {
+      FxQuantity q = self->plot.y[c];
+      int i = find_key (m, q.source, self->keys[c]);
+      if (i >= 0)
+        {
+          q.index = (guint) i;
+          kept.y[kept.n_curves++] = q;
+          continue;
+        }
+      Gone *g = g_new0 (Gone, 1);
+      g->q = q, g->key = g_strdup (self->keys[c]);
+      g_ptr_array_add (self->gone, g);
+    }
+  kept.x = self->plot.x;
+  if (self->x_key)
+    {
+      int i = find_key (m, kept.x.source, self->x_key);
+      if (i >= 0)
+        kept.x.index = (guint) i;
+      else
+        {
+          Gone *g = g_new0 (Gone, 1);
+          g->q = kept.x, g->key = g_strdup (self->x_key), g->is_x = TRUE;
+          g_ptr_array_add (self->gone, g);
+          kept.x = (FxQuantity) { FX_QUANTITY_TIME, 0, 0 };
+        }
+    }
+  self->plot = kept;
+  gboolean revived = FALSE;
+  for (guint j = 0; j < self->gone->len;)
+    {
+      Gone *g = g_ptr_array_index (self->gone, j);
+      int i = find_key (m, g->q.source, g->key);
+      if (i < 0)
+        {
+          j++;
+          continue;
+        }
+      g->q.index = (guint) i;
+      if (back)
+        put_back (self, g), revived = TRUE;
+      g_ptr_array_remove_index (self->gone, j);
+    }
+  refresh_keys (self);
+  if (revived)
+    gtk_widget_set_visible (GTK_WIDGET (self), TRUE);
+  else if (had && self->plot.n_curves == 0)
+    gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+  redraw (self);
+}
+
+void
+flexion_measure_view_set_document (FlexionMeasureView *self, FxDocument *doc)
+{
+  if (self->doc)
+    g_signal_handlers_disconnect_by_data (self->doc, self);
+  g_set_object (&self->doc, doc);
+  if (doc)
+    g_signal_connect_swapped (doc, "changed", G_CALLBACK (on_doc_changed), self);
+  /* a new document starts empty, against time */
+  forget (self);
+  gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+  redraw (self);
 }
 
 /* ------------------------------------------------------------ actions */
@@ -155,6 +327,7 @@ void
 flexion_measure_view_plot (FlexionMeasureView *self, const FxQuantity *q)
 {
   fx_measure_plot_add (&self->plot, q);
+  refresh_keys (self);
   gtk_widget_set_visible (GTK_WIDGET (self), TRUE);
   redraw (self);
 }
@@ -163,6 +336,7 @@ void
 flexion_measure_view_against (FlexionMeasureView *self, const FxQuantity *x)
 {
   self->plot.x = *x;
+  refresh_keys (self);
   gtk_widget_set_visible (GTK_WIDGET (self), TRUE);
   redraw (self);
 }
@@ -170,7 +344,7 @@ flexion_measure_view_against (FlexionMeasureView *self, const FxQuantity *x)
 void
 flexion_measure_view_close (FlexionMeasureView *self)
 {
-  fx_measure_plot_init (&self->plot);
+  forget (self);
   gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
 }
 
@@ -211,6 +385,9 @@ flexion_measure_view_dispose (GObject *object)
   FlexionMeasureView *self = FLEXION_MEASURE_VIEW (object);
 
   flexion_measure_view_set_simulation (self, NULL);
+  if (self->doc)
+    g_signal_handlers_disconnect_by_data (self->doc, self);
+  g_clear_object (&self->doc);
   g_clear_pointer (&self->overlay, gtk_widget_unparent);
   G_OBJECT_CLASS (flexion_measure_view_parent_class)->dispose (object);
 }
@@ -218,7 +395,12 @@ flexion_measure_view_dispose (GObject *object)
 static void
 flexion_measure_view_finalize (GObject *object)
 {
-  fx_series_free (FLEXION_MEASURE_VIEW (object)->empty);
+  FlexionMeasureView *self = FLEXION_MEASURE_VIEW (object);
+  fx_series_free (self->empty);
+  for (guint c = 0; c < FX_MEASURE_MAX_CURVES; c++)
+    g_free (self->keys[c]);
+  g_free (self->x_key);
+  g_ptr_array_unref (self->gone);
   G_OBJECT_CLASS (flexion_measure_view_parent_class)->finalize (object);
 }
 
@@ -239,6 +421,7 @@ flexion_measure_view_init (FlexionMeasureView *self)
   fx_measure_plot_init (&self->plot);
   fx_plot_style_init (&self->style);
   self->empty = fx_series_new ();
+  self->gone = g_ptr_array_new_with_free_func (gone_free);
 
   self->area = gtk_drawing_area_new ();
   gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (self->area), 220);

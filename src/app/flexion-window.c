@@ -350,6 +350,7 @@ flexion_window_set_document (FlexionWindow *self, FxDocument *doc)
   flexion_canvas_set_document (self->canvas, doc);
   flexion_inspector_set_document (self->inspector, doc);
   flexion_modes_panel_set_document (self->modes_panel, doc);
+  flexion_measure_view_set_document (FLEXION_MEASURE_VIEW (self->measure), doc);
   update_title (self);
   update_history (self);
   update_selection_actions (self);
