@@ -19,6 +19,7 @@ struct _FlexionMeasureView {
   char *keys[FX_MEASURE_MAX_CURVES];  /* of plot.y                  */
   char *x_key;                        /* of plot.x; NULL: time       */
   GPtrArray *gone;                    /* Gone: curves of deleted items */
+  gboolean pinned;  /* shown even when empty (the lesson view) */
 };
 
 typedef struct {
@@ -205,7 +206,7 @@ on_doc_changed (FlexionMeasureView *self)
   if (revived)
     gtk_widget_set_visible (GTK_WIDGET (self), TRUE);
   else if (had && self->plot.n_curves == 0)
-    gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+    gtk_widget_set_visible (GTK_WIDGET (self), self->pinned);
   redraw (self);
 }
 
@@ -219,8 +220,18 @@ flexion_measure_view_set_document (FlexionMeasureView *self, FxDocument *doc)
     g_signal_connect_swapped (doc, "changed", G_CALLBACK (on_doc_changed), self);
   /* a new document starts empty, against time */
   forget (self);
-  gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self), self->pinned);
   redraw (self);
+}
+
+void
+flexion_measure_view_set_pinned (FlexionMeasureView *self, gboolean pinned)
+{
+  self->pinned = pinned;
+  if (pinned)
+    gtk_widget_set_visible (GTK_WIDGET (self), TRUE);
+  else if (self->plot.n_curves == 0)
+    gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
 }
 
 /* ------------------------------------------------------------ actions */
@@ -345,7 +356,7 @@ void
 flexion_measure_view_close (FlexionMeasureView *self)
 {
   forget (self);
-  gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self), self->pinned);
 }
 
 const FxMeasurePlot *

@@ -27,6 +27,8 @@ void       flexion_measure_view_set_simulation (FlexionMeasureView *view, Flexio
  * against time; curves follow their probes and supports through its edits
  * and go when they are deleted (undo brings them back). */
 void       flexion_measure_view_set_document (FlexionMeasureView *view, FxDocument *doc);
+/* Pinned (the lesson view): shown even with nothing plotted, with its hint. */
+void       flexion_measure_view_set_pinned (FlexionMeasureView *view, gboolean pinned);
 /* Adds the measure.* actions to `widget` (the window). */
 void       flexion_measure_view_install_actions (FlexionMeasureView *view, GtkWidget *widget);
 

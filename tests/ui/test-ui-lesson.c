@@ -217,6 +217,89 @@ test_no_refit_while_editing (void)
   ui_spin (0.1);
 }
 
+static gboolean
+all_rigid (FlexionWindow *win)
+{
+  const FxModel *m = fx_document_get_model (flexion_window_get_document (win));
+  for (guint i = 0; i < m->links->len; i++)
+    if (!fx_model_link (m, i)->rigid)
+      return FALSE;
+  return m->links->len > 0;
+}
+
+static gboolean
+action_state (FlexionWindow *win, const char *name)
+{
+  g_autoptr (GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (win), name);
+  return g_variant_get_boolean (state);
+}
+
+/* Item 6: the lesson view hides the solver's diagnostics (two run plots,
+ * the solver line, the causality glyphs and the inspector's ports) and
+ * shows the Measurements plot; it is remembered in the settings. "All
+ * links rigid" is one undoable edit. */
+static void
+test_lesson_view (void)
+{
+  GSettings *settings = flexion_application_get_settings (app);
+  FlexionWindow *win = open_example ("four-bar.flexion");
+  FxSceneStyle style;
+  flexion_canvas_get_style (FLEXION_CANVAS (flexion_window_get_canvas (win)), &style);
+  g_assert_true (style.show_causality);
+  g_assert_nonnull (ui_find_row (GTK_WIDGET (win->inspector), "Assignment"));
+  int w_measure = 0;
+
+  g_action_group_activate_action (G_ACTION_GROUP (win), "lesson-view", NULL);
+  g_assert_true (g_settings_get_boolean (settings, "lesson-view"));
+  ui_spin (0.5);
+  g_assert_false (gtk_widget_get_visible (win->plots[1]));
+  g_assert_false (gtk_widget_get_visible (win->plots[2]));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (win->solver_label)));
+  g_assert_true (gtk_widget_get_visible (win->measure));
+  w_measure = gtk_widget_get_width (win->measure);
+  g_test_message ("lesson view: the Measurements plot is %d px wide", w_measure);
+  g_assert_cmpint (w_measure, >, gtk_widget_get_width (win->plots[0]) / 2);
+  flexion_canvas_get_style (FLEXION_CANVAS (flexion_window_get_canvas (win)), &style);
+  g_assert_false (style.show_causality);
+  g_assert_null (ui_find_row (GTK_WIDGET (win->inspector), "Assignment"));
+  g_assert_nonnull (ui_find_row (GTK_WIDGET (win->inspector), "All links rigid"));
+
+  /* a window opened later is in the lesson view too */
+  FlexionWindow *other = ui_window_shown (app, 800, 600);
+  g_assert_false (gtk_widget_get_visible (other->plots[1]));
+  gtk_window_destroy (GTK_WINDOW (other));
+
+  /* all links rigid, and back by undo */
+  g_assert_false (all_rigid (win));
+  g_assert_false (action_state (win, "all-rigid"));
+  g_action_group_activate_action (G_ACTION_GROUP (win), "all-rigid", NULL);
+  g_assert_true (all_rigid (win));
+  g_assert_true (action_state (win, "all-rigid"));
+  g_action_group_activate_action (G_ACTION_GROUP (win), "undo", NULL);
+  g_assert_false (all_rigid (win));
+  g_assert_false (action_state (win, "all-rigid"));
+  g_action_group_activate_action (G_ACTION_GROUP (win), "redo", NULL);
+  g_assert_true (all_rigid (win));
+
+  /* a rigid four-bar runs, and its rocker is plotted against its crank */
+  plot (win, "measure.plot", "probe", 0, FX_PROBE_ANGLE);
+  UiRunWait wait = { flexion_window_get_simulation (win), 0.5, FALSE };
+  g_signal_connect (wait.sim, "failed", G_CALLBACK (ui_on_run_failed), &wait);
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  g_assert_true (ui_wait_until (ui_run_done, &wait, 60));
+  g_assert_false (wait.failed);
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  g_signal_handlers_disconnect_by_data (wait.sim, &wait);
+  g_assert_cmpuint (ui_screenshot (GTK_WIDGET (win), "ui-lesson-view.png"), >, 50);
+
+  g_action_group_activate_action (G_ACTION_GROUP (win), "lesson-view", NULL);
+  g_assert_false (g_settings_get_boolean (settings, "lesson-view"));
+  g_assert_true (gtk_widget_get_visible (win->plots[1]));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (win->solver_label)));
+  gtk_window_destroy (GTK_WINDOW (win));
+  ui_spin (0.1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -226,6 +309,7 @@ main (int argc, char **argv)
   g_test_add_func ("/lesson/help-without-yelp", test_help_without_yelp);
   g_test_add_func ("/lesson/plots-belong-to-document", test_plots_belong_to_document);
   g_test_add_func ("/lesson/no-refit-while-editing", test_no_refit_while_editing);
+  g_test_add_func ("/lesson/lesson-view", test_lesson_view);
   int status = g_test_run ();
   g_object_unref (app);
   return status;
