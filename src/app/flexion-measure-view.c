@@ -6,7 +6,7 @@
 
 struct _FlexionMeasureView {
   GtkWidget parent_instance;
-  GtkWidget *overlay, *area;
+  GtkWidget *overlay, *area, *buttons;
   FlexionSimulation *sim;  /* its series is drawn */
   FxSeries *empty;         /* drawn before a simulation is set */
   FxMeasurePlot plot;
@@ -58,6 +58,7 @@ static void
 on_motion (GtkEventControllerMotion *c, double x, double y, FlexionMeasureView *self)
 {
   self->style.hover_x = x;
+  self->style.hover_y = y;
   gtk_widget_queue_draw (self->area);
 }
 
@@ -224,6 +225,52 @@ flexion_measure_view_set_document (FlexionMeasureView *self, FxDocument *doc)
   redraw (self);
 }
 
+/* A copy of the plot in a window of its own, as large as the screen
+ * allows: the same run, the same curves, following the same document. */
+GtkWidget *
+flexion_measure_view_tear_off (FlexionMeasureView *self)
+{
+  FlexionMeasureView *copy = FLEXION_MEASURE_VIEW (flexion_measure_view_new ());
+  gtk_widget_set_visible (copy->buttons, FALSE);
+  flexion_measure_view_set_simulation (copy, self->sim);
+  flexion_measure_view_set_document (copy, self->doc);
+  copy->plot = self->plot;
+  copy->style = self->style;
+  copy->style.hover_x = -1;
+  copy->style.font_scale = 1.3;
+  refresh_keys (copy);
+  gtk_widget_set_visible (GTK_WIDGET (copy), TRUE);
+  gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (copy->area), 400);
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (copy->area), 300);
+
+  GtkWidget *win = adw_window_new ();
+  g_autofree char *title = self->plot.n_curves == 1
+                           ? fx_quantity_name (flexion_measure_view_get_series (self), &self->plot.y[0])
+                           : g_strdup (_("Measurements"));
+  gtk_window_set_title (GTK_WINDOW (win), title);
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  if (GTK_IS_WINDOW (root))
+    {
+      gtk_window_set_transient_for (GTK_WINDOW (win), GTK_WINDOW (root));
+      gtk_window_set_application (GTK_WINDOW (win), gtk_window_get_application (GTK_WINDOW (root)));
+    }
+  gtk_window_set_default_size (GTK_WINDOW (win), 900, 600);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *header = adw_header_bar_new ();
+  adw_header_bar_set_title_widget (ADW_HEADER_BAR (header), adw_window_title_new (title, _("Measurements")));
+  gtk_box_append (GTK_BOX (box), header);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (copy));
+  adw_window_set_content (ADW_WINDOW (win), box);
+  gtk_window_present (GTK_WINDOW (win));
+  return win;
+}
+
+static void
+on_tear_off (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  flexion_measure_view_tear_off (data);
+}
+
 void
 flexion_measure_view_set_pinned (FlexionMeasureView *self, gboolean pinned)
 {
@@ -245,7 +292,7 @@ quantity_of (GVariant *v, FxQuantity *q)
   g_variant_get (v, "(&suu)", &source, &index, &value);
   q->index = index;
   q->value = value;
-  if (g_str_equal (source, "probe") && value < FX_PROBE_N_VALUES)
+  if (g_str_equal (source, "probe") && value < FX_PROBE_N_ALL)
     q->source = FX_QUANTITY_PROBE;
   else if (g_str_equal (source, "support") && value < FX_REACTION_N_VALUES)
     q->source = FX_QUANTITY_SUPPORT;
@@ -285,6 +332,7 @@ flexion_measure_view_install_actions (FlexionMeasureView *self, GtkWidget *widge
     { "plot", on_plot, "(suu)", NULL, NULL, { 0 } },
     { "against", on_against, "(suu)", NULL, NULL, { 0 } },
     { "close", on_close, NULL, NULL, NULL, { 0 } },
+    { "tear-off", on_tear_off, NULL, NULL, NULL, { 0 } },
   };
   GSimpleActionGroup *group = g_simple_action_group_new ();
 
@@ -310,7 +358,7 @@ flexion_measure_menu_new (FxQuantitySource source, guint index, FxHolds holds)
   GMenu *plot = g_menu_new (), *against = g_menu_new ();
   const char *name = source == FX_QUANTITY_PROBE ? "probe" : "support";
 
-  for (guint v = 0; source == FX_QUANTITY_PROBE && v < FX_PROBE_N_VALUES; v++)
+  for (guint v = 0; source == FX_QUANTITY_PROBE && v < FX_PROBE_N_ALL; v++)
     {
       g_autofree char *label = g_strdup_printf (_("Plot %s"), fx_probe_value_name (v));
       menu_item (plot, label, "measure.plot", name, index, v);
@@ -453,14 +501,22 @@ flexion_measure_view_init (FlexionMeasureView *self)
   gtk_actionable_set_action_name (GTK_ACTIONABLE (close), "measure.close");
   gtk_widget_add_css_class (close, "flat");
   gtk_widget_add_css_class (close, "circular");
-  gtk_widget_set_halign (close, GTK_ALIGN_END);
-  gtk_widget_set_valign (close, GTK_ALIGN_START);
-  gtk_widget_set_margin_top (close, 2);
-  gtk_widget_set_margin_end (close, 2);
+  GtkWidget *enlarge = gtk_button_new_from_icon_name ("view-fullscreen-symbolic");
+  gtk_widget_set_tooltip_text (enlarge, _("Open the plot in a window of its own, large"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (enlarge), "measure.tear-off");
+  gtk_widget_add_css_class (enlarge, "flat");
+  gtk_widget_add_css_class (enlarge, "circular");
+  self->buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  gtk_box_append (GTK_BOX (self->buttons), enlarge);
+  gtk_box_append (GTK_BOX (self->buttons), close);
+  gtk_widget_set_halign (self->buttons, GTK_ALIGN_END);
+  gtk_widget_set_valign (self->buttons, GTK_ALIGN_START);
+  gtk_widget_set_margin_top (self->buttons, 2);
+  gtk_widget_set_margin_end (self->buttons, 2);
 
   self->overlay = gtk_overlay_new ();
   gtk_overlay_set_child (GTK_OVERLAY (self->overlay), self->area);
-  gtk_overlay_add_overlay (GTK_OVERLAY (self->overlay), close);
+  gtk_overlay_add_overlay (GTK_OVERLAY (self->overlay), self->buttons);
   gtk_widget_set_parent (self->overlay, GTK_WIDGET (self));
   gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);

@@ -7,6 +7,7 @@
  *   measure.plot ((suu): "probe"/"support", probe or joint index, value)
  *   measure.against ((suu)): the same as the horizontal axis ("time" for t)
  *   measure.close: empty the plot and hide it
+ *   measure.tear-off: the plot, large, in a window of its own
  */
 #pragma once
 
@@ -27,6 +28,8 @@ void       flexion_measure_view_set_simulation (FlexionMeasureView *view, Flexio
  * against time; curves follow their probes and supports through its edits
  * and go when they are deleted (undo brings them back). */
 void       flexion_measure_view_set_document (FlexionMeasureView *view, FxDocument *doc);
+/* The plot, copied, in a window of its own (measure.tear-off): returned. */
+GtkWidget *flexion_measure_view_tear_off   (FlexionMeasureView *view);
 /* Pinned (the lesson view): shown even with nothing plotted, with its hint. */
 void       flexion_measure_view_set_pinned (FlexionMeasureView *view, gboolean pinned);
 /* Adds the measure.* actions to `widget` (the window). */
