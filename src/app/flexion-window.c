@@ -328,8 +328,9 @@ static void
 on_pointer_moved (FlexionWindow *self, double x, double y)
 {
   char buf[80];
-  /* Translators: the pointer position in metres */
-  g_snprintf (buf, sizeof buf, _("x %.3f m, y %.3f m"), x, y);
+  /* Translators: the pointer position in metres; short, so that it fits
+   * beside the other controls at 1254 px (issue 32) */
+  g_snprintf (buf, sizeof buf, _("x %.3f, y %.3f m"), x, y);
   gtk_inscription_set_text (self->pointer_label, buf);
 }
 

@@ -300,6 +300,83 @@ test_lesson_view (void)
   ui_spin (0.1);
 }
 
+typedef struct {
+  FlexionSimulation *sim;
+  char *message;
+} StopWait;
+
+static void
+on_failed (FlexionSimulation *sim, const char *message, StopWait *w)
+{
+  g_free (w->message);
+  w->message = g_strdup (message);
+}
+
+static gboolean
+stopped (gpointer data)
+{
+  return ((StopWait *) data)->message != NULL;
+}
+
+/* Item 5: the spin-up's stop names the floating-frame blade and geometric
+ * stiffening, not the loads; its warning is known from the frame it first
+ * held; the colour range stays that of the links that make sense. */
+static void
+test_spin_up_stop (void)
+{
+  FlexionWindow *win = open_example ("spin-up.flexion");
+  FlexionSimulation *sim = flexion_window_get_simulation (win);
+  const FxModel *m = fx_document_get_model (flexion_window_get_document (win));
+  int floating = fx_model_find_link (m, "floating"), exact = fx_model_find_link (m, "exact");
+  g_assert_cmpint (floating, >=, 0);
+  g_assert_cmpint (exact, >=, 0);
+  StopWait w = { sim, NULL };
+  gulong id = g_signal_connect (sim, "failed", G_CALLBACK (on_failed), &w);
+  flexion_simulation_set_speed (sim, 10);
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  g_assert_true (ui_wait_until (stopped, &w, 120));
+  g_signal_handler_disconnect (sim, id);
+  g_test_message ("stop: %s", w.message);
+  g_assert_nonnull (strstr (w.message, "Link floating ran away"));
+  g_assert_nonnull (strstr (w.message, "geometric stiffening"));
+  g_assert_nonnull (strstr (w.message, "\u03b3 = "));
+  g_assert_null (strstr (w.message, "far too large"));
+
+  /* the warning came on before the stop, in a frame that says so */
+  double since = flexion_simulation_get_warning_since (sim, (guint) floating);
+  double t_stop = flexion_simulation_get_time (sim);
+  g_test_message ("warning from t = %.3f s, stop at t = %.3f s", since, t_stop);
+  g_assert_true (isfinite (since));
+  g_assert_cmpfloat (since, <, t_stop);
+  g_assert_true (isnan (flexion_simulation_get_warning_since (sim, (guint) exact)));
+  g_autofree char *held = g_strdup_printf ("t = %.3g s", since);
+  g_assert_nonnull (strstr (w.message, held));
+
+  /* the colour range: the exact blade's moments, not the runaway's */
+  double range = flexion_simulation_get_moment_range (sim), exact_max = 0;
+  guint n = flexion_simulation_get_n_recorded (sim);
+  for (guint i = 0; i < n; i++)
+    {
+      const FxStepFrame *f = flexion_simulation_get_recorded (sim, i);
+      for (guint k = f->node_offset[exact]; k < f->node_offset[exact + 1]; k++)
+        exact_max = MAX (exact_max, fabs (f->moment[k]));
+    }
+  g_test_message ("colour range %.4g N m; the exact blade's largest moment %.4g N m", range, exact_max);
+  g_assert_cmpfloat (range, >=, exact_max);
+  g_assert_cmpfloat (range, <, 10 * exact_max);
+
+  /* the replay at the moment the warning came on: its badge is drawn */
+  flexion_simulation_seek (sim, since + 0.05);
+  ui_spin (0.3);
+  g_assert_cmpuint (ui_screenshot (GTK_WIDGET (win), "ui-lesson-spin-up-warning.png"), >, 50);
+  flexion_simulation_seek (sim, t_stop);
+  ui_spin (0.3);
+  g_assert_cmpuint (ui_screenshot (GTK_WIDGET (win), "ui-lesson-spin-up-stop.png"), >, 50);
+  g_free (w.message);
+  gtk_window_destroy (GTK_WINDOW (win));
+  ui_spin (0.1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -310,6 +387,7 @@ main (int argc, char **argv)
   g_test_add_func ("/lesson/plots-belong-to-document", test_plots_belong_to_document);
   g_test_add_func ("/lesson/no-refit-while-editing", test_no_refit_while_editing);
   g_test_add_func ("/lesson/lesson-view", test_lesson_view);
+  g_test_add_func ("/lesson/spin-up-stop", test_spin_up_stop);
   int status = g_test_run ();
   g_object_unref (app);
   return status;
