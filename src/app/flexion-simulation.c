@@ -601,7 +601,7 @@ check_failure (FlexionSimulation *sim)
        * the end, would mislead */
       char *q = g_strrstr (message, " (");
       if (q && g_str_has_suffix (q, "?)"))
-        *q = '\0';
+        q[0] = '.', q[1] = '\0';
     }
   if (culprit)
     {

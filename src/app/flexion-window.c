@@ -146,8 +146,12 @@ update_time (FlexionWindow *self)
   g_autofree char *summary = solver_summary (self->sim);
   gtk_inscription_set_text (self->solver_label, summary);
   /* the pointer's coordinates are for drawing: during a run their room is
-   * the solver's */
-  gtk_widget_set_visible (GTK_WIDGET (self->pointer_label), *summary == '\0');
+   * the solver's, but in the lesson view, where the solver's line is not
+   * shown */
+  gtk_widget_set_visible (GTK_WIDGET (self->pointer_label), *summary == '\0' || self->lesson);
+  /* and an empty solver line leaves the pointer its room (at 1254 px the
+   * read-out was cut to "x 0.00…", issue 32) */
+  gtk_widget_set_visible (GTK_WIDGET (self->solver_label), *summary != '\0' && !self->lesson);
   /* the whole read-out, the substep level and a solver slower than real
    * time in words, is the tooltip */
   g_autofree char *solver = flexion_simulation_describe_solver (self->sim);
@@ -438,11 +442,11 @@ apply_lesson_view (FlexionWindow *self, gboolean on)
   self->lesson = on;
   gtk_widget_set_visible (self->plots[1], !on);
   gtk_widget_set_visible (self->plots[2], !on);
-  gtk_widget_set_visible (GTK_WIDGET (self->solver_label), !on);
   flexion_canvas_set_show (self->canvas, "causality",
                            !on && g_settings_get_boolean (self->settings, "show-causality"));
   flexion_inspector_set_lesson (self->inspector, on);
   flexion_measure_view_set_pinned (FLEXION_MEASURE_VIEW (self->measure), on);
+  update_time (self);
 }
 
 static void

@@ -377,6 +377,41 @@ test_spin_up_stop (void)
   ui_spin (0.1);
 }
 
+/* Item 4: after a run of the four-bar at 1254 x 800 the pointer read-out
+ * shows its whole text, signs and all; the reactions' labels are
+ * in the screenshot (ui-lesson-reactions.png). */
+static void
+test_readout_fits (void)
+{
+  FlexionWindow *win = open_example ("four-bar.flexion");
+  g_signal_emit_by_name (flexion_window_get_canvas (win), "pointer-moved", -2.345, -1.25);
+  ui_spin (0.5);
+  const char *text = gtk_inscription_get_text (win->pointer_label);
+  PangoLayout *layout = gtk_widget_create_pango_layout (GTK_WIDGET (win->pointer_label), text);
+  int needed, height;
+  pango_layout_get_pixel_size (layout, &needed, &height);
+  g_object_unref (layout);
+  int given = gtk_widget_get_width (GTK_WIDGET (win->pointer_label));
+  g_test_message ("read-out \"%s\": %d px needed, %d px given", text, needed, given);
+  /* and the window keeps the size it was given */
+  g_test_message ("window %d px wide", gtk_widget_get_width (GTK_WIDGET (win)));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (win->pointer_label)));
+  g_assert_cmpint (given, >=, needed);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (win)), <=, 1254);
+  UiRunWait wait = { flexion_window_get_simulation (win), 0.3, FALSE };
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  g_assert_true (ui_wait_until (ui_run_done, &wait, 60));
+  g_action_group_activate_action (G_ACTION_GROUP (win), "play", NULL);
+  g_assert_cmpuint (ui_screenshot (GTK_WIDGET (win), "ui-lesson-reactions.png"), >, 50);
+  /* a new document: its Δt is not amber before anything is drawn */
+  _flexion_window_new_document (win, NULL);
+  ui_spin (0.5);
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (win->dt_spin), "warning"));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (win->dt_warning)));
+  gtk_window_destroy (GTK_WINDOW (win));
+  ui_spin (0.1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -387,6 +422,7 @@ main (int argc, char **argv)
   g_test_add_func ("/lesson/plots-belong-to-document", test_plots_belong_to_document);
   g_test_add_func ("/lesson/no-refit-while-editing", test_no_refit_while_editing);
   g_test_add_func ("/lesson/lesson-view", test_lesson_view);
+  g_test_add_func ("/lesson/readout-fits", test_readout_fits);
   g_test_add_func ("/lesson/spin-up-stop", test_spin_up_stop);
   int status = g_test_run ();
   g_object_unref (app);
