@@ -202,6 +202,13 @@ open_element (Render *r, const char *name, GHashTable *attrs)
     r->skip++;
   if (is_block (name))
     new_line (r);
+  else if (r->space && r->skip == 0 && !at_line_start (r))
+    {
+      /* the blank before an inline element is outside it: no key cap or
+       * underline under it */
+      insert (r, " ");
+      r->space = FALSE;
+    }
   if (id && r->skip == 0)
     {
       g_autofree char *mark = g_strconcat ("anchor:", id, NULL);

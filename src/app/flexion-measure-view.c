@@ -483,7 +483,9 @@ flexion_measure_view_init (FlexionMeasureView *self)
   self->gone = g_ptr_array_new_with_free_func (gone_free);
 
   self->area = gtk_drawing_area_new ();
-  gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (self->area), 220);
+  /* no wider than the Modes panel: the plots row is homogeneous, and a
+   * wider one made every plot wider and the window outgrow 1254 px */
+  gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (self->area), 150);
   gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->area), 140);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->area), draw, self, NULL);
   gtk_widget_set_hexpand (self->area, TRUE);
