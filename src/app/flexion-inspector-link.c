@@ -49,7 +49,10 @@ on_link_model (AdwComboRow *row, GParamSpec *p, FlexionInspector *self)
       l->formulation = FX_FORMULATION_AUTO;
       l->rigid = FALSE;
       l->damping = l->rotational_damping = 0.0;
+      l->degree = 1;  /* its own Hermite elements */
     }
+  else
+    l->degree = FX_NEW_LINK_DEGREE;
   inspector_structural_edit (self, m, _("Set Link Model"));
 }
 
