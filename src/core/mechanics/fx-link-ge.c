@@ -220,7 +220,7 @@ cg1_mass_solve (guint n_nodes, double h, double *b, guint stride)
 /* (psi_r, r') = (psi_r, Lambda(theta_h) v_h) with the Gauss rule of the
  * dynamics, so that the gravity potential balances the gravity power exactly. */
 static void
-link_advance_positions (FxLinkSys *l, const double *xm, double dt)
+link_advance_positions (FxLinkSys *l, const double *xm, const double *xc, double dt, double dt_r)
 {
   guint n_r = l->T == FX_CAUSAL_F ? l->N + 1 : l->N;
   g_autofree double *b = g_new0 (double, 2 * n_r);
@@ -234,7 +234,7 @@ link_advance_positions (FxLinkSys *l, const double *xm, double dt)
         field_shape (l, F_VY, e, xi, &sy);
         field_shape (l, F_W, e, xi, &sw);
         double v[2] = { shape_eval (&sx, xm), shape_eval (&sy, xm) };
-        double theta = theta_n_at (l, e, xi) + 0.5 * dt * shape_eval (&sw, xm);
+        double theta = theta_n_at (l, e, xi) + 0.5 * dt * shape_eval (&sw, xc);
         double cs[2], Lv[2];
         rot (theta, cs);
         lam (cs, v, Lv);
@@ -262,15 +262,35 @@ link_advance_positions (FxLinkSys *l, const double *xm, double dt)
       b[i] /= l->h;
 
   for (guint i = 0; i < 2 * n_r; i++)
-    l->r[i] += dt * b[i];
+    l->r[i] += dt_r * b[i];
 }
+
+static void ge_advance_angles (FxLinkSys *l, const double *x_mid, double dt);
 
 static void
 ge_commit (FxLinkSys *l, const double *x_mid, double dt)
 {
+  link_advance_positions (l, x_mid, x_mid, dt, dt);
+  ge_advance_angles (l, x_mid, dt);
+}
+
+/* Two-stage Gauss (physics.md §16): r_{n+1} = r_n + dt sum_i b_i P(Lambda(theta_i)
+ * v(X_i)), b_i = 1/2, sampled exactly as the stages' gravity power; the
+ * angles, linear in the velocities, with x_bar = sum_i b_i X_i. */
+static void
+ge_commit_stages (FxLinkSys *l, const double *const *X, const double *const *Xc, guint S,
+                  const double *x_bar, double dt)
+{
+  for (guint i = 0; i < S; i++)
+    link_advance_positions (l, X[i], Xc[i], dt, dt / S);
+  ge_advance_angles (l, x_bar, dt);
+}
+
+static void
+ge_advance_angles (FxLinkSys *l, const double *x_mid, double dt)
+{
   guint n_theta = l->R == FX_CAUSAL_F ? l->N + 1 : l->N;
 
-  link_advance_positions (l, x_mid, dt);
   for (guint i = 0; i < n_theta; i++)
     l->theta[i] += dt * x_mid[field_dof (l, F_W, i)];
   if (l->R == FX_CAUSAL_V)
@@ -407,6 +427,7 @@ const FxLinkModel fx_link_model_geometrically_exact = {
   .energy = ge_energy,
   .momentum = ge_momentum,
   .commit = ge_commit,
+  .commit_stages = ge_commit_stages,
   .node = ge_node,
   .blocks = ge_blocks,
   .unknown_is_velocity = ge_unknown_is_velocity,
