@@ -29,11 +29,12 @@ use_integrator (FxModel *m, FxIntegratorKind kind)
  * (physics.md §5): the largest of |H|, the kinetic, elastic and gravity
  * energies and the total work crossed. */
 static Books
-run_books (FxModel *m, FxIntegratorKind kind, double dt, double t_end)
+run_newton (FxModel *m, FxIntegratorKind kind, FxNewtonKind newton, double dt, double t_end)
 {
   use_integrator (m, kind);
   g_autoptr (FxSystem) sys = test_system (m);
   g_autoptr (FxIntegrator) it = fx_integrator_new (sys, 1e-12, 20);
+  fx_integrator_set_newton (it, newton);
   g_autoptr (GError) error = NULL;
   FxStepReport rep;
   Books b = { 0, 0, 0, 0 };
@@ -56,6 +57,12 @@ run_books (FxModel *m, FxIntegratorKind kind, double dt, double t_end)
   b.iters /= MAX (b.steps, 1);
   b.worst = b.worst_abs / scale;
   return b;
+}
+
+static Books
+run_books (FxModel *m, FxIntegratorKind kind, double dt, double t_end)
+{
+  return run_newton (m, kind, FX_NEWTON_AUTO, dt, t_end);
 }
 
 static void
@@ -338,12 +345,18 @@ test_books_examples (void)
        * Newton tolerance rather than at round-off: 1.09 and 1.4 iterations) */
       double span = MIN (m->t_end, MAX (0.5, 20 * m->dt));
       Books g = run_books (m, FX_INTEGRATOR_GAUSS4, m->dt, span);
+      Books full = run_newton (m, FX_INTEGRATOR_GAUSS4, FX_NEWTON_FULL, m->dt, span);
+      Books simp = run_newton (m, FX_INTEGRATOR_GAUSS4, FX_NEWTON_SIMPLIFIED, m->dt, span);
       Books mp = run_books (m, FX_INTEGRATOR_MIDPOINT, m->dt, span);
-      g_test_message ("%s: %u steps; max |balance|/E_scale gauss4 %.3g (%.2f it/step), "
-                      "midpoint %.3g (%.2f it/step)", name, g.steps, g.worst, g.iters,
-                      mp.worst, mp.iters);
+      g_test_message ("%s: %u steps; max |balance|/E_scale gauss4 %.3g (%.2f it/step; full "
+                      "Newton %.3g, %.2f; simplified %.3g, %.2f), midpoint %.3g (%.2f it/step)",
+                      name, g.steps, g.worst, g.iters, full.worst, full.iters, simp.worst,
+                      simp.iters, mp.worst, mp.iters);
       g_assert_cmpfloat (g.worst, <, 1e-10);
       g_assert_cmpfloat (g.worst, <, MAX (1e-12, 4.0 * mp.worst));
+      /* physics.md §5: whatever the Newton variant, round-off */
+      g_assert_cmpfloat (g.worst_abs, <=, 2.0 * full.worst_abs);
+      g_assert_cmpfloat (simp.worst, <, 1e-10);
       fx_model_free (m);
       n++;
     }
