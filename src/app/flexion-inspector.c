@@ -551,17 +551,27 @@ on_integrator (AdwComboRow *row, GParamSpec *p, FlexionInspector *self)
   inspector_structural_edit (self, m, _("Set Integrator"));
 }
 
-/* Why gauss4 cannot step this model (NULL: it can). */
-static const char *
-gauss4_refusal (const FxModel *m)
+/* Whether gauss4 can step this model, with the reason (or what it does)
+ * for the row's tooltip. */
+static gboolean
+gauss4_allowed (const FxModel *m, const char **why)
 {
   for (guint i = 0; i < m->links->len; i++)
     if (fx_model_link (m, i)->kind == FX_LINK_FLOATING_FRAME)
-      return _("Midpoint only: a floating-frame link's energy is not quadratic, so the "
-               "4th-order step would not balance it exactly");
+      {
+        *why = _("A floating-frame link's energy is not quadratic, so the 4th-order Gauss step "
+                 "would not balance it exactly");
+        return FALSE;
+      }
   if (fx_model_has_noise (m))
-    return _("Midpoint only: noisy loads need the midpoint rule (and cap the order)");
-  return NULL;
+    {
+      *why = _("Noisy loads need the midpoint rule, the Stratonovich-consistent step "
+               "(and the noise caps the order anyway)");
+      return FALSE;
+    }
+  *why = _("Gauss, 2 stages: twice the work per step and a far smaller time error (4th order); "
+           "the energy balance is exact with both");
+  return TRUE;
 }
 
 static void
@@ -570,16 +580,16 @@ show_model (FlexionInspector *self, const FxModel *m)
   show_causality (self, m);
   AdwPreferencesGroup *t = inspector_add_group (self, _("Simulation"), NULL);
   inspector_number_row (self, t, _("Time step Δt"), _("s"), m->dt, 1e-7, 10, F_DT, 0);
-  const char *integrators[] = { _("Midpoint (2nd order)"), _("Gauss, 2 stages (4th order)"), NULL };
-  const char *refusal = gauss4_refusal (m);
-  GtkWidget *integ = inspector_combo_row (t, _("Integrator"),
-                                          refusal ? refusal
-                                                  : _("Gauss: twice the work per step, far "
-                                                      "smaller time error; energy exact with both"),
-                                          integrators, m->integrator == FX_INTEGRATOR_GAUSS4,
+  const char *integrators[] = { _("Midpoint (2nd order)"), _("Gauss (4th order)"), NULL };
+  const char *why;
+  gboolean allowed = gauss4_allowed (m, &why);
+  /* no subtitle: it would squeeze the choice; the reason is the tooltip */
+  GtkWidget *integ = inspector_combo_row (t, _("Integrator"), NULL, integrators,
+                                          m->integrator == FX_INTEGRATOR_GAUSS4,
                                           G_CALLBACK (on_integrator), self);
+  gtk_widget_set_tooltip_text (integ, why);
   /* a model gauss4 cannot step keeps the row only to say why (and to go back) */
-  gtk_widget_set_sensitive (integ, refusal == NULL || m->integrator == FX_INTEGRATOR_GAUSS4);
+  gtk_widget_set_sensitive (integ, allowed || m->integrator == FX_INTEGRATOR_GAUSS4);
   inspector_number_row (self, t, _("End time"), _("s (for exports and the command line)"), m->t_end, 0, 1e6, F_T_END, 0);
   AdwPreferencesGroup *gr = inspector_add_group (self, _("Gravity"), NULL);
   inspector_number_row (self, gr, _("Gravity x"), _("m/s²"), m->gravity[0], -1e4, 1e4, F_GRAVITY_X, 0);
