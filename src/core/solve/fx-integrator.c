@@ -94,6 +94,20 @@ size_arrays (FxIntegrator *it)
   g_clear_pointer (&it->J, fx_matrix_free);
 }
 
+/* Newton's stages for `kind`: a link model without a stage commit
+ * (floating frames, which the checker refuses with gauss4) keeps the
+ * midpoint rule. */
+static guint
+stages_for (const FxSystem *sys, FxIntegratorKind kind)
+{
+  if (kind != FX_INTEGRATOR_GAUSS4)
+    return 1;
+  for (guint l = 0; l < sys->n_links; l++)
+    if (sys->links[l].model->commit_stages == NULL)
+      return 1;
+  return FX_GAUSS_STAGES;
+}
+
 FxIntegrator *
 fx_integrator_new (FxSystem *sys, double tolerance, guint max_iterations)
 {
@@ -104,8 +118,7 @@ fx_integrator_new (FxSystem *sys, double tolerance, guint max_iterations)
   it->max_iterations = max_iterations > 0 ? max_iterations : 20;
   it->matrix_kind = FX_MATRIX_AUTO;
   it->newton_kind = FX_NEWTON_AUTO;
-  it->stages = sys->model != NULL && sys->model->integrator == FX_INTEGRATOR_GAUSS4
-               ? FX_GAUSS_STAGES : 1;
+  it->stages = stages_for (sys, sys->model ? sys->model->integrator : FX_INTEGRATOR_MIDPOINT);
   /* developers' switch, for benchmarks and comparisons */
   const char *solver = g_getenv ("FLEXION_SOLVER");
   if (g_strcmp0 (solver, "banded") == 0)
@@ -925,7 +938,7 @@ fx_integrator_set_matrix_kind (FxIntegrator *it, FxMatrixKind kind)
 void
 fx_integrator_set_method (FxIntegrator *it, FxIntegratorKind kind)
 {
-  guint stages = kind == FX_INTEGRATOR_GAUSS4 ? FX_GAUSS_STAGES : 1;
+  guint stages = stages_for (it->sys, kind);
   if (stages == it->stages)
     return;
   it->stages = stages;
