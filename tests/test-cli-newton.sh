@@ -55,5 +55,26 @@ expect_text moment err "dt / 4096" "the message names the smallest substep"
 expect_text moment err "t = " "the message names the time"
 [[ -e $tmp/moment.csv ]] && nok "no energy CSV from a failed run" || ok "no energy CSV from a failed run"
 
+# --integrator (physics.md §16): gauss4 overrides the file, keeps the books,
+# and is refused where the file's checker refuses it
+run_cli g4 run "$fourbar" --until 0.2 --integrator gauss4 --energy "$tmp/g4.csv"
+expect_status g4 0 "run --integrator gauss4 exits 0"
+bal=$(column "$tmp/g4.csv" balance)
+msg=$(awk -F, -v b="$bal" 'NR > 2 && ($b > 1e-11 || $b < -1e-11) { print "row " NR - 1 ": balance " $b; exit 1 }' "$tmp/g4.csv") \
+  && ok "gauss4: every step's balance at round-off" || nok "gauss4: every step's balance at round-off" "$msg"
+run_cli g4mid run "$fourbar" --until 0.2 --integrator midpoint --energy "$tmp/g4mid.csv"
+run_cli g4def run "$fourbar" --until 0.2 --energy "$tmp/g4def.csv"
+if cmp -s "$tmp/g4mid.csv" "$tmp/g4def.csv"; then ok "--integrator midpoint is the default"; else
+  nok "--integrator midpoint is the default"; fi
+if cmp -s "$tmp/g4mid.csv" "$tmp/g4.csv"; then nok "gauss4 steps differently from midpoint"; else
+  ok "gauss4 steps differently from midpoint"; fi
+run_cli g4bad run "$fourbar" --integrator rk4
+expect_status g4bad 1 "run --integrator rk4 is a usage error"
+expect_text g4bad err "midpoint or gauss4" "the message names the integrators"
+run_cli g4ff run "$root/data/examples/spin-up.flexion" --integrator gauss4
+expect_status g4ff 1 "gauss4 with a floating-frame link is refused"
+expect_text g4ff err "time.integrator" "the refusal names the JSON path"
+expect_text g4ff err "not quadratic" "the refusal says why"
+
 echo "1..$n"
 exit $(( failures > 0 ))

@@ -130,6 +130,12 @@ check_jacobian (FxModel *m)
   /* entries outside the recorded pattern must be zero */
   g_assert_cmpfloat (c.outside, <, 1e-9);
   g_assert_cmpfloat (c.worst, <, 1e-7 * MAX (1.0, c.jmax));
+
+  /* the two-stage Gauss system's matrix (physics.md §16), same state */
+  JacobianCheck s = test_jacobian_check_stages (sys, x, 0.1, rng);
+  g_test_message ("gauss4: max |J - J_fd| = %.3g (max |J| = %.3g)", s.worst, s.jmax);
+  g_assert_cmpfloat (s.outside, <, 1e-9);
+  g_assert_cmpfloat (s.worst, <, 1e-7 * MAX (1.0, s.jmax));
   fx_model_free (m);
 }
 

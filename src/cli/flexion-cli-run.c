@@ -291,7 +291,7 @@ flexion_cli_run (int argc, char **argv, const char *usage_text)
 {
   g_autofree char *dt_text = NULL, *until_text = NULL, *max_memory = NULL;
   g_autofree char *energy_path = NULL, *trace_path = NULL, *probes_path = NULL;
-  g_autofree char *newton_text = NULL, *reactions_path = NULL;
+  g_autofree char *newton_text = NULL, *reactions_path = NULL, *integrator_text = NULL;
   int every = 1;
   gint64 seed = G_MININT64;  /* not given */
   GOptionEntry entries[] = {
@@ -305,6 +305,8 @@ flexion_cli_run (int argc, char **argv, const char *usage_text)
     { "every", 0, 0, G_OPTION_ARG_INT, &every, "Trace every K steps", "K" },
     { "max-memory", 0, 0, G_OPTION_ARG_STRING, &max_memory, "Memory limit", "SIZE" },
     { "newton", 0, 0, G_OPTION_ARG_STRING, &newton_text, "Newton variant", "KIND" },
+    { "integrator", 0, 0, G_OPTION_ARG_STRING, &integrator_text,
+      "Time integrator: midpoint or gauss4 (overrides the file)", "NAME" },
     { NULL }
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("MODEL");
@@ -336,6 +338,13 @@ flexion_cli_run (int argc, char **argv, const char *usage_text)
     }
   if (!flexion_cli_parse_newton (newton_text, &newton))
     return EXIT_USAGE;
+  FxIntegratorKind integrator = FX_INTEGRATOR_MIDPOINT;
+  if (integrator_text && !fx_integrator_kind_from_string (integrator_text, &integrator))
+    {
+      g_printerr ("flexion-cli run: --integrator wants midpoint or gauss4, not \"%s\"\n",
+                  integrator_text);
+      return EXIT_USAGE;
+    }
   if ((dt_text && !flexion_cli_parse_seconds ("run", "--dt", dt_text, &dt))
       || (until_text && !flexion_cli_parse_seconds ("run", "--until", until_text, &until))
       || !flexion_cli_apply_max_memory ("run", max_memory))
@@ -356,6 +365,17 @@ flexion_cli_run (int argc, char **argv, const char *usage_text)
     model->seed = (guint64) seed;
   if (!flexion_cli_check_span ("run", model))
     return EXIT_USAGE;
+  if (integrator_text)
+    {
+      /* the file's checks again: gauss4 refuses floating-frame links and noise */
+      model->integrator = integrator;
+      if (!fx_model_validate (model, &error))
+        {
+          g_printerr ("%s: --integrator %s:\n", argv[1], integrator_text);
+          flexion_cli_print_lines ("  ", error->message);
+          return EXIT_USAGE;
+        }
+    }
 
   g_autoptr (FxSystem) sys = NULL;
   g_autoptr (FxIntegrator) integ = NULL;

@@ -947,6 +947,35 @@ check_streams (Report *r, const FxModel *m)
     }
 }
 
+/* Two-stage Gauss (physics.md §16) is exact only where the energy is
+ * quadratic in the state and the stage inputs are deterministic. */
+static void
+check_integrator (Report *r, const FxModel *m)
+{
+  if (m->integrator == FX_INTEGRATOR_MIDPOINT)
+    return;
+  if (!fx_integrator_kind_to_string (m->integrator))
+    {
+      fx_io_report_error (r, "time", "integrator", "invalid integrator %d", (int) m->integrator);
+      return;
+    }
+  for (guint i = 0; i < m->links->len; i++)
+    if (fx_model_link (m, i)->kind == FX_LINK_FLOATING_FRAME)
+      {
+        fx_io_report_error (r, "time", "integrator",
+                            "\"gauss4\" cannot step the floating-frame link links[%u] "
+                            "(\"%s\"): its discrete-gradient energy is not quadratic, so the "
+                            "two-stage Gauss method's exact energy balance would not hold; use "
+                            "\"midpoint\"", i, fx_model_link (m, i)->id);
+        break;
+      }
+  if (fx_model_has_noise (m))
+    fx_io_report_error (r, "time", "integrator",
+                        "\"gauss4\" cannot step noisy loads or motions: the midpoint rule is "
+                        "the Stratonovich-consistent step and the noise caps any order at its "
+                        "own; use \"midpoint\"");
+}
+
 void
 fx_io_check_model (Report *r, const FxModel *m)
 {
@@ -978,6 +1007,7 @@ fx_io_check_model (Report *r, const FxModel *m)
   check_list (&c, m->probes, "probes", check_probe);
   check_list (&c, m->drags, "drags", check_drag);
   check_streams (r, m);
+  check_integrator (r, m);
   g_hash_table_unref (c.joints);
   g_hash_table_unref (c.links);
 }

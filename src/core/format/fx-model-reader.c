@@ -694,7 +694,8 @@ read_list (Report *r, FxModel *model, JsonObject *root, const char *key, ItemRea
 static void
 read_settings (Report *r, FxModel *model, JsonObject *root)
 {
-  static const char *const time_keys[] = { "dt", "end", NULL };
+  static const char *const time_keys[] = { "dt", "end", "integrator", NULL };
+  const char *name;
   static const char *const solver_keys[] = { "tolerance", "max_iterations", NULL };
   JsonObject *o;
 
@@ -712,6 +713,9 @@ read_settings (Report *r, FxModel *model, JsonObject *root)
       fx_io_check_keys (r, o, "time", time_keys);
       fx_io_read_number (r, o, "time", "dt", FALSE, &model->dt);
       fx_io_read_number (r, o, "time", "end", FALSE, &model->t_end);
+      if ((name = fx_io_read_name (r, o, "time", "integrator", FALSE))
+          && !fx_integrator_kind_from_string (name, &model->integrator))
+        fx_io_report_bad_name (r, "time", "integrator", name, "\"midpoint\", \"gauss4\"");
     }
   if ((o = fx_io_read_object (r, root, NULL, "solver", FALSE)))
     {

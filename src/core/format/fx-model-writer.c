@@ -436,6 +436,9 @@ fx_io_model_node (const FxModel *m)
 
     json_object_set_double_member (time, "dt", m->dt);
     json_object_set_double_member (time, "end", m->t_end);
+    /* only when not the default, so old files stay as they were */
+    if (m->integrator != FX_INTEGRATOR_MIDPOINT)
+      json_object_set_string_member (time, "integrator", fx_integrator_kind_to_string (m->integrator));
     json_object_set_object_member (o, "time", time);
   }
   if (m->seed != 0)

@@ -307,6 +307,7 @@ fx_model_copy (const FxModel *model)
   copy->description = g_strdup (model->description);
   memcpy (copy->gravity, model->gravity, sizeof copy->gravity);
   copy->dt = model->dt;
+  copy->integrator = model->integrator;
   copy->t_end = model->t_end;
   copy->tolerance = model->tolerance;
   copy->max_iterations = model->max_iterations;
@@ -803,6 +804,7 @@ static const char *const frame_names[] = { "spatial", "material" };
 static const char *const noise_kind_names[] = { "none", "white", "ou" };
 static const char *const motor_type_names[] = { "torque", "speed" };
 static const char *const shape_names[] = { "rectangle", "square", "circle", "tube" };
+static const char *const integrator_names[] = { "midpoint", "gauss4" };
 
 gboolean
 fx_link_end_from_string (const char *s, FxEndCausality out[2])
@@ -883,3 +885,4 @@ FX_DEFINE_NAMES (FxFrame, fx_frame, frame_names)
 FX_DEFINE_NAMES (FxMotorType, fx_motor_type, motor_type_names)
 FX_DEFINE_NAMES (FxNoiseKind, fx_noise_kind, noise_kind_names)
 FX_DEFINE_NAMES (FxShapeType, fx_shape_type, shape_names)
+FX_DEFINE_NAMES (FxIntegratorKind, fx_integrator_kind, integrator_names)

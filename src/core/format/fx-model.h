@@ -10,6 +10,12 @@
 
 G_BEGIN_DECLS
 
+/* time.integrator (physics.md §5, §16) */
+typedef enum {
+  FX_INTEGRATOR_MIDPOINT,  /* implicit midpoint, 2nd order (the default) */
+  FX_INTEGRATOR_GAUSS4,    /* two-stage Gauss, 4th order                 */
+} FxIntegratorKind;
+
 typedef enum {
   FX_JOINT_PIN,   /* member ends rotate independently */
   FX_JOINT_WELD,  /* member ends share one rotation   */
@@ -281,6 +287,7 @@ typedef struct {
 
   double gravity[2];  /* default (0, -9.81) */
   double dt;          /* default 0.01       */
+  FxIntegratorKind integrator; /* time.integrator, default midpoint */
   double t_end;       /* default 1          */
   double tolerance;   /* default 1e-12      */
   guint max_iterations; /* default 20       */
@@ -407,6 +414,8 @@ gboolean    fx_profile_type_from_string (const char *s, FxProfileType *out);
 const char *fx_frame_to_string       (FxFrame f);
 gboolean    fx_frame_from_string     (const char *s, FxFrame *out);
 const char *fx_noise_kind_to_string  (FxNoiseKind k);
+const char *fx_integrator_kind_to_string   (FxIntegratorKind k);
+gboolean    fx_integrator_kind_from_string (const char *s, FxIntegratorKind *out);
 gboolean    fx_noise_kind_from_string (const char *s, FxNoiseKind *out);
 const char *fx_motor_type_to_string  (FxMotorType t);
 gboolean    fx_motor_type_from_string (const char *s, FxMotorType *out);

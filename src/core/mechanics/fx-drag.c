@@ -242,7 +242,17 @@ model_drag_kernel (const FxLinkSys *l, const FxDragSys *d, const double adot[2],
 typedef struct {
   guint dof;
   double dv[2];
+  gboolean config;  /* through theta (acc_K_config: every Gauss stage) */
 } Dependence;
+
+static inline void
+acc_K_dep (Acc *a, guint row, const Dependence *dep, double value)
+{
+  if (dep->config)
+    acc_K_config (a, row, dep->dof, value);
+  else
+    acc_K (a, row, dep->dof, value);
+}
 
 double
 fx_drag_kernel (FxSystem *sys, const FxDragSys *d, FxAcc *a)
@@ -281,7 +291,7 @@ fx_drag_kernel (FxSystem *sys, const FxDragSys *d, FxAcc *a)
       field_shape (l, F_W, ps->element, ps->xi, &sw[k]);
       vhat[k][0] = shape_eval (&sv[k][0], a->xm);
       vhat[k][1] = shape_eval (&sv[k][1], a->xm);
-      rot (theta_n_at (l, ps->element, ps->xi) + 0.5 * dt * shape_eval (&sw[k], a->xm), cs[k]);
+      rot (theta_n_at (l, ps->element, ps->xi) + 0.5 * dt * shape_eval (&sw[k], a->xc), cs[k]);
       lam (cs[k], vhat[k], Lv);
       vP[0] += ps->weight * Lv[0];
       vP[1] += ps->weight * Lv[1];
@@ -292,14 +302,14 @@ fx_drag_kernel (FxSystem *sys, const FxDragSys *d, FxAcc *a)
             double unit[2] = { c == 0, c == 1 }, col[2];
             lam (cs[k], unit, col);  /* column c of Lambda */
             dep[n_dep++] = (Dependence) { sv[k][c].dof[i],
-              { ps->weight * sv[k][c].w[i] * col[0], ps->weight * sv[k][c].w[i] * col[1] } };
+              { ps->weight * sv[k][c].w[i] * col[0], ps->weight * sv[k][c].w[i] * col[1] }, FALSE };
           }
       jrot (vhat[k], Jv);
       lam (cs[k], Jv, JLv);  /* d(Lambda v)/dtheta = Lambda J v */
       for (guint j = 0; j < sw[k].n; j++)
         {
           double g = ps->weight * 0.5 * dt * sw[k].w[j];
-          dep[n_dep++] = (Dependence) { sw[k].dof[j], { g * JLv[0], g * JLv[1] } };
+          dep[n_dep++] = (Dependence) { sw[k].dof[j], { g * JLv[0], g * JLv[1] }, TRUE };
         }
     }
 
@@ -312,7 +322,7 @@ fx_drag_kernel (FxSystem *sys, const FxDragSys *d, FxAcc *a)
     {
       acc_G (a, dx + i, dt * rel[i], fabs (dt * adot[i]) + fabs (dt * vP[i]));
       for (guint q = 0; q < n_dep; q++)
-        acc_K (a, dx + i, dep[q].dof, -dt * dep[q].dv[i]);
+        acc_K_dep (a, dx + i, &dep[q], -dt * dep[q].dv[i]);
     }
 
   /* link rows: the point force f, in each sample's material frame */
@@ -340,11 +350,11 @@ fx_drag_kernel (FxSystem *sys, const FxDragSys *d, FxAcc *a)
               {
                 double dfm[2];
                 lam_t (cs[k], dep[q].dv, dfm);
-                acc_K (a, row, dep[q].dof, -w * d->c * dfm[c]);
+                acc_K_dep (a, row, &dep[q], -w * d->c * dfm[c]);
               }
             /* through this sample's own rotation */
             for (guint j = 0; j < sw[k].n; j++)
-              acc_K (a, row, sw[k].dof[j], w * Sfm[c] * 0.5 * dt * sw[k].w[j]);
+              acc_K_config (a, row, sw[k].dof[j], w * Sfm[c] * 0.5 * dt * sw[k].w[j]);
           }
     }
 

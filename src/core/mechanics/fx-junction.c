@@ -36,12 +36,12 @@ fx_end_theta_mid (const FxLinkSys *l, guint side, double dt, const double *xm)
   return theta_value (&t, xm);
 }
 
-/* K[row, theta's unknown] += value * dtheta/dx_mid */
+/* K[row, theta's unknown] += value * dtheta/dx_mid (every stage's, with Gauss) */
 static inline void
 acc_K_theta (Acc *a, guint row, const ThetaRef *t, double value)
 {
   if (t->dof >= 0)
-    acc_K (a, row, (guint) t->dof, value * t->coef);
+    acc_K_config (a, row, (guint) t->dof, value * t->coef);
 }
 
 /* ---------------------------------------------------- junction kernels */
@@ -77,7 +77,7 @@ fx_tjunction_free (FxSystem *sys, const FxJunction *j, Acc *a)
     {
       const FxPort *p = &g_array_index (j->ports, FxPort, k);
       th[k] = end_theta (&sys->links[p->link], p->side, dt);
-      rot (theta_value (&th[k], a->xm), &cs[2 * k]);
+      rot (theta_value (&th[k], a->xc), &cs[2 * k]);
       y[2 * k] = p->sigma * port_value (a, p, 0);
       y[2 * k + 1] = p->sigma * port_value (a, p, 1);
     }
@@ -297,7 +297,7 @@ fx_tjunction_mass (FxSystem *sys, const FxJunction *j, Acc *a)
           const FxPort *pq = &g_array_index (j->ports, FxPort, ld->frame_member);
           ThetaRef tq = end_theta (&sys->links[pq->link], pq->side, dt);
           double cs[2], Fs[2], JF[2], LJF[2];
-          rot (theta_value (&tq, a->xm), cs);
+          rot (theta_value (&tq, a->xc), cs);
           lam (cs, F, Fs);
           jrot (F, JF);
           lam (cs, JF, LJF);
@@ -319,7 +319,7 @@ fx_tjunction_mass (FxSystem *sys, const FxJunction *j, Acc *a)
       ThetaRef th = end_theta (&sys->links[pk->link], pk->side, dt);
       double cs[2], y[2] = { pk->sigma * port_value (a, pk, 0), pk->sigma * port_value (a, pk, 1) };
       double Ly[2], Jy[2], LJy[2], uk[2], Suk[2];
-      rot (theta_value (&th, a->xm), cs);
+      rot (theta_value (&th, a->xc), cs);
       lam (cs, y, Ly);
       mag = dt * (fabs (y[0]) + fabs (y[1]));
       for (guint r = 0; r < 2; r++)
@@ -370,13 +370,16 @@ fx_tjunction_body (FxSystem *sys, const FxJunction *j, Acc *a)
   ThetaRef tb = { .base = b->phi, .coef = 0.5 * dt, .dof = (int) dw };
   double csb[2], r[2], Jr[2], F_ext[2] = { 0, 0 };
 
-  rot (theta_value (&tb, a->xm), csb);
+  rot (theta_value (&tb, a->xc), csb);
   lam (csb, j->rho, r);
   jrot (r, Jr);
   /* v = v_c + w J r;  dv/dw = J r + w J dr/dw = J r - dt/2 w r;  dr/dw = dt/2 J r */
   const double v[2] = { a->xm[d] + w * Jr[0], a->xm[d + 1] + w * Jr[1] };
-  const double dv_dw[2] = { Jr[0] - 0.5 * dt * w * r[0], Jr[1] - 0.5 * dt * w * r[1] };
+  /* (a->fold: with Gauss stages the theta paths -dt/2 w r, dr_dw go through acc_K_config) */
+  const double dv_dw[2] = { Jr[0] - 0.5 * dt * w * r[0] * a->fold,
+                            Jr[1] - 0.5 * dt * w * r[1] * a->fold };
   const double dr_dw[2] = { 0.5 * dt * Jr[0], 0.5 * dt * Jr[1] };
+  const double dv_dth[2] = { -0.5 * dt * w * r[0], -0.5 * dt * w * r[1] };
 
   for (guint i = 0; i < j->loads->len; i++)
     {
@@ -388,7 +391,7 @@ fx_tjunction_body (FxSystem *sys, const FxJunction *j, Acc *a)
   for (guint c = 0; c < 2; c++)
     acc_G (a, d + c, dt * F_ext[c], fabs (dt * F_ext[c]));
   acc_G (a, dw, dt * cross (r, F_ext), fabs (dt * cross (r, F_ext)));
-  acc_K (a, dw, dw, dt * cross (dr_dw, F_ext));
+  acc_K_config (a, dw, dw, dt * cross (dr_dw, F_ext));
 
   for (guint k = 0; k < j->ports->len; k++)
     {
@@ -396,7 +399,7 @@ fx_tjunction_body (FxSystem *sys, const FxJunction *j, Acc *a)
       ThetaRef th = end_theta (&sys->links[pk->link], pk->side, dt);
       double cs[2], y[2] = { pk->sigma * port_value (a, pk, 0), pk->sigma * port_value (a, pk, 1) };
       double Ly[2], Jy[2], LJy[2], uk[2], Suk[2], du[2];
-      rot (theta_value (&th, a->xm), cs);
+      rot (theta_value (&th, a->xc), cs);
       lam (cs, y, Ly);
       jrot (y, Jy);
       lam (cs, Jy, LJy);
@@ -418,7 +421,7 @@ fx_tjunction_body (FxSystem *sys, const FxJunction *j, Acc *a)
           acc_K_port (a, dw, pk, c, -dt * cross (r, Mc) * pk->sigma);
         }
       acc_K_theta (a, dw, &th, -dt * cross (r, LJy));
-      acc_K (a, dw, dw, -dt * cross (dr_dw, Ly));
+      acc_K_config (a, dw, dw, -dt * cross (dr_dw, Ly));
 
       /* the member rows: u_k = Lambda_k^T v */
       lam_t (cs, v, uk);
@@ -430,6 +433,12 @@ fx_tjunction_body (FxSystem *sys, const FxJunction *j, Acc *a)
           for (guint c = 0; c < 2; c++)
             acc_K (a, pk->dof + rr, d + c, dt * pk->sigma * M[c][rr]);
           acc_K (a, pk->dof + rr, dw, dt * pk->sigma * du[rr]);
+          if (a->fold == 0.0)
+            {
+              double dth[2];
+              lam_t (cs, dv_dth, dth);
+              acc_K_config (a, pk->dof + rr, dw, dt * pk->sigma * dth[rr]);
+            }
           acc_K_theta (a, pk->dof + rr, &th, dt * pk->sigma * Suk[rr]);
         }
     }
@@ -498,7 +507,7 @@ fx_junction_driven (FxSystem *sys, const FxJunction *j, gboolean translation, Ac
         }
       ThetaRef th = end_theta (&sys->links[pk->link], pk->side, dt);
       double cs[2], vp[2] = { s * j->drive[0], s * j->drive[1] }, u[2], Su[2];
-      rot (theta_value (&th, a->xm), cs);
+      rot (theta_value (&th, a->xc), cs);
       lam_t (cs, vp, u);
       srot (u, Su);
       for (guint r = 0; r < 2; r++)
@@ -531,7 +540,7 @@ fx_tjunction_slider (FxSystem *sys, const FxJunction *j, Acc *a)
           const FxPort *pq = &g_array_index (j->ports, FxPort, ld->frame_member);
           ThetaRef tq = end_theta (&sys->links[pq->link], pq->side, dt);
           double cs[2], Fs[2], JF[2], LJF[2];
-          rot (theta_value (&tq, a->xm), cs);
+          rot (theta_value (&tq, a->xc), cs);
           lam (cs, Fi, Fs);
           jrot (Fi, JF);
           lam (cs, JF, LJF);
@@ -551,7 +560,7 @@ fx_tjunction_slider (FxSystem *sys, const FxJunction *j, Acc *a)
       ThetaRef th = end_theta (&sys->links[pk->link], pk->side, dt);
       double cs[2], y[2] = { pk->sigma * port_value (a, pk, 0), pk->sigma * port_value (a, pk, 1) };
       double Ly[2], Jy[2], LJy[2], Lt_t[2], u[2], Su[2];
-      rot (theta_value (&th, a->xm), cs);
+      rot (theta_value (&th, a->xc), cs);
       lam (cs, y, Ly);
       jrot (y, Jy);
       lam (cs, Jy, LJy);

@@ -50,6 +50,17 @@ srot (const double a[2], double out[2])
   out[1] = -a[0];
 }
 
+/* Two-stage Gauss (physics.md §16): the stage being assembled. The
+ * unknowns are the stage states X_1, X_2, interleaved (unknown c of stage j
+ * is S c + j, so the band only doubles); rows likewise. */
+typedef struct {
+  guint S, i;          /* stages, and the one whose rows are assembled     */
+  double W[2];         /* row i of A^-1: R_i = sum_j W_ij E (X_j - x_n) - ... */
+  double A2[2];        /* 2 A_ij = d xc_i / d X_j (xc below)               */
+  const double *dxw;   /* sum_j W_ij (X_j - x_n), per unknown             */
+  const double *magx;  /* the size of those terms, for the scaled residual */
+} FxStage;
+
 /* The accumulation context of one residual evaluation. */
 struct _FxAcc {
   const double *x, *xn, *xm;
@@ -58,6 +69,15 @@ struct _FxAcc {
   double dt;
   double loss;  /* dissipated power at the midpoint */
   FxBandView band;  /* J's banded storage, when it has one */
+  /* Configuration (angles, spring twists) = base + coef xc[dof], coef =
+   * dt/2 (times a sign): xc is x_mid for the midpoint rule, and for stage i
+   * of Gauss 2 sum_j A_ij X_j (so theta_i = theta_n + dt sum_j A_ij omega_j). */
+  const double *xc;
+  /* 1 for the midpoint rule: a kernel may fold a configuration derivative
+   * into its acc_K term, as it always did; 0 in stage mode, where such
+   * terms go through acc_K_config (they reach every stage's columns). */
+  double fold;
+  const FxStage *stage;  /* NULL: the midpoint rule */
 };
 typedef FxAcc Acc;
 
@@ -65,24 +85,66 @@ typedef FxAcc Acc;
 static inline void
 acc_G (Acc *a, guint row, double value, double magnitude)
 {
+  if (G_UNLIKELY (a->stage != NULL))
+    row = row * a->stage->S + a->stage->i;
   a->R[row] -= value;
   if (a->mag)
     a->mag[row] += magnitude;
 }
 
-/* K-term: value = dt dF_row / dx_mid[col]; dR/dx gets -value/2. */
+/* K-term: value = dt dF_row / dx_mid[col]; dR/dx gets -value/2.
+ * Stage mode: the unknown is X_i itself, dR_i/dX_i gets -value. */
 static inline void
 acc_K (Acc *a, guint row, guint col, double value)
 {
   /* zeros too: the sparse assembly relies on the same sequence of calls */
-  if (a->J)
-    fx_matrix_add_fast (a->J, &a->band, row, col, -0.5 * value);
+  if (a->J == NULL)
+    return;
+  if (G_UNLIKELY (a->stage != NULL))
+    {
+      const guint S = a->stage->S, i = a->stage->i;
+      fx_matrix_add_fast (a->J, &a->band, row * S + i, col * S + i, -value);
+      return;
+    }
+  fx_matrix_add_fast (a->J, &a->band, row, col, -0.5 * value);
 }
 
-/* E-term: R += coef (x - x_n), dR/dx += coef. */
+/* K-term through a configuration quantity base + coef xc[col]: value =
+ * dt dF_row/dconfig * coef. The midpoint rule: as acc_K (xc = x_mid).
+ * Stage i: d xc_i / d X_j = 2 A_ij, for every stage j. */
+static inline void
+acc_K_config (Acc *a, guint row, guint col, double value)
+{
+  if (a->J == NULL)
+    return;
+  if (G_UNLIKELY (a->stage != NULL))
+    {
+      const FxStage *st = a->stage;
+      for (guint j = 0; j < st->S; j++)
+        fx_matrix_add_fast (a->J, &a->band, row * st->S + st->i, col * st->S + j,
+                            -value * st->A2[j]);
+      return;
+    }
+  acc_K (a, row, col, value);
+}
+
+/* E-term: R += coef (x - x_n), dR/dx += coef.
+ * Stage mode: R_i += coef sum_j W_ij (X_j - x_n), dR_i/dX_j += coef W_ij. */
 static inline void
 acc_E (Acc *a, guint row, guint col, double coef)
 {
+  if (G_UNLIKELY (a->stage != NULL))
+    {
+      const FxStage *st = a->stage;
+      guint r = row * st->S + st->i;
+      a->R[r] += coef * st->dxw[col];
+      if (a->mag)
+        a->mag[r] += fabs (coef) * st->magx[col];
+      if (a->J)
+        for (guint j = 0; j < st->S; j++)
+          fx_matrix_add_fast (a->J, &a->band, r, col * st->S + j, coef * st->W[j]);
+      return;
+    }
   a->R[row] += coef * (a->x[col] - a->xn[col]);
   if (a->mag)
     a->mag[row] += fabs (coef * a->x[col]) + fabs (coef * a->xn[col]);
@@ -95,14 +157,27 @@ acc_E (Acc *a, guint row, guint col, double coef)
 static inline double
 acc_rate_dt (const Acc *a, guint col)
 {
+  /* stage i of Gauss 2: dt K_i = sum_j W_ij (X_j - x_n) */
+  if (G_UNLIKELY (a->stage != NULL))
+    return a->stage->dxw[col];
   return a->x[col] - a->xn[col];
 }
 
 /* K-term through that rate: value = dt dF_row / d(acc_rate_dt (col)); with
- * x - x_n = 2 (x_mid - x_n) it is an ordinary K-term of twice the value. */
+ * x - x_n = 2 (x_mid - x_n) it is an ordinary K-term of twice the value.
+ * Stage i: d(dt K_i) / d X_j = W_ij, for every stage j. */
 static inline void
 acc_K_rate (Acc *a, guint row, guint col, double value)
 {
+  if (a->J == NULL)
+    return;
+  if (G_UNLIKELY (a->stage != NULL))
+    {
+      const FxStage *st = a->stage;
+      for (guint j = 0; j < st->S; j++)
+        fx_matrix_add_fast (a->J, &a->band, row * st->S + st->i, col * st->S + j, -value * st->W[j]);
+      return;
+    }
   acc_K (a, row, col, 2.0 * value);
 }
 

@@ -351,7 +351,8 @@ cgk_mass_factor (const FxLinkSys *l)
  * Gauss rule; CG_k: the banded mass solve, DG_{k-1}: Legendre's diagonal. */
 /* The spatial velocity Lambda(theta_mid) v_hat_mid at xi of element e. */
 static void
-velocity_mid_at (const FxLinkSys *l, const double *xm, double dt, guint e, double xi, double v[2])
+velocity_mid_at (const FxLinkSys *l, const double *xm, const double *xc, double dt, guint e, double xi,
+                 double v[2])
 {
   Shape sx, sy, sw;
   double cs[2];
@@ -360,7 +361,7 @@ velocity_mid_at (const FxLinkSys *l, const double *xm, double dt, guint e, doubl
   field_shape (l, F_VY, e, xi, &sy);
   field_shape (l, F_W, e, xi, &sw);
   double vh[2] = { shape_eval (&sx, xm), shape_eval (&sy, xm) };
-  rot (theta_n_at (l, e, xi) + 0.5 * dt * shape_eval (&sw, xm), cs);
+  rot (theta_n_at (l, e, xi) + 0.5 * dt * shape_eval (&sw, xc), cs);
   lam (cs, vh, v);
 }
 
@@ -371,7 +372,7 @@ velocity_mid_at (const FxLinkSys *l, const double *xm, double dt, guint e, doubl
  * O(h^{k+1}) at a point, while the fields at the points are as accurate as
  * the dynamics. Drawing, probes and joint gaps read these points. */
 static void
-advance_drawn_points (FxLinkSys *l, const double *xm, double dt)
+advance_drawn_points (FxLinkSys *l, const double *xm, const double *xc, double dt, double dt_r)
 {
   const guint k = l->k, n = l->n_draw;
   double *pts = l->r + 2 * field_count (l, F_VX);
@@ -380,21 +381,23 @@ advance_drawn_points (FxLinkSys *l, const double *xm, double dt)
     {
       guint e = MIN (i / k, l->N - 1);
       double xi = (double) (i - k * e) / k, v[2];
-      velocity_mid_at (l, xm, dt, e, xi, v);
+      velocity_mid_at (l, xm, xc, dt, e, xi, v);
       if (i % k == 0 && i > 0 && i < n)
         {
           double w[2];
-          velocity_mid_at (l, xm, dt, e - 1, 1.0, w);
+          velocity_mid_at (l, xm, xc, dt, e - 1, 1.0, w);
           v[0] = 0.5 * (v[0] + w[0]);
           v[1] = 0.5 * (v[1] + w[1]);
         }
-      pts[2 * i] += dt * v[0];
-      pts[2 * i + 1] += dt * v[1];
+      pts[2 * i] += dt_r * v[0];
+      pts[2 * i + 1] += dt_r * v[1];
     }
 }
 
+/* xc: where the angles are read (the midpoint rule: x_mid; a Gauss stage:
+ * its configuration); dt_r: the step times the stage's weight. */
 static void
-link_advance_positions_k (FxLinkSys *l, const double *xm, double dt)
+link_advance_positions_k (FxLinkSys *l, const double *xm, const double *xc, double dt, double dt_r)
 {
   const guint k = l->k, n_r = field_count (l, F_VX);
   const gboolean cg = l->T == FX_CAUSAL_F;
@@ -411,7 +414,7 @@ link_advance_positions_k (FxLinkSys *l, const double *xm, double dt)
         field_shape (l, F_VY, e, xi, &sy);
         field_shape (l, F_W, e, xi, &sw);
         double v[2] = { shape_eval (&sx, xm), shape_eval (&sy, xm) };
-        double theta = theta_n_at (l, e, xi) + 0.5 * dt * shape_eval (&sw, xm);
+        double theta = theta_n_at (l, e, xi) + 0.5 * dt * shape_eval (&sw, xc);
         double cs[2], Lv[2];
         rot (theta, cs);
         lam (cs, v, Lv);
@@ -441,18 +444,18 @@ link_advance_positions_k (FxLinkSys *l, const double *xm, double dt)
         b[2 * i + 1] /= m;
       }
   for (guint i = 0; i < 2 * n_r; i++)
-    l->r[i] += dt * b[i];
-  advance_drawn_points (l, xm, dt);
+    l->r[i] += dt_r * b[i];
+  advance_drawn_points (l, xm, xc, dt, dt_r);
 }
 
 static void
-link_advance_positions (FxLinkSys *l, const double *xm, double dt)
+link_advance_positions (FxLinkSys *l, const double *xm, const double *xc, double dt, double dt_r)
 {
   guint n_r = l->T == FX_CAUSAL_F ? l->N + 1 : l->N;
 
   if (l->k > 1)
     {
-      link_advance_positions_k (l, xm, dt);
+      link_advance_positions_k (l, xm, xc, dt, dt_r);
       return;
     }
   g_autofree double *b = g_new0 (double, 2 * n_r);
@@ -466,7 +469,7 @@ link_advance_positions (FxLinkSys *l, const double *xm, double dt)
         field_shape (l, F_VY, e, xi, &sy);
         field_shape (l, F_W, e, xi, &sw);
         double v[2] = { shape_eval (&sx, xm), shape_eval (&sy, xm) };
-        double theta = theta_n_at (l, e, xi) + 0.5 * dt * shape_eval (&sw, xm);
+        double theta = theta_n_at (l, e, xi) + 0.5 * dt * shape_eval (&sw, xc);
         double cs[2], Lv[2];
         rot (theta, cs);
         lam (cs, v, Lv);
@@ -494,15 +497,35 @@ link_advance_positions (FxLinkSys *l, const double *xm, double dt)
       b[i] /= l->h;
 
   for (guint i = 0; i < 2 * n_r; i++)
-    l->r[i] += dt * b[i];
+    l->r[i] += dt_r * b[i];
 }
+
+static void ge_advance_angles (FxLinkSys *l, const double *x_mid, double dt);
 
 static void
 ge_commit (FxLinkSys *l, const double *x_mid, double dt)
 {
+  link_advance_positions (l, x_mid, x_mid, dt, dt);
+  ge_advance_angles (l, x_mid, dt);
+}
+
+/* Two-stage Gauss (physics.md §16): r_{n+1} = r_n + dt sum_i b_i P(Lambda(theta_i)
+ * v(X_i)), b_i = 1/2, sampled exactly as the stages' gravity power; the
+ * angles, linear in the velocities, with x_bar = sum_i b_i X_i. */
+static void
+ge_commit_stages (FxLinkSys *l, const double *const *X, const double *const *Xc, guint S,
+                  const double *x_bar, double dt)
+{
+  for (guint i = 0; i < S; i++)
+    link_advance_positions (l, X[i], Xc[i], dt, dt / S);
+  ge_advance_angles (l, x_bar, dt);
+}
+
+static void
+ge_advance_angles (FxLinkSys *l, const double *x_mid, double dt)
+{
   guint n_theta = l->n_theta;
 
-  link_advance_positions (l, x_mid, dt);
   for (guint i = 0; i < n_theta; i++)
     l->theta[i] += dt * x_mid[field_dof (l, F_W, i)];
   if (l->R == FX_CAUSAL_V)
@@ -749,6 +772,7 @@ const FxLinkModel fx_link_model_geometrically_exact = {
   .energy = ge_energy,
   .momentum = ge_momentum,
   .commit = ge_commit,
+  .commit_stages = ge_commit_stages,
   .node = ge_node,
   .blocks = ge_blocks,
   .unknown_is_velocity = ge_unknown_is_velocity,

@@ -360,14 +360,15 @@ element_nonlinear (FxSystem *sys, const FxLinkSys *l, guint e, Acc *a)
           field_shape_gauss (l, t, f, e, gp, &sh[f]);
           q[f] = shape_eval (&sh[f], a->xm);
         }
-      /* theta lives in the space of omega: omega's weights serve it */
+      /* theta lives in the space of omega: omega's weights serve it; the
+       * configuration at this evaluation is xc (fx-kernel.h; midpoint: q[F_W]) */
       double theta_n = 0.0;
       if (l->k == 1)
         theta_n = theta_n_at (l, e, xi);
       else
         for (guint i = 0; i < sh[F_W].n; i++)
           theta_n += sh[F_W].w[i] * l->theta[l->k * e + i];
-      double theta = theta_n + 0.5 * dt * q[F_W];
+      double theta = theta_n + 0.5 * dt * shape_eval (&sh[F_W], a->xc);
 
       gauss_integrands (l, q, theta, sys->gravity, val, mag, a->J ? da : NULL);
 
@@ -382,7 +383,7 @@ element_nonlinear (FxSystem *sys, const FxLinkSys *l, guint e, Acc *a)
               if (a->J == NULL)
                 continue;
               /* theta_mid depends on omega_mid with slope dt/2 */
-              double dw = da[r][F_W] + 0.5 * dt * da[r][F_N_FIELDS];
+              double dw = da[r][F_W] + 0.5 * dt * da[r][F_N_FIELDS] * a->fold;
               for (int c = 0; c < F_N_FIELDS; c++)
                 {
                   double d = c == F_W ? dw : da[r][c];
@@ -392,6 +393,11 @@ element_nonlinear (FxSystem *sys, const FxLinkSys *l, guint e, Acc *a)
                     continue;
                   for (guint kk = 0; kk < sh[c].n; kk++)
                     acc_K (a, sh[r].dof[k], sh[c].dof[kk], wr * d * sh[c].w[kk]);
+                  /* Gauss stages: theta's own path, to every stage (fx-kernel.h) */
+                  if (c == F_W && a->fold == 0.0)
+                    for (guint kk = 0; kk < sh[c].n; kk++)
+                      acc_K_config (a, sh[r].dof[k], sh[c].dof[kk],
+                                    wr * 0.5 * dt * da[r][F_N_FIELDS] * sh[c].w[kk]);
                 }
             }
         }

@@ -81,6 +81,11 @@ struct _FxLinkModel {
 
   /* After an accepted step with midpoint state x_mid: advance the configuration. */
   void (*commit) (FxLinkSys *l, const double *x_mid, double dt);
+  /* The same after a two-stage Gauss step (physics.md §16): stage states
+   * X[i], their configuration velocities Xc[i] (fx-kernel.h), weights 1/S,
+   * x_bar = sum_i X[i] / S. NULL: the model refuses gauss4. */
+  void (*commit_stages) (FxLinkSys *l, const double *const *X, const double *const *Xc,
+                         guint S, const double *x_bar, double dt);
 
   /* The material point at fraction s of the link, with x_mid the
    * midpoint unknowns of a step dt (dt = 0: the state x_mid at the

@@ -61,7 +61,7 @@ point_load (FxSystem *sys, const FxPointLoad *pl, Acc *a)
       field_shape (l, F_VX, ps->element, ps->xi, &sv[0]);
       field_shape (l, F_VY, ps->element, ps->xi, &sv[1]);
       field_shape (l, F_W, ps->element, ps->xi, &sw);
-      double w_mid = shape_eval (&sw, a->xm);
+      double w_mid = shape_eval (&sw, a->xc);  /* configuration velocity (fx-kernel.h) */
       double theta = theta_n_at (l, ps->element, ps->xi) + 0.5 * dt * w_mid;
       double cs[2];
       rot (theta, cs);
@@ -80,7 +80,7 @@ point_load (FxSystem *sys, const FxPointLoad *pl, Acc *a)
             power += w * a->xm[sv[c].dof[i]] * f[c];
             if (!pl->material)
               for (guint kk = 0; kk < sw.n; kk++)
-                acc_K (a, sv[c].dof[i], sw.dof[kk], dt * w * Sf[c] * 0.5 * dt * sw.w[kk]);
+                acc_K_config (a, sv[c].dof[i], sw.dof[kk], dt * w * Sf[c] * 0.5 * dt * sw.w[kk]);
           }
       for (guint i = 0; i < sw.n; i++)
         {

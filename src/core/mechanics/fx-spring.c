@@ -14,9 +14,12 @@ spring_kernel (const FxSpringSys *sp, Acc *a)
 {
   const double dt = a->dt;
   double rel = a->xm[sp->dof_a] - (sp->dof_b >= 0 ? a->xm[sp->dof_b] : 0.0);
-  double phi = sp->phi + 0.5 * dt * rel;
+  /* the twist rides on xc (fx-kernel.h): the midpoint's rel, or Gauss's stage sum */
+  double rel_c = a->xc[sp->dof_a] - (sp->dof_b >= 0 ? a->xc[sp->dof_b] : 0.0);
+  double phi = sp->phi + 0.5 * dt * rel_c;
   double Ma = -sp->k * (phi - sp->rest) - sp->c * rel;
-  double dMa = -sp->k * 0.5 * dt - sp->c;  /* dM_a / d rel */
+  double dMa = -sp->k * 0.5 * dt * a->fold - sp->c;  /* dM_a / d rel */
+  double dMc = -sp->k * 0.5 * dt;                    /* dM_a / d rel_c (stages) */
 
   a->loss += sp->c * rel * rel;
   acc_G (a, (guint) sp->dof_a, dt * Ma, fabs (dt * Ma));
@@ -27,6 +30,16 @@ spring_kernel (const FxSpringSys *sp, Acc *a)
       acc_G (a, (guint) sp->dof_b, -dt * Ma, fabs (dt * Ma));
       acc_K (a, (guint) sp->dof_b, (guint) sp->dof_a, -dt * dMa);
       acc_K (a, (guint) sp->dof_b, (guint) sp->dof_b, dt * dMa);
+    }
+  if (a->fold == 0.0)
+    {
+      acc_K_config (a, (guint) sp->dof_a, (guint) sp->dof_a, dt * dMc);
+      if (sp->dof_b >= 0)
+        {
+          acc_K_config (a, (guint) sp->dof_a, (guint) sp->dof_b, -dt * dMc);
+          acc_K_config (a, (guint) sp->dof_b, (guint) sp->dof_a, -dt * dMc);
+          acc_K_config (a, (guint) sp->dof_b, (guint) sp->dof_b, dt * dMc);
+        }
     }
 }
 

@@ -225,6 +225,23 @@ void    fx_system_flows    (FxSystem *system, const double *x, double dt,
 /* Accept x as the state at t + dt: advance angles, positions and time. */
 void    fx_system_commit   (FxSystem *system, const double *x, double dt);
 
+/* Two-stage Gauss (physics.md §16; fx-assembly.c): the stage unknowns X are
+ * interleaved, unknown c of stage i at FX_GAUSS_STAGES c + i. */
+#define FX_GAUSS_STAGES 2
+extern const double fx_gauss_c[FX_GAUSS_STAGES];
+extern const double fx_gauss_A[FX_GAUSS_STAGES][FX_GAUSS_STAGES];
+extern const double fx_gauss_d[FX_GAUSS_STAGES];  /* x_{n+1} = x_n + sum_j d_j (X_j - x_n) */
+void    fx_gauss_stage_states     (guint n, const double *X, guint i, double *xi, double *xc);
+void    fx_system_stage_residual  (FxSystem *system, const double *X, double dt,
+                                   double *residual, double *mag, FxMatrix *jacobian);
+void    fx_system_stage_flows     (FxSystem *system, const double *X, double dt,
+                                   double *supplied, double *dissipated);
+void    fx_system_stage_drives    (FxSystem *system, double dt);
+FxMatrix *fx_system_new_stage_jacobian (FxSystem *system, FxMatrixKind kind, GError **error);
+/* Accept x_new (from the stages X) as the state at t + dt. */
+void    fx_system_commit_stages   (FxSystem *system, const double *X, const double *x_new,
+                                   double dt);
+
 /* Add a step's midpoint reactions to their impulse (fx-measure.c): called
  * by fx_system_commit before it moves the configuration. */
 void    fx_reactions_accumulate (FxSystem *system, const double *x_mid, double dt);

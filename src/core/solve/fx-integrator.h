@@ -81,6 +81,11 @@ const char   *fx_integrator_describe_solver (FxIntegrator *integrator);
  * predicted costs, so that a run is the same on every machine). */
 void          fx_integrator_set_newton (FxIntegrator *integrator, FxNewtonKind kind);
 gboolean      fx_integrator_reuses_factorisations (FxIntegrator *integrator);
+/* The time-stepping method: the model's "time.integrator" at creation
+ * (midpoint by default); gauss4 solves the stage pair of physics.md §16. */
+void          fx_integrator_set_method (FxIntegrator *integrator, FxIntegratorKind kind);
+FxIntegratorKind fx_integrator_get_method (FxIntegrator *integrator);
+
 /* TRUE: FX_NEWTON_AUTO, FALSE: FX_NEWTON_FULL. */
 void          fx_integrator_set_simplified_newton (FxIntegrator *integrator, gboolean enabled);
 
