@@ -380,8 +380,8 @@ sweep (const Problem *p, const char *svg_dir)
         {
           guint n = p->ns[ni];
           double prev_error = INFINITY;
-          /* a high degree on a fine mesh costs much and tells nothing new */
-          if (n * k > p->ns[p->n_ns - 1] * (k == 1 ? 1 : 1))
+          /* a high degree on the finest meshes costs much and tells nothing new */
+          if (p->n_ns > 1 && k > 1 && n * k > p->ns[p->n_ns - 1])
             continue;
           for (guint hv = 0; hv <= p->halvings; hv++)
             {
