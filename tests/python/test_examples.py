@@ -1,0 +1,102 @@
+"""The examples in examples/python run as they are and say what they should;
+the README's GJS one-liner works."""
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+
+def example(source_root, name):
+    return os.path.join(source_root, "examples", "python", name)
+
+
+def run(args, cwd, env=None):
+    p = subprocess.run([sys.executable] + args, cwd=cwd, capture_output=True, text=True,
+                       timeout=600, stdin=subprocess.DEVNULL, env=env)
+    return p.returncode, p.stdout, p.stderr
+
+
+def is_png(path):
+    with open(path, "rb") as f:
+        return f.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_four_bar_sweep_and_its_slurm_array(source_root, tmp_path):
+    status, out, err = run([example(source_root, "four-bar-sweep.py"), "sweep.png", "--end", "1"],
+                           tmp_path)
+    assert status == 0, err
+    assert is_png(tmp_path / "sweep.png")
+    table = out.splitlines()
+    assert table[0] == "crank_m,rocker_swing_deg"
+    direct = [line.split(",") for line in table[1:]]
+    assert len(direct) == 7
+
+    # the same sweep as a job array: one task per value, then the merge
+    with open(example(source_root, "four-bar-sweep.sbatch")) as f:
+        assert "#SBATCH --array=0-6\n" in f.read()
+    results = tmp_path / "results"
+    for task in range(7):
+        env = dict(os.environ, SLURM_ARRAY_TASK_ID=str(task))
+        if task == 3:  # the merge names a missing task
+            status, _, err = run([example(source_root, "four-bar-sweep-merge.py"), str(results)],
+                                 tmp_path)
+            assert status == 2 and "tasks 3, 4, 5, 6 have no result" in err
+        status, _, err = run([example(source_root, "four-bar-sweep-task.py"), str(results),
+                              "--end", "1"], tmp_path, env)
+        assert status == 0, err
+    status, _, err = run([example(source_root, "four-bar-sweep-merge.py"), str(results)], tmp_path)
+    assert status == 0, err
+    assert is_png(results / "sweep.png")
+    merged = (results / "sweep.csv").read_text().splitlines()[1:]
+    assert [[f"{float(a):.3f}", f"{float(b):.3f}"] for a, b in
+            (line.split(",") for line in merged)] == direct
+    env = dict(os.environ, SLURM_ARRAY_TASK_ID="7")
+    status, _, err = run([example(source_root, "four-bar-sweep-task.py"), str(results)],
+                         tmp_path, env)
+    assert status != 0 and "SLURM_ARRAY_TASK_ID must be 0 to 6" in err
+
+
+def test_cantilever_frequencies_converge(source_root, tmp_path):
+    status, out, err = run([example(source_root, "cantilever-frequencies.py"),
+                            "--max-elements", "32"], tmp_path)
+    assert status == 0, err
+    rows = [line.split(",") for line in out.splitlines()[2:]]
+    assert [r[0] for r in rows] == ["2", "4", "8", "16", "32"]
+    f1_errors = [abs(float(r[4])) for r in rows]
+    f3_errors = [abs(float(r[6])) for r in rows]
+    assert f1_errors[-1] < 1e-4 and f3_errors[-1] < 1e-2
+    assert f3_errors == sorted(f3_errors, reverse=True)  # refining always helps mode 3
+
+
+def test_damping_search(source_root, tmp_path):
+    status, out, err = run([example(source_root, "damping-search.py")], tmp_path)
+    assert status == 0, err
+    last = out.splitlines()[-1]
+    m = re.search(r"c = ([0-9.e+-]+) N s/m\^2, damping ratio zeta1 = ([0-9.]+)", last)
+    assert m, last
+    c, zeta = float(m.group(1)), float(m.group(2))
+    assert 0.01 < zeta < 1
+    rows = [line.split(",") for line in out.splitlines()[2:-1]]
+    # every tried value on the right side of the limit
+    for row in rows:
+        tried, swing = float(row[0]), float(row[2])
+        assert (swing <= 1e-3) == (tried >= c) or abs(tried - c) < 1e-9
+
+
+def test_readme_gjs_line(source_root, tmp_path):
+    gjs = shutil.which("gjs")
+    if gjs is None:
+        pytest.skip("gjs is not installed")
+    with open(os.path.join(source_root, "README.md"), encoding="utf-8") as f:
+        lines = [line.strip() for line in f if line.strip().startswith("gjs -c")]
+    assert len(lines) == 1
+    args = shlex.split(lines[0])
+    p = subprocess.run(args, cwd=source_root, capture_output=True, text=True, timeout=300,
+                       stdin=subprocess.DEVNULL)
+    assert p.returncode == 0, p.stderr
+    t, H, balance = (float(v) for v in p.stdout.split())
+    assert abs(t - 1.0) < 1e-9 and H > 0 and abs(balance) < 1e-10 * H
