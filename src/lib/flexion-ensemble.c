@@ -115,6 +115,8 @@ flexion_ensemble_new (FlexionModel *model, guint n_samples, guint threads,
  * flexion_ensemble_get_n_samples:
  * @self: an ensemble
  *
+ * Gets the number of samples of the study.
+ *
  * Returns: N, the samples of the study
  */
 guint
@@ -127,6 +129,8 @@ flexion_ensemble_get_n_samples (FlexionEnsemble *self)
 /**
  * flexion_ensemble_get_n_ok:
  * @self: an ensemble
+ *
+ * Gets the number of samples in the statistics.
  *
  * Returns: the samples in the statistics
  */
@@ -141,6 +145,8 @@ flexion_ensemble_get_n_ok (FlexionEnsemble *self)
  * flexion_ensemble_get_n_failed:
  * @self: an ensemble
  *
+ * Gets the number of samples that failed.
+ *
  * Returns: the samples whose solver failed, left out of the statistics
  */
 guint
@@ -153,6 +159,8 @@ flexion_ensemble_get_n_failed (FlexionEnsemble *self)
 /**
  * flexion_ensemble_get_worst_balance:
  * @self: an ensemble
+ *
+ * Gets the worst relative energy balance of the study.
  *
  * Returns: the largest |energy balance| / energy scale over every step of
  *   every sample: round-off
@@ -167,6 +175,8 @@ flexion_ensemble_get_worst_balance (FlexionEnsemble *self)
 /**
  * flexion_ensemble_list_columns:
  * @self: an ensemble
+ *
+ * Lists the columns of the statistics.
  *
  * Returns: (transfer full) (array zero-terminated=1): the columns' names
  */
@@ -189,6 +199,8 @@ flexion_ensemble_list_columns (FlexionEnsemble *self)
  * flexion_ensemble_get_times:
  * @self: an ensemble
  * @n_values: (out): the output times
+ *
+ * Gets the times the statistics are given at.
  *
  * Returns: (array length=n_values) (transfer full): the output times, s
  */
@@ -245,6 +257,8 @@ column_values (FlexionEnsemble *self, const char *column, Statistic statistic, d
  * @n_values: (out): the output times
  * @error: return location for an error
  *
+ * Gets a column's mean over the samples.
+ *
  * Returns: (array length=n_values) (transfer full) (nullable): the column's
  *   mean at every output time
  */
@@ -262,6 +276,8 @@ flexion_ensemble_get_mean (FlexionEnsemble *self, const char *column, gsize *n_v
  * @column: a column's name
  * @n_values: (out): the output times
  * @error: return location for an error
+ *
+ * Gets a column's standard deviation over the samples.
  *
  * Returns: (array length=n_values) (transfer full) (nullable): the column's
  *   standard deviation at every output time

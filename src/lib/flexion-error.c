@@ -1,6 +1,13 @@
 /* flexion-error.c: the error domain of libflexion (flexion-error.h). */
 #include "flexion-private.h"
 
+/**
+ * flexion_error_quark:
+ *
+ * The error domain of libflexion, [error@Flexion.Error].
+ *
+ * Returns: the quark of "flexion-error-quark"
+ */
 G_DEFINE_QUARK (flexion-error-quark, flexion_error)
 
 /* The core's errors keep their message; the domain becomes FLEXION_ERROR

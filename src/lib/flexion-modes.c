@@ -109,6 +109,8 @@ mode_at (FlexionModes *self, guint mode)
  * flexion_modes_get_n_modes:
  * @self: the modes
  *
+ * Gets the number of modes.
+ *
  * Returns: how many modes the list has
  */
 guint
@@ -122,6 +124,8 @@ flexion_modes_get_n_modes (FlexionModes *self)
  * flexion_modes_get_kind:
  * @self: the modes
  * @mode: 0 .. n_modes − 1
+ *
+ * Gets what kind of mode a mode is.
  *
  * Returns: what mode @mode is
  */
@@ -137,6 +141,8 @@ flexion_modes_get_kind (FlexionModes *self, guint mode)
  * flexion_modes_get_index:
  * @self: the modes
  * @mode: 0 .. n_modes − 1
+ *
+ * Gets a mode's number within its kind.
  *
  * Returns: the mode's number within its kind, from 1 ("mode 2",
  *   "motion 1"), as `flexion-cli modes` numbers it
@@ -154,6 +160,8 @@ flexion_modes_get_index (FlexionModes *self, guint mode)
  * @self: the modes
  * @mode: 0 .. n_modes − 1
  *
+ * Gets a mode's frequency.
+ *
  * Returns: the mode's frequency, Hz (0 for motions and self-stress states)
  */
 double
@@ -169,6 +177,8 @@ flexion_modes_get_frequency (FlexionModes *self, guint mode)
  * @self: the modes
  * @kind: which modes
  * @n_values: (out): how many there are
+ *
+ * Gets the frequencies of every mode of one kind.
  *
  * Returns: (array length=n_values) (transfer full): the frequencies (Hz) of
  *   the modes of @kind, in the list's order (vibrations: rising)
@@ -193,6 +203,8 @@ flexion_modes_get_frequencies (FlexionModes *self, FlexionModeKind kind, gsize *
  * @self: the modes
  * @mode: 0 .. n_modes − 1
  *
+ * Gets a mode's label, as the app and the CLI's animations show it.
+ *
  * Returns: (transfer full): "mode 2 · 13.7 Hz", "mechanism mode 1",
  *   "self-stress state 1" ...
  */
@@ -210,6 +222,8 @@ flexion_modes_get_label (FlexionModes *self, guint mode)
  * @name: as `flexion-cli modes --mode` takes it: "3" (vibration 3),
  *   "motion:1", "self-stress:2" or "regularisation:1"
  * @error: return location for an error
+ *
+ * Finds a mode by the name `flexion-cli modes --mode` takes.
  *
  * Returns: the mode's place in the list, or -1 with @error set
  */
@@ -230,6 +244,8 @@ flexion_modes_find (FlexionModes *self, const char *name, GError **error)
  * flexion_modes_get_counted:
  * @self: the modes
  *
+ * Tells whether the motions and self-stress states were counted.
+ *
  * Returns: whether motions and self-stress states were counted (the dense
  *   solve); %FALSE when only the lowest vibrations were found
  */
@@ -244,6 +260,8 @@ flexion_modes_get_counted (FlexionModes *self)
  * flexion_modes_get_mobility:
  * @self: the modes
  *
+ * Gets the mobility: the number of motions.
+ *
  * Returns: the number of motions (rigid-body and mechanism motions)
  */
 guint
@@ -256,6 +274,8 @@ flexion_modes_get_mobility (FlexionModes *self)
 /**
  * flexion_modes_get_self_stress:
  * @self: the modes
+ *
+ * Gets the number of self-stress states.
  *
  * Returns: the number of self-stress states: the degree of static
  *   indeterminacy
@@ -271,6 +291,8 @@ flexion_modes_get_self_stress (FlexionModes *self)
  * flexion_modes_get_n_unknowns:
  * @self: the modes
  *
+ * Gets the size of the linearised system.
+ *
  * Returns: the unknowns of the linearised system
  */
 guint
@@ -283,6 +305,8 @@ flexion_modes_get_n_unknowns (FlexionModes *self)
 /**
  * flexion_modes_get_summary:
  * @self: the modes
+ *
+ * Sums the modes up in a line.
  *
  * Returns: (transfer full): "mobility 1 · statically determinate" and the
  *   like, the first line of `flexion-cli modes`
@@ -335,6 +359,8 @@ flexion_modes_get_shape (FlexionModes *self, guint mode, FlexionShapeValue value
  * @value: what to read at each node
  * @n_values: (out): the link's nodes
  * @error: return location for an error
+ *
+ * Gets a mode's shape along one link.
  *
  * Returns: (array length=n_values) (transfer full) (nullable): a mode's
  *   shape at the nodes of one link, from its `from` joint to its `to` joint

@@ -191,6 +191,8 @@ flexion_simulation_new (FlexionModel *model, GCancellable *cancellable, GError *
  * flexion_simulation_get_model:
  * @self: a simulation
  *
+ * Gets the model the simulation runs.
+ *
  * Returns: (transfer none): the simulation's copy of its model
  */
 FlexionModel *
@@ -203,6 +205,8 @@ flexion_simulation_get_model (FlexionSimulation *self)
 /**
  * flexion_simulation_describe_solver:
  * @self: a simulation
+ *
+ * Names the linear solver the run's Newton iterations use.
  *
  * Returns: (transfer full): the linear solver in use, as `flexion-cli run`
  *   says it ("banded LU (GSL), ..." or "sparse LU (KLU), ...")
@@ -358,6 +362,8 @@ last_report (FlexionSimulation *self)
  * flexion_simulation_get_n_frames:
  * @self: a simulation
  *
+ * Gets the number of frames so far.
+ *
  * Returns: the frames so far: the steps taken plus one (frame 0)
  */
 guint
@@ -370,6 +376,8 @@ flexion_simulation_get_n_frames (FlexionSimulation *self)
 /**
  * flexion_simulation_get_time:
  * @self: a simulation
+ *
+ * Gets the time of the newest frame.
  *
  * Returns: the newest frame's time, s
  */
@@ -384,6 +392,8 @@ flexion_simulation_get_time (FlexionSimulation *self)
  * flexion_simulation_get_energy:
  * @self: a simulation
  *
+ * Gets the Hamiltonian, the total energy, of the newest frame.
+ *
  * Returns: the newest frame's Hamiltonian H (kinetic + elastic + gravity), J
  */
 double
@@ -396,6 +406,8 @@ flexion_simulation_get_energy (FlexionSimulation *self)
 /**
  * flexion_simulation_get_kinetic_energy:
  * @self: a simulation
+ *
+ * Gets the kinetic energy of the newest frame.
  *
  * Returns: the newest frame's kinetic energy, J
  */
@@ -410,6 +422,8 @@ flexion_simulation_get_kinetic_energy (FlexionSimulation *self)
  * flexion_simulation_get_elastic_energy:
  * @self: a simulation
  *
+ * Gets the elastic energy of the newest frame.
+ *
  * Returns: the newest frame's elastic energy, J
  */
 double
@@ -422,6 +436,8 @@ flexion_simulation_get_elastic_energy (FlexionSimulation *self)
 /**
  * flexion_simulation_get_gravity_energy:
  * @self: a simulation
+ *
+ * Gets the potential energy of gravity of the newest frame.
  *
  * Returns: the newest frame's potential energy of gravity, J
  */
@@ -436,6 +452,8 @@ flexion_simulation_get_gravity_energy (FlexionSimulation *self)
  * flexion_simulation_get_supplied:
  * @self: a simulation
  *
+ * Gets the work supplied during the newest step.
+ *
  * Returns: the work supplied during the newest frame's step, J (0 at frame 0)
  */
 double
@@ -448,6 +466,8 @@ flexion_simulation_get_supplied (FlexionSimulation *self)
 /**
  * flexion_simulation_get_dissipated:
  * @self: a simulation
+ *
+ * Gets the energy dissipated during the newest step.
  *
  * Returns: the energy dissipated during the newest frame's step, J
  */
@@ -462,6 +482,8 @@ flexion_simulation_get_dissipated (FlexionSimulation *self)
  * flexion_simulation_get_balance:
  * @self: a simulation
  *
+ * Gets the energy balance of the newest step.
+ *
  * Returns: the newest step's energy balance H(n+1) − H(n) − supplied +
  *   dissipated, J: round-off
  */
@@ -475,6 +497,8 @@ flexion_simulation_get_balance (FlexionSimulation *self)
 /**
  * flexion_simulation_get_newton_iterations:
  * @self: a simulation
+ *
+ * Gets the Newton iterations of the newest step.
  *
  * Returns: the Newton iterations of the newest step, over its substeps
  */
@@ -584,6 +608,8 @@ series (GArray *table, guint frames, guint stride, guint column, gsize *n_values
  * @value: what to read
  * @error: return location for an error
  *
+ * Gets a probe's value in the newest frame.
+ *
  * Returns: the probe's value in the newest frame (0 with @error set)
  */
 double
@@ -609,6 +635,8 @@ flexion_simulation_get_probe (FlexionSimulation *self, const char *probe,
  * @value: what to read
  * @n_values: (out): the number of frames
  * @error: return location for an error
+ *
+ * Gets a probe's value in every frame.
  *
  * Returns: (array length=n_values) (transfer full) (nullable): the probe's
  *   value in every frame, frame 0 first
@@ -661,6 +689,8 @@ flexion_simulation_joint_holds (FlexionSimulation *self, const char *joint,
  * @value: the channel
  * @error: return location for an error
  *
+ * Gets a support's reaction in the newest frame.
+ *
  * Returns: the joint's reaction in the newest frame: the mean over the
  *   step that ended there (0 where the joint holds nothing)
  */
@@ -688,6 +718,8 @@ flexion_simulation_get_reaction (FlexionSimulation *self, const char *joint,
  * @value: the channel
  * @n_values: (out): the number of frames
  * @error: return location for an error
+ *
+ * Gets a support's reaction in every frame.
  *
  * Returns: (array length=n_values) (transfer full) (nullable): the joint's
  *   reaction in every frame, frame 0 first
