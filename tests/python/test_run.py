@@ -143,3 +143,30 @@ def test_step_adds_one_frame():
     # run_until counts steps as the CLI does: ceil(t / dt)
     sim.run_until(0.0105, None)
     assert sim.get_n_frames() == 12
+
+
+def test_nothing_on_stdout(tmp_path):
+    """A script's stdout is its own: the library prints nothing there."""
+    import subprocess
+    import sys
+    folder = os.path.dirname(examples()[0])
+    script = f"""
+import gi
+gi.require_version("Flexion", "1.0")
+from gi.repository import Flexion, GLib
+m = Flexion.Model.new_from_file({os.path.join(folder, "four-bar.flexion")!r})
+m.set_end_time(0.1)
+Flexion.Simulation.new(m, None).run(None)
+Flexion.Modes.new(m, 3, None)
+try:
+    m.set_link_elements("crank", 0)
+except GLib.Error:
+    pass
+n = Flexion.Model.new_from_file({os.path.join(folder, "stochastic-spaghetti.flexion")!r})
+n.set_end_time(0.05)
+Flexion.Ensemble.new(n, 2, 1, None)
+"""
+    p = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=300, stdin=subprocess.DEVNULL)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == ""
