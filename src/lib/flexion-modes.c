@@ -54,7 +54,9 @@ flexion_modes_init (FlexionModes *self)
  * @model: the model (copied)
  * @max_vibrations: the vibration modes to keep, lowest first (0: all;
  *   `flexion-cli modes --count`, 10 by default there)
- * @cancellable: (nullable): stops the work between its phases
+ * @cancellable: (nullable): stops the build of the model's system; the
+ *   eigensolver itself runs to its end, and a cancellation meanwhile is
+ *   reported after it
  * @error: return location for an error
  *
  * Computes the modes: densely up to 2000 unknowns (everything), beyond by
