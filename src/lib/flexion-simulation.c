@@ -218,6 +218,24 @@ flexion_simulation_describe_solver (FlexionSimulation *self)
   return g_strdup (fx_integrator_describe_solver (self->integrator));
 }
 
+/**
+ * flexion_simulation_set_newton:
+ * @self: a simulation
+ * @newton: the Newton variant
+ *
+ * Chooses how Newton treats its matrix, as `flexion-cli run --newton`
+ * does; set it before the first step to get that command's numbers.
+ */
+void
+flexion_simulation_set_newton (FlexionSimulation *self, FlexionNewton newton)
+{
+  g_return_if_fail (FLEXION_IS_SIMULATION (self));
+  g_return_if_fail (newton <= FLEXION_NEWTON_SIMPLIFIED);
+  G_STATIC_ASSERT ((int) FLEXION_NEWTON_FULL == (int) FX_NEWTON_FULL);
+  G_STATIC_ASSERT ((int) FLEXION_NEWTON_SIMPLIFIED == (int) FX_NEWTON_SIMPLIFIED);
+  fx_integrator_set_newton (self->integrator, (FxNewtonKind) newton);
+}
+
 static gboolean
 report_is_finite (const FxStepReport *r)
 {

@@ -99,4 +99,21 @@ typedef enum {
   FLEXION_SHAPE_VALUE_AXIAL,
 } FlexionShapeValue;
 
+/**
+ * FlexionNewton:
+ * @FLEXION_NEWTON_AUTO: reuse factorisations where the model's predicted
+ *   costs say it pays (the default)
+ * @FLEXION_NEWTON_FULL: factorise the Newton matrix at every iteration
+ * @FLEXION_NEWTON_SIMPLIFIED: reuse a factorisation across iterations and
+ *   steps while it still contracts
+ *
+ * How Newton treats its matrix, as `flexion-cli run --newton` chooses it.
+ * Every variant ends a step at round-off.
+ */
+typedef enum {
+  FLEXION_NEWTON_AUTO,
+  FLEXION_NEWTON_FULL,
+  FLEXION_NEWTON_SIMPLIFIED,
+} FlexionNewton;
+
 G_END_DECLS

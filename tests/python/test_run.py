@@ -98,6 +98,23 @@ def test_run_matches_cli(path, cli, tmp_path):
     assert header == expected
 
 
+@pytest.mark.parametrize("newton", ["full", "simplified"])
+def test_newton_variant_matches_cli(newton, cli, tmp_path):
+    path = [p for p in examples() if name(p) == "four-bar"][0]
+    status, _, stderr = run_cli(cli, ["run", path, "--until", "0.2", "--newton", newton,
+                                      "--energy", "energy.csv"], tmp_path)
+    assert status == 0, stderr
+    model = Flexion.Model.new_from_file(path)
+    model.set_end_time(0.2)
+    sim = Flexion.Simulation.new(model, None)
+    sim.set_newton(getattr(Flexion.Newton, newton.upper()))
+    sim.run(None)
+    header, rows = read_csv(tmp_path / "energy.csv")
+    for key in ("H", "balance", "newton_iters", "factorisations"):
+        column = header.index(key)
+        assert [float(r[column]) for r in rows] == sim.get_series(key), key
+
+
 def test_link_nodes_match_trace(cli, tmp_path):
     path = [p for p in examples() if name(p) == "four-bar"][0]
     status, _, stderr = run_cli(cli, ["run", path, "--until", "0.1", "--every", "50",
