@@ -47,6 +47,8 @@ struct _FlexionSimulation {
   GArray *reports;          /* FxStepReport per frame */
   GArray *probes;           /* FX_PROBE_N_VALUES per probe per frame */
   GArray *reactions;        /* FX_REACTION_N_VALUES per joint per frame */
+  guint n_frames;           /* frames so far; the arrays hold the kept ones */
+  gboolean keep_history;    /* FALSE: the arrays hold the newest frame only */
   GError *failure;          /* a step failed: no more steps */
 };
 
@@ -81,6 +83,7 @@ flexion_simulation_init (FlexionSimulation *self)
   self->reports = g_array_new (FALSE, FALSE, sizeof (FxStepReport));
   self->probes = g_array_new (FALSE, FALSE, sizeof (double));
   self->reactions = g_array_new (FALSE, FALSE, sizeof (double));
+  self->keep_history = TRUE;
 }
 
 /* The CLI's sentences for a model that cannot be built (flexion-cli-solver.c:
@@ -123,8 +126,17 @@ record_frame (FlexionSimulation *self, const FxStepReport *report)
 {
   const FxModel *m = self->fx;
   guint n_probes = m->probes->len, n_joints = m->joints->len;
-  guint p0 = self->probes->len, r0 = self->reactions->len;
+  guint p0, r0;
 
+  if (!self->keep_history)
+    {
+      g_array_set_size (self->reports, 0);
+      g_array_set_size (self->probes, 0);
+      g_array_set_size (self->reactions, 0);
+    }
+  p0 = self->probes->len;
+  r0 = self->reactions->len;
+  self->n_frames++;
   g_array_append_vals (self->reports, report, 1);
   g_array_set_size (self->probes, p0 + FX_PROBE_N_VALUES * n_probes);
   for (guint p = 0; p < n_probes; p++)
@@ -236,6 +248,24 @@ flexion_simulation_set_newton (FlexionSimulation *self, FlexionNewton newton)
   fx_integrator_set_newton (self->integrator, (FxNewtonKind) newton);
 }
 
+/**
+ * flexion_simulation_set_keep_history:
+ * @self: a simulation
+ * @keep: %TRUE (the default) to keep every frame's energies, probe values
+ *   and reactions; %FALSE to keep the newest frame's only
+ *
+ * A frame kept costs about 100 bytes, plus 64 per probe and 24 per joint: a
+ * run of millions of steps may rather read what it needs as it goes. The
+ * series then start at the newest frame; frames already kept are dropped
+ * at the next step.
+ */
+void
+flexion_simulation_set_keep_history (FlexionSimulation *self, gboolean keep)
+{
+  g_return_if_fail (FLEXION_IS_SIMULATION (self));
+  self->keep_history = keep;
+}
+
 static gboolean
 report_is_finite (const FxStepReport *r)
 {
@@ -345,7 +375,7 @@ flexion_simulation_run_until (FlexionSimulation *self, double t, GCancellable *c
       return FALSE;
     }
   flexion_cancel_begin (&scope, cancellable);
-  while (ok && (double) (self->reports->len - 1) < steps)
+  while (ok && (double) (self->n_frames - 1) < steps)
     ok = !flexion_cancel_check (cancellable, error) && step_once (self, error);
   flexion_cancel_end (&scope);
   return ok;
@@ -388,7 +418,7 @@ guint
 flexion_simulation_get_n_frames (FlexionSimulation *self)
 {
   g_return_val_if_fail (FLEXION_IS_SIMULATION (self), 0);
-  return self->reports->len;
+  return self->n_frames;
 }
 
 /**
@@ -556,7 +586,8 @@ report_value (const FxStepReport *r, const char *name, double *out)
  * @n_values: (out): the number of frames
  * @error: return location for an error
  *
- * Every frame's value of one column, frame 0 first.
+ * Every kept frame's value of one column, frame 0 first (all frames
+ * unless [method@Flexion.Simulation.set_keep_history] said otherwise).
  *
  * Returns: (array length=n_values) (transfer full) (nullable): the values,
  *   or %NULL with @error set for an unknown name
@@ -657,7 +688,7 @@ flexion_simulation_get_probe (FlexionSimulation *self, const char *probe,
  * Gets a probe's value in every frame.
  *
  * Returns: (array length=n_values) (transfer full) (nullable): the probe's
- *   value in every frame, frame 0 first
+ *   value in every kept frame, frame 0 first
  */
 double *
 flexion_simulation_get_probe_series (FlexionSimulation *self, const char *probe,
@@ -740,7 +771,7 @@ flexion_simulation_get_reaction (FlexionSimulation *self, const char *joint,
  * Gets a support's reaction in every frame.
  *
  * Returns: (array length=n_values) (transfer full) (nullable): the joint's
- *   reaction in every frame, frame 0 first
+ *   reaction in every kept frame, frame 0 first
  */
 double *
 flexion_simulation_get_reaction_series (FlexionSimulation *self, const char *joint,

@@ -19,6 +19,7 @@ FlexionSimulation *flexion_simulation_new       (FlexionModel *model, GCancellab
 FlexionModel      *flexion_simulation_get_model (FlexionSimulation *self);
 char              *flexion_simulation_describe_solver (FlexionSimulation *self);
 void               flexion_simulation_set_newton (FlexionSimulation *self, FlexionNewton newton);
+void               flexion_simulation_set_keep_history (FlexionSimulation *self, gboolean keep);
 
 gboolean flexion_simulation_step      (FlexionSimulation *self, GCancellable *cancellable,
                                        GError **error);

@@ -187,3 +187,19 @@ Flexion.Ensemble.new(n, 2, 1, None)
                        text=True, timeout=300, stdin=subprocess.DEVNULL)
     assert p.returncode == 0, p.stderr
     assert p.stdout == ""
+
+
+def test_history_off_keeps_the_newest_frame_only():
+    path = [p for p in examples() if name(p) == "four-bar"][0]
+    model = Flexion.Model.new_from_file(path)
+    model.set_end_time(0.1)
+    full = Flexion.Simulation.new(model, None)
+    full.run(None)
+    lean = Flexion.Simulation.new(model, None)
+    lean.set_keep_history(False)
+    lean.run(None)
+    assert lean.get_n_frames() == full.get_n_frames() == 51
+    assert lean.get_series("H") == full.get_series("H")[-1:]
+    assert lean.get_probe_series("P", Flexion.ProbeValue.X) == \
+        full.get_probe_series("P", Flexion.ProbeValue.X)[-1:]
+    assert lean.get_reaction("O", Flexion.Reaction.FY) == full.get_reaction("O", Flexion.Reaction.FY)
