@@ -92,11 +92,28 @@ def test_readme_gjs_line(source_root, tmp_path):
     if gjs is None:
         pytest.skip("gjs is not installed")
     with open(os.path.join(source_root, "README.md"), encoding="utf-8") as f:
-        lines = [line.strip() for line in f if line.strip().startswith("gjs -c")]
+        lines = [line.strip() for line in f if " gjs -c " in line]
     assert len(lines) == 1
-    args = shlex.split(lines[0])
-    p = subprocess.run(args, cwd=source_root, capture_output=True, text=True, timeout=300,
-                       stdin=subprocess.DEVNULL)
+    # the README's build folder is build/; this build's may be another
+    lib = os.environ["GI_TYPELIB_PATH"].split(":")[0]
+    line = lines[0].replace("=build/src/lib", "=" + shlex.quote(lib))
+    p = subprocess.run(["bash", "-c", line], cwd=source_root, capture_output=True, text=True,
+                       timeout=300, stdin=subprocess.DEVNULL)
     assert p.returncode == 0, p.stderr
     t, H, balance = (float(v) for v in p.stdout.split())
     assert abs(t - 1.0) < 1e-9 and H > 0 and abs(balance) < 1e-10 * H
+
+
+def test_readme_python_lines(source_root):
+    with open(os.path.join(source_root, "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    start = text.index("    tools/python -c '\n") + len("    tools/python -c '\n")
+    end = text.index("'\n", start)
+    script = "\n".join(line[4:] for line in text[start:end].splitlines())
+    p = subprocess.run([sys.executable, "-c", script], cwd=source_root, capture_output=True,
+                       text=True, timeout=300, stdin=subprocess.DEVNULL)
+    assert p.returncode == 0, p.stderr
+    first, second = p.stdout.splitlines()
+    t, H, worst = (float(v) for v in first.split())
+    assert abs(t - 0.5) < 1e-9 and H > 0 and worst < 1e-10 * H
+    assert len(second.strip("[]").split(",")) == 3
