@@ -2,8 +2,9 @@
 """Runs tests/python with pytest for `meson test` (and so for tools/test).
 
 Everything pytest writes goes into one fresh temporary folder, removed at
-the end: its tmp_path folders (--basetemp) and no cache (-p no:cacheprovider,
-PYTHONDONTWRITEBYTECODE). pytest's "no tests collected" (exit 5) is a
+the end: its tmp_path folders (--basetemp), matplotlib's font cache
+(MPLCONFIGDIR), and no cache of pytest's (-p no:cacheprovider) or bytecode
+(PYTHONDONTWRITEBYTECODE). pytest's "no tests collected" (exit 5) is a
 failure here, never a silent pass, and so is collecting fewer tests than
 the suite has.
 """
@@ -29,6 +30,9 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     tmp = tempfile.mkdtemp(prefix="flexion-pytest-")
     count = Count()
+    # matplotlib's font cache and any other cache of the examples: here too
+    os.environ["MPLCONFIGDIR"] = os.path.join(tmp, "matplotlib")
+    os.environ["XDG_CACHE_HOME"] = os.path.join(tmp, "cache")
     try:
         rc = pytest.main(["-p", "no:cacheprovider", "--basetemp", os.path.join(tmp, "t"),
                           "-q", "-rs", here] + sys.argv[1:], plugins=[count])
