@@ -58,6 +58,17 @@ double        flexion_model_get_motor_value (FlexionModel *self, const char *mot
 gboolean      flexion_model_set_motor_value (FlexionModel *self, const char *motor, double value,
                                              GError **error);
 
+char         *flexion_model_get_load_profile  (FlexionModel *self, const char *load, GError **error);
+char         *flexion_model_get_motor_profile (FlexionModel *self, const char *motor, GError **error);
+double        flexion_model_get_load_profile_value  (FlexionModel *self, const char *load,
+                                                     const char *key, GError **error);
+gboolean      flexion_model_set_load_profile_value  (FlexionModel *self, const char *load,
+                                                     const char *key, double value, GError **error);
+double        flexion_model_get_motor_profile_value (FlexionModel *self, const char *motor,
+                                                     const char *key, GError **error);
+gboolean      flexion_model_set_motor_profile_value (FlexionModel *self, const char *motor,
+                                                     const char *key, double value, GError **error);
+
 void          flexion_model_get_gravity     (FlexionModel *self, double *gx, double *gy);
 gboolean      flexion_model_set_gravity     (FlexionModel *self, double gx, double gy, GError **error);
 double        flexion_model_get_time_step   (FlexionModel *self);

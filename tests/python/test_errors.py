@@ -144,3 +144,31 @@ def test_warnings_are_kept(tmp_path):
     data["colour"] = "red"
     model = Flexion.Model.new_from_json(json.dumps(data))
     assert any("colour" in w for w in model.get_warnings())
+
+
+def test_profiles():
+    model = Flexion.Model.new_from_file(cantilever())
+    assert model.get_load_profile("pluck") == "hat"
+    assert model.get_load_profile_value("pluck", "t2") == 0.02
+    with pytest.raises(GLib.Error) as info:
+        model.set_load_profile_value("pluck", "t2", 0.005)  # before t1
+    assert info.value.matches(Flexion.error_quark(), Flexion.Error.INVALID)
+    assert info.value.message.startswith("loads[0].profile.t2: ")
+    with pytest.raises(GLib.Error) as info:
+        model.get_load_profile_value("pluck", "frequency")  # a hat has none
+    assert info.value.matches(Flexion.error_quark(), Flexion.Error.NOT_FOUND)
+    model.set_load_profile_value("pluck", "t2", 0.03)
+    assert json.loads(model.to_json())["loads"][0]["profile"]["t2"] == 0.03
+
+    gusty = [p for p in examples() if name(p) == "gusty-cantilever"][0]
+    model = Flexion.Model.new_from_file(gusty)
+    assert model.get_load_profile("gust-33") == "ou"
+    assert model.get_load_profile_value("gust-33", "std") == 0.4
+    assert model.get_load_profile_value("gust-33", "t1") == 1.0  # of the ramp it multiplies
+    # the three gusts share one noise stream: one alone cannot change
+    with pytest.raises(GLib.Error) as info:
+        model.set_load_profile_value("gust-33", "tau", 0.2)
+    assert 'stream "gust" is shared' in info.value.message
+    assert model.get_load_profile_value("gust-33", "tau") == 0.8
+    with pytest.raises(GLib.Error):
+        model.set_load_profile_value("wind-33", "std", 0.1)  # a ramp has no noise
