@@ -55,6 +55,16 @@ test_model_values (void)
   g_assert_cmpstr (support, ==, "pin");
   g_assert_no_error (error);
 
+  {
+    g_autofree char *profile = flexion_model_get_load_profile (model, "pluck", &error);
+    g_assert_cmpstr (profile, ==, "hat");
+    g_assert_false (flexion_model_set_load_profile_value (model, "pluck", "t2", 0.005, &error));
+    g_assert_error (error, FLEXION_ERROR, FLEXION_ERROR_INVALID);
+    g_clear_error (&error);
+    g_assert_true (flexion_model_set_load_profile_value (model, "pluck", "t2", 0.03, &error));
+    g_assert_cmpfloat (flexion_model_get_load_profile_value (model, "pluck", "t2", NULL), ==, 0.03);
+  }
+
   json = flexion_model_to_json (model);
   {
     g_autoptr (FlexionModel) again = flexion_model_new_from_json (json, &error);
