@@ -57,6 +57,7 @@ apply_number (FxModel *m, Field f, guint i, double v)
     case F_DRIVE_VX: j->drive_velocity[0] = v; break;
     case F_DRIVE_VY: j->drive_velocity[1] = v; break;
     case F_LINK_ELEMENTS: l->elements = (guint) MAX (1, round (v)); break;
+    case F_LINK_DEGREE: l->degree = (guint) CLAMP (round (v), 1, FX_MAX_DEGREE); break;
     case F_LINK_EA: l->section.EA = v; l->section.form = FX_SECTION_CANONICAL; break;
     case F_LINK_GA: l->section.GA = v; l->section.form = FX_SECTION_CANONICAL; break;
     case F_LINK_EI: l->section.EI = v; l->section.form = FX_SECTION_CANONICAL; break;
@@ -113,10 +114,11 @@ inspector_number_row (FlexionInspector *self, AdwPreferencesGroup *group, const 
             const char *unit, double value, double lo, double hi, Field field, guint index)
 {
   double step = value != 0 ? pow (10, floor (log10 (fabs (value)))) / 10 : 0.1;
-  if (field == F_LINK_ELEMENTS)
+  gboolean whole = field == F_LINK_ELEMENTS || field == F_LINK_DEGREE;
+  if (whole)
     step = 1;
-  GtkAdjustment *adj = gtk_adjustment_new (value, lo, hi, step, step * 10, 0);
-  GtkWidget *spin = gtk_spin_button_new (adj, step, field == F_LINK_ELEMENTS ? 0 : 6);
+  GtkAdjustment *adj = gtk_adjustment_new (value, lo, hi, step, field == F_LINK_DEGREE ? 1 : step * 10, 0);
+  GtkWidget *spin = gtk_spin_button_new (adj, step, whole ? 0 : 6);
   gtk_editable_set_width_chars (GTK_EDITABLE (spin), 9);
   gtk_widget_set_tooltip_text (spin, title);
   flexion_number_field_attach (GTK_SPIN_BUTTON (spin), TRUE);

@@ -443,8 +443,6 @@ check_floating_frame (Check *c, const char *path, const FxLink *link)
     {
       if (link->frame != FX_LINK_FRAME_MEAN_AXIS)
         fx_io_report_error (c->r, path, "frame", "applies only to a \"floating-frame\" link");
-      if (link->kelvin_voigt != 0.0)
-        fx_io_report_error (c->r, path, "damping", "kelvin_voigt applies only to a \"floating-frame\" link");
       if (fx_link_has_ends (link))
         fx_io_report_error (c->r, path, "ends",
                             "applies only to a \"floating-frame\" link; set \"formulation\" instead");
@@ -484,7 +482,14 @@ check_link (Check *c, guint i, const char *path, guint64 *total)
     fx_io_report_error (c->r, path, "elements", "must be an integer from 1 to %u, got %u",
                   FX_MAX_ELEMENTS_PER_LINK, link->elements);
   else
-    *total += link->elements;
+    *total += (guint64) link->elements * CLAMP (link->degree, 1u, FX_MAX_DEGREE);
+  if (link->degree < 1 || link->degree > FX_MAX_DEGREE)
+    fx_io_report_error (c->r, path, "degree", "must be an integer from 1 to %u, got %u",
+                        FX_MAX_DEGREE, link->degree);
+  else if (link->degree != 1 && link->kind == FX_LINK_FLOATING_FRAME)
+    fx_io_report_error (c->r, path, "degree",
+                        "a \"floating-frame\" link keeps its own Hermite elements; the degree "
+                        "applies to geometrically exact links only (leave it out or set 1)");
   check_section (c->r, path, link);
   check_enum (c->r, path, "formulation", link->formulation,
               fx_formulation_to_string (link->formulation));

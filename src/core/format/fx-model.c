@@ -365,6 +365,7 @@ fx_model_add_link (FxModel *model, const char *id, const char *from,
   link->from = g_strdup (from);
   link->to = g_strdup (to);
   link->elements = elements;
+  link->degree = 1;
   link->section.form = FX_SECTION_CANONICAL;
   link->formulation = FX_FORMULATION_AUTO;
   link->rigid = FALSE;

@@ -148,6 +148,9 @@ typedef struct {
   char *id;
   char *from, *to;  /* joint ids; s = 0 at `from`, s = L at `to` */
   guint elements;
+  /* Polynomial degree k of its elements (physics.md §15): CG_k and DG_{k-1}
+   * fields, 1 to FX_MAX_DEGREE; geometrically exact links only. */
+  guint degree;
   FxSection section;
   FxFormulation formulation;
   gboolean rigid;   /* zero compliance: stresses become multipliers inside the link */
@@ -290,6 +293,7 @@ typedef struct {
 #define FX_DEFAULT_REGULARISATION 0.01
 
 #define FX_MAX_ELEMENTS_PER_LINK 1000000u
+#define FX_MAX_DEGREE            3u  /* element degree k of a link (physics.md §15) */
 #define FX_MAX_FLOATING_ELEMENTS 200u  /* a floating-frame link (docs/model-format.md) */
 #define FX_MAX_ELEMENTS_TOTAL    2000000u  /* over all links of a model */
 

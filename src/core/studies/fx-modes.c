@@ -139,7 +139,8 @@ static void
 node_fields (const FxSystem *sys, guint l, guint k, guint j, NodeFields *out)
 {
   const FxLinkSys *ls = &sys->links[sys->seg_first[l] + k];
-  const guint nseg = sys->seg_count[l], N = ls->N;
+  /* drawn intervals: kN on a degree-k link */
+  const guint nseg = sys->seg_count[l], N = ls->n_draw;
   const gboolean dg_v = ls->T == FX_CAUSAL_V, dg_n = ls->T == FX_CAUSAL_F, dg_m = ls->R == FX_CAUSAL_F;
   NodeFields at_node, a, b;
   double wa, wb;
@@ -174,7 +175,7 @@ node_fields (const FxSystem *sys, guint l, guint k, guint j, NodeFields *out)
 static guint
 local_node (const FxSystem *sys, guint l, guint i, guint *j)
 {
-  guint na = sys->links[sys->seg_first[l]].N;
+  guint na = sys->links[sys->seg_first[l]].n_draw;
   if (sys->seg_count[l] == 2 && i > na)
     {
       *j = i - na;
