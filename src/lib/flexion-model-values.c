@@ -207,9 +207,54 @@ flexion_model_set_link_elements (FlexionModel *self, const char *link, guint ele
   return flexion_model_commit_edit (self, copy, error);
 }
 
-/* TODO(degree): when FxLink gains its polynomial degree ("degree" in the
- * file, another branch's work), add flexion_model_get_link_degree and
- * flexion_model_set_link_degree here, checked like the element count. */
+/**
+ * flexion_model_get_link_degree:
+ * @self: a model
+ * @link: a link's id
+ * @error: return location for an error
+ *
+ * Gets the polynomial degree k of a link's elements (1, 2 or 3).
+ *
+ * Returns: the degree, or 0 with @error set
+ */
+guint
+flexion_model_get_link_degree (FlexionModel *self, const char *link, GError **error)
+{
+  int l;
+
+  g_return_val_if_fail (FLEXION_IS_MODEL (self), 0);
+  l = flexion_model_find (self, FLEXION_KIND_LINK, link, error);
+  return l < 0 ? 0 : fx_model_link (flexion_model_peek (self), (guint) l)->degree;
+}
+
+/**
+ * flexion_model_set_link_degree:
+ * @self: a model
+ * @link: a link's id
+ * @degree: the polynomial degree k of its elements: 1, 2 or 3 (a
+ *   floating-frame link keeps 1)
+ * @error: return location for an error
+ *
+ * Sets a link's element degree; an element of degree k counts k times
+ * towards the model's element limit.
+ *
+ * Returns: %TRUE if the checker accepts it, else %FALSE with its sentence
+ */
+gboolean
+flexion_model_set_link_degree (FlexionModel *self, const char *link, guint degree,
+                               GError **error)
+{
+  FxModel *copy;
+  int l;
+
+  g_return_val_if_fail (FLEXION_IS_MODEL (self), FALSE);
+  l = flexion_model_find (self, FLEXION_KIND_LINK, link, error);
+  if (l < 0)
+    return FALSE;
+  copy = flexion_model_begin_edit (self);
+  fx_model_link (copy, (guint) l)->degree = degree;
+  return flexion_model_commit_edit (self, copy, error);
+}
 
 /**
  * flexion_model_get_link_length:

@@ -34,6 +34,9 @@ gboolean      flexion_model_set_link_value (FlexionModel *self, const char *link
 guint         flexion_model_get_link_elements (FlexionModel *self, const char *link, GError **error);
 gboolean      flexion_model_set_link_elements (FlexionModel *self, const char *link, guint elements,
                                                GError **error);
+guint         flexion_model_get_link_degree   (FlexionModel *self, const char *link, GError **error);
+gboolean      flexion_model_set_link_degree   (FlexionModel *self, const char *link, guint degree,
+                                               GError **error);
 double        flexion_model_get_link_length (FlexionModel *self, const char *link, GError **error);
 
 gboolean      flexion_model_get_joint_position (FlexionModel *self, const char *joint, double *x,

@@ -172,3 +172,13 @@ def test_profiles():
     assert model.get_load_profile_value("gust-33", "tau") == 0.8
     with pytest.raises(GLib.Error):
         model.set_load_profile_value("wind-33", "std", 0.1)  # a ramp has no noise
+
+
+def test_degree_rules():
+    model = Flexion.Model.new_from_file(cantilever())
+    assert model.get_link_degree("beam") == 1
+    with pytest.raises(GLib.Error) as info:
+        model.set_link_degree("beam", 4)
+    assert info.value.message == "links[0].degree: must be an integer from 1 to 3, got 4"
+    model.set_link_degree("beam", 3)
+    assert json.loads(model.to_json())["links"][0]["degree"] == 3
