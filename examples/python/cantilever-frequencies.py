@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Cantilever frequencies against element count: the first three bending
-frequencies of data/examples/cantilever.flexion as the mesh is refined,
-beside Euler-Bernoulli's f_k = (beta_k L)^2 / (2 pi L^2) sqrt(EI / rhoA).
+"""Cantilever frequencies against element count and degree: the first three
+bending frequencies of data/examples/cantilever.flexion as the mesh is
+refined, at element degree 1, 2 and 3, beside Euler-Bernoulli's
+f_k = (beta_k L)^2 / (2 pi L^2) sqrt(EI / rhoA).
 
     tools/python examples/python/cantilever-frequencies.py [--max-elements N]
 
-Prints a CSV table. (The polynomial degree of the elements is a second axis
-once links have a "degree": see the TODO in src/lib/flexion-model.c.)
+Prints a CSV table. (The beam is a Timoshenko beam with rotary inertia: at
+convergence it lies a little below Euler-Bernoulli, more so for mode 3.)
 """
 import argparse
 import math
@@ -24,7 +25,7 @@ BETA_L = [1.8751040687, 4.6940911330, 7.8547574382]  # roots of 1 + cos x cosh x
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--max-elements", type=int, default=64)
+    parser.add_argument("--max-elements", type=int, default=32)
     args = parser.parse_args()
 
     model = Flexion.Model.new_from_file(MODEL)
@@ -33,16 +34,18 @@ def main():
     rhoA = model.get_link_value("beam", "rhoA")
     exact = [b * b / (2 * math.pi * length ** 2) * math.sqrt(EI / rhoA) for b in BETA_L]
 
-    print("elements,f1_hz,f2_hz,f3_hz,f1_error,f2_error,f3_error")
-    print("exact," + ",".join(f"{f:.6g}" for f in exact) + ",0,0,0")
-    n = 2
-    while n <= args.max_elements:
-        model.set_link_elements("beam", n)
-        f = Flexion.Modes.new(model, 3, None).get_frequencies(Flexion.ModeKind.VIBRATION)
-        errors = [(a - b) / b for a, b in zip(f, exact)]
-        print(f"{n}," + ",".join(f"{v:.6g}" for v in f) + ","
-              + ",".join(f"{e:+.2e}" for e in errors), flush=True)
-        n *= 2
+    print("degree,elements,f1_hz,f2_hz,f3_hz,f1_error,f2_error,f3_error")
+    print("exact,," + ",".join(f"{f:.6g}" for f in exact) + ",0,0,0")
+    for degree in (1, 2, 3):
+        model.set_link_degree("beam", degree)
+        n = 2
+        while n <= args.max_elements:
+            model.set_link_elements("beam", n)
+            f = Flexion.Modes.new(model, 3, None).get_frequencies(Flexion.ModeKind.VIBRATION)
+            errors = [(a - b) / b for a, b in zip(f, exact)]
+            print(f"{degree},{n}," + ",".join(f"{v:.6g}" for v in f) + ","
+                  + ",".join(f"{e:+.2e}" for e in errors), flush=True)
+            n *= 2
 
 
 if __name__ == "__main__":
