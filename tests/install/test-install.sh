@@ -10,6 +10,7 @@
 set -u
 meson=$1 build_root=$2 version=$3 bindir=$4 datadir=$5 localedir=$6 pkgdatadir=$7
 compile_schemas=${8:-glib-compile-schemas}
+libdir=${9:-} includedir=${10:-} python=${11:-} cc=${12:-cc}
 app_id=io.github.flexion.Flexion
 
 destdir=$(mktemp -d "${TMPDIR:-/tmp}/flexion-install-test.XXXXXX") || exit 1
@@ -94,6 +95,52 @@ for lang in de fr; do
     bad "desktop entry has Comment[$lang]"
   fi
 done
+
+# libflexion-1: the library, its headers, pkg-config file and typelib; a C
+# program builds against the installed files and Python loads them
+if [ -n "$libdir" ]; then
+  for f in "$libdir/libflexion-1.so.0" "$libdir/pkgconfig/flexion-1.pc" \
+           "$libdir/girepository-1.0/Flexion-1.0.typelib" "$datadir/gir-1.0/Flexion-1.0.gir" \
+           "$includedir/flexion-1/flexion.h" "$includedir/flexion-1/flexion-enum-types.h"
+  do
+    if [ -s "$destdir$f" ]; then ok "installed $f"; else bad "installed $f"; fi
+  done
+  prog=$destdir/use-libflexion
+  printf '%s\n' '#include <flexion.h>' \
+    'int main (int argc, char **argv) {' \
+    '  g_autoptr (GError) error = NULL;' \
+    '  g_autoptr (FlexionModel) m = flexion_model_new_from_file (argv[1], &error);' \
+    '  g_autoptr (FlexionSimulation) s = m ? flexion_simulation_new (m, NULL, &error) : NULL;' \
+    '  if (s == NULL || !flexion_simulation_run_until (s, 0.01, NULL, &error)) return 1;' \
+    '  g_print ("%g\n", flexion_simulation_get_time (s));' \
+    '  return 0; }' > "$prog.c"
+  # the installed .pc with its prefix moved into the DESTDIR (a
+  # --define-variable would move glib's too)
+  mkdir -p "$destdir/pc"
+  pc_prefix=$(PKG_CONFIG_PATH=$destdir$libdir/pkgconfig pkg-config --variable=prefix flexion-1)
+  sed "s|^prefix=.*|prefix=$destdir$pc_prefix|" "$destdir$libdir/pkgconfig/flexion-1.pc" \
+    > "$destdir/pc/flexion-1.pc"
+  flags=$(PKG_CONFIG_PATH=$destdir/pc pkg-config --cflags --libs flexion-1 2>&1)
+  if "$cc" -o "$prog" "$prog.c" $flags 2>"$prog.log" \
+     && out=$(LD_LIBRARY_PATH=$destdir$libdir "$prog" "$destdir$pkgdatadir/examples/cantilever.flexion") \
+     && [ "$out" = 0.01 ]; then
+    ok "a C program builds with pkg-config flexion-1 and runs"
+  else
+    bad "a C program builds with pkg-config flexion-1 and runs"
+    sed 's/^/# /' "$prog.log"
+  fi
+  if [ -n "$python" ] && out=$(GI_TYPELIB_PATH=$destdir$libdir/girepository-1.0 \
+       LD_LIBRARY_PATH=$destdir$libdir "$python" -c '
+import gi, sys
+gi.require_version("Flexion", "1.0")
+from gi.repository import Flexion
+print(Flexion.Model.new_from_file(sys.argv[1]).list_links())' \
+       "$destdir$pkgdatadir/examples/cantilever.flexion" 2>&1) && [ "$out" = "['beam']" ]; then
+    ok "Python imports the installed Flexion-1.0"
+  else
+    bad "Python imports the installed Flexion-1.0 ($out)"
+  fi
+fi
 
 echo "1..$n"
 [ $failed -eq 0 ]
