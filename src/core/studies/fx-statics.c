@@ -1,0 +1,1200 @@
+/* fx-statics.c: static equilibrium in displacement form (fx-statics.h,
+ * physics.md §14).
+ *
+ * Unknowns: per node of every segment r and theta; per element the
+ * material stress resultant n and moment m, with the rows
+ * h (gamma(r, theta) - C_t n) = 0 and h (kappa - C_r m) = 0, so that a rigid
+ * link (C = 0) keeps its elements unstrained exactly and its stresses are
+ * their multipliers. One-point (element midpoint) strains: the classical
+ * remedy against shear locking of linear Reissner elements. Junctions join
+ * the member ends by constraints whose multipliers are the end forces:
+ * r_end = P_j(u) per member, with P_j a free point (a pin, a lumped mass),
+ * a locked one (a support, a driven support where it is now), a point on a
+ * guide (a slider, a roller) or a body's attachment; theta_end = Q_j + offset
+ * in rotation (welds keep their drawn angle, a pin end its own Q). Loads are
+ * the time profiles at t*, scaled by the increment's load factor.
+ */
+#include "fx-statics-private.h"
+#include "fx-cancel.h"
+#include "fx-link-model.h"
+
+#include <glib/gi18n-lib.h>
+#include <gsl/gsl_linalg.h>
+#include <math.h>
+#include <string.h>
+
+G_DEFINE_QUARK (fx-statics-error-quark, fx_statics_error)
+
+#define TOL 1e-10             /* relative residual of a converged solve     */
+#define MAX_NEWTON 40
+#define MAX_PSEUDO 4000
+#define MAX_INCREMENTS 64
+#define MAX_ROTATION_STEP 0.5 /* rad per iteration                          */
+#define RUNAWAY_TURNS 2.0     /* turns a pseudo-transient path may take     */
+#define DIAGNOSE_MAX 1500u    /* unknowns for the dense singular-value check */
+
+/* ------------------------------------------------------------ helpers */
+
+static double
+profile_now (const Statics *st, const FxProfile *p)
+{
+  if (p == NULL)
+    return 1.0;
+  if (p->noise != FX_NOISE_NONE)
+    return 0.0;  /* noise has mean zero: left out */
+  return fx_profile_eval (p, st->t);
+}
+
+static void
+radd (double *R, double *mag, guint row, double v)
+{
+  R[row] += v;
+  if (mag)
+    mag[row] += fabs (v);
+}
+
+static void
+jadd (FxMatrix *J, guint i, guint j, double v)
+{
+  if (J)
+    fx_matrix_add (J, i, j, v);
+}
+
+/* ----------------------------------------------------------- building */
+
+static int
+body_of_rotation (const FxSystem *sys, const FxJunction *j)
+{
+  for (guint b = 0; b < sys->bodies->len && j->inertia_dof >= 0; b++)
+    if ((int) g_array_index (sys->bodies, FxBodySys, b).dof + 2 == j->inertia_dof)
+      return (int) b;
+  return -1;
+}
+
+static void
+end_state (const FxSystem *sys, const FxPort *p, double pos[2], double *theta)
+{
+  const FxLinkSys *l = &sys->links[p->link];
+  l->model->node (l, sys->x, st_end_node (l, p->side), pos, theta, NULL);
+}
+
+static void
+initial_links (Statics *st)
+{
+  FxSystem *sys = st->sys;
+
+  for (guint li = 0; li < sys->n_links; li++)
+    {
+      const FxLinkSys *l = &sys->links[li];
+      guint o = st->seg[li];
+      for (guint i = 0; i <= l->N; i++)
+        {
+          double p[2], th;
+          l->model->node (l, sys->x, i, p, &th, NULL);
+          st->u[ST_NODE (o, i)] = p[0];
+          st->u[ST_NODE (o, i) + 1] = p[1];
+          st->u[ST_NODE (o, i) + 2] = th;
+        }
+      for (guint e = 0; e < l->N; e++)
+        {
+          const double *a = &st->u[ST_NODE (o, e)], *b = &st->u[ST_NODE (o, e + 1)];
+          double cs[2], d[2] = { (b[0] - a[0]) / l->h, (b[1] - a[1]) / l->h }, w[2];
+          rot (0.5 * (a[2] + b[2]), cs);
+          lam_t (cs, d, w);
+          double *s = &st->u[ST_ELEM (o, e)];
+          s[0] = l->Ct[0] > 0 ? (w[0] - 1.0) / l->Ct[0] : 0.0;
+          s[1] = l->Ct[1] > 0 ? w[1] / l->Ct[1] : 0.0;
+          s[2] = l->Cr > 0 ? (b[2] - a[2]) / (l->h * l->Cr) : 0.0;
+        }
+    }
+}
+
+static void
+build_junctions (Statics *st, guint *n)
+{
+  FxSystem *sys = st->sys;
+
+  st->tj = g_new0 (SJunction, MAX (sys->tjunctions->len, 1));
+  for (guint i = 0; i < sys->tjunctions->len; i++)
+    {
+      const FxJunction *j = &g_array_index (sys->tjunctions, FxJunction, i);
+      SJunction *s = &st->tj[i];
+      double pos[2] = { j->pos[0], j->pos[1] }, th;
+      s->j = j;
+      if (j->ports->len > 0)
+        end_state (sys, &g_array_index (j->ports, FxPort, 0), pos, &th);
+      s->dof = -1;
+      if (j->ground)
+        {
+          s->kind = J_GROUND;
+          s->fixed[0] = pos[0];
+          s->fixed[1] = pos[1];
+        }
+      else if (j->body >= 0)
+        s->kind = J_BODY;
+      else if (j->slider)
+        {
+          s->kind = J_SLIDER;
+          s->dof = (int) (*n)++;
+          s->p0[0] = pos[0];
+          s->p0[1] = pos[1];
+          st->u[s->dof] = 0.0;
+        }
+      else
+        {
+          s->kind = J_FREE;
+          s->dof = (int) *n;
+          *n += 2;
+          st->u[s->dof] = pos[0];
+          st->u[s->dof + 1] = pos[1];
+        }
+      s->mult = *n;
+      *n += 2 * j->ports->len;
+    }
+  st->rj = g_new0 (SJunction, MAX (sys->rjunctions->len, 1));
+  for (guint i = 0; i < sys->rjunctions->len; i++)
+    {
+      const FxJunction *j = &g_array_index (sys->rjunctions, FxJunction, i);
+      SJunction *s = &st->rj[i];
+      double pos[2], th0 = 0.0;
+      s->j = j;
+      s->off = g_new0 (double, MAX (j->ports->len, 1));
+      for (guint k = 0; k < j->ports->len; k++)
+        {
+          double th;
+          end_state (sys, &g_array_index (j->ports, FxPort, k), pos, &th);
+          if (k == 0)
+            th0 = th;
+          s->off[k] = th - th0;
+        }
+      s->q0 = th0;
+      s->dof = -1;
+      int b = body_of_rotation (sys, j);
+      if (j->ground)
+        {
+          s->kind = J_GROUND;
+          s->fixed[0] = th0;
+        }
+      else if (b >= 0)
+        {
+          s->kind = J_BODY;
+          s->dof = (int) b;
+          s->fixed[0] = th0 - g_array_index (sys->bodies, FxBodySys, b).phi;
+        }
+      else
+        {
+          s->kind = J_FREE;
+          s->dof = (int) (*n)++;
+          st->u[s->dof] = th0;
+        }
+      s->mult = *n;
+      *n += j->ports->len;
+    }
+}
+
+/* The spring's ends as segment * 2 + side (-1: the ground). */
+static int
+port_of_dof (const FxSystem *sys, int dof)
+{
+  for (guint i = 0; dof >= 0 && i < sys->rjunctions->len; i++)
+    {
+      const FxJunction *j = &g_array_index (sys->rjunctions, FxJunction, i);
+      for (guint k = 0; k < j->ports->len; k++)
+        {
+          const FxPort *p = &g_array_index (j->ports, FxPort, k);
+          if ((int) p->dof == dof)
+            return (int) (2 * p->link + p->side);
+        }
+    }
+  return -1;
+}
+
+static guint
+theta_dof (const Statics *st, int port)
+{
+  const FxLinkSys *l = &st->sys->links[port / 2];
+  return ST_NODE (st->seg[port / 2], st_end_node (l, (guint) port % 2)) + 2;
+}
+
+static gboolean
+build (Statics *st, FxSystem *sys, double t, GError **error)
+{
+  guint n = 0;
+
+  st->sys = sys;
+  st->t = t;
+  st->seg = g_new0 (guint, MAX (sys->n_links, 1));
+  for (guint li = 0; li < sys->n_links; li++)
+    {
+      const FxLinkSys *l = &sys->links[li];
+      if (!l->model->mixed_fields)
+        {
+          g_set_error (error, FX_STATICS_ERROR, FX_STATICS_ERROR_UNSUPPORTED,
+                       _("links[%u]: settling a floating-frame link (\"%s\") is not supported yet; "
+                         "run the model with damping instead"), l->model_index, l->id);
+          return FALSE;
+        }
+      st->seg[li] = n;
+      n += 6 * l->N + 3;
+    }
+  st->body = g_new0 (guint, MAX (sys->bodies->len, 1));
+  for (guint b = 0; b < sys->bodies->len; b++)
+    {
+      st->body[b] = n;
+      n += 3;
+    }
+  /* an upper bound for the junctions' unknowns, to size u */
+  guint extra = 0;
+  for (guint c = 0; c < 2; c++)
+    {
+      GArray *arr = c == 0 ? sys->tjunctions : sys->rjunctions;
+      for (guint i = 0; i < arr->len; i++)
+        extra += 2 + 2 * g_array_index (arr, FxJunction, i).ports->len;
+    }
+  st->u = g_new0 (double, n + extra + 1);
+  initial_links (st);
+  for (guint b = 0; b < sys->bodies->len; b++)
+    {
+      const FxBodySys *bs = &g_array_index (sys->bodies, FxBodySys, b);
+      st->u[st->body[b]] = bs->c[0];
+      st->u[st->body[b] + 1] = bs->c[1];
+      st->u[st->body[b] + 2] = bs->phi;
+    }
+  build_junctions (st, &n);
+  st->n = n;
+  st->u0 = g_memdup2 (st->u, sizeof (double) * MAX (n, 1));
+
+  guint ns = sys->springs->len;
+  st->spring_phi0 = g_new0 (double, MAX (ns, 1));
+  st->spring_port[0] = g_new (int, MAX (ns, 1));
+  st->spring_port[1] = g_new (int, MAX (ns, 1));
+  for (guint i = 0; i < ns; i++)
+    {
+      const FxSpringSys *sp = &g_array_index (sys->springs, FxSpringSys, i);
+      st->spring_phi0[i] = sp->phi;
+      st->spring_port[0][i] = port_of_dof (sys, sp->dof_a);
+      st->spring_port[1][i] = port_of_dof (sys, sp->dof_b);
+    }
+  /* drags hold their anchors where they are now: a = P + delta */
+  st->anchor = g_new0 (double, 2 * MAX (sys->drags->len, 1));
+  for (guint i = 0; i < sys->drags->len; i++)
+    {
+      const FxDragSys *d = &g_array_index (sys->drags, FxDragSys, i);
+      double x, y;
+      if (!d->active || d->release <= t)
+        continue;
+      const FxLinkSys *l = &sys->links[d->seg];
+      double u = CLAMP (d->s_seg, 0.0, 1.0) * l->N;
+      guint e = (guint) MIN (floor (u), (double) (l->N - 1));
+      double xi = u - e, pa[2], pb[2];
+      fx_node_position (l, sys->x, e, pa);
+      fx_node_position (l, sys->x, e + 1, pb);
+      x = (1 - xi) * pa[0] + xi * pb[0];
+      y = (1 - xi) * pa[1] + xi * pb[1];
+      st->anchor[2 * i] = x + sys->x[d->dof];
+      st->anchor[2 * i + 1] = y + sys->x[d->dof + 1];
+    }
+  st->noise = fx_system_has_noise (sys);
+  return TRUE;
+}
+
+static void
+statics_clear (Statics *st)
+{
+  for (guint i = 0; st->rj && i < st->sys->rjunctions->len; i++)
+    g_free (st->rj[i].off);
+  g_free (st->seg);
+  g_free (st->tj);
+  g_free (st->rj);
+  g_free (st->body);
+  g_free (st->u);
+  g_free (st->u0);
+  g_free (st->d);
+  g_free (st->row_kind);
+  g_free (st->anchor);
+  g_free (st->spring_phi0);
+  g_free (st->spring_port[0]);
+  g_free (st->spring_port[1]);
+}
+
+/* ----------------------------------------------------------- assembly */
+
+static void
+assemble_element (const Statics *st, const FxLinkSys *l, guint o, guint e, double lam_load,
+                  const double *u, double *R, double *mag, FxMatrix *J)
+{
+  const guint a = ST_NODE (o, e), b = ST_NODE (o, e + 1), el = ST_ELEM (o, e);
+  const double h = l->h;
+  const double d[2] = { (u[b] - u[a]) / h, (u[b + 1] - u[a + 1]) / h };
+  const double n[2] = { u[el], u[el + 1] }, m = u[el + 2];
+  double cs[2], w[2], Ln[2], Jn[2], LJn[2];
+
+  rot (0.5 * (u[a + 2] + u[b + 2]), cs);
+  lam_t (cs, d, w);
+  lam (cs, n, Ln);
+  jrot (n, Jn);
+  lam (cs, Jn, LJn);
+  const double Lm[2][2] = { { cs[0], -cs[1] }, { cs[1], cs[0] } };
+  const double T = 0.5 * h * (n[0] * w[1] - n[1] * w[0]);
+
+  for (guint c = 0; c < 2; c++)
+    {
+      radd (R, mag, a + c, -Ln[c]);
+      radd (R, mag, b + c, Ln[c]);
+      for (guint k = 0; k < 2; k++)
+        {
+          jadd (J, a + c, el + k, -Lm[c][k]);
+          jadd (J, b + c, el + k, Lm[c][k]);
+          /* element rows: h (w - b1 - C n), dw/dr_b = Lambda^T / h */
+          jadd (J, el + c, b + k, Lm[k][c]);
+          jadd (J, el + c, a + k, -Lm[k][c]);
+        }
+      jadd (J, a + c, a + 2, -0.5 * LJn[c]);
+      jadd (J, a + c, b + 2, -0.5 * LJn[c]);
+      jadd (J, b + c, a + 2, 0.5 * LJn[c]);
+      jadd (J, b + c, b + 2, 0.5 * LJn[c]);
+      /* theta rows against r: d T / d r_b = 1/2 (Lambda J n) */
+      jadd (J, a + 2, b + c, 0.5 * LJn[c]);
+      jadd (J, b + 2, b + c, 0.5 * LJn[c]);
+      jadd (J, a + 2, a + c, -0.5 * LJn[c]);
+      jadd (J, b + 2, a + c, -0.5 * LJn[c]);
+    }
+  radd (R, mag, a + 2, T - m);
+  radd (R, mag, b + 2, T + m);
+  const double Sw[2] = { w[1], -w[0] };
+  const double dT_dth = -0.25 * h * (n[0] * w[0] + n[1] * w[1]);
+  for (guint p = 0; p < 2; p++)
+    {
+      guint row = p == 0 ? a + 2 : b + 2;
+      jadd (J, row, el, 0.5 * h * w[1]);
+      jadd (J, row, el + 1, -0.5 * h * w[0]);
+      jadd (J, row, el + 2, p == 0 ? -1.0 : 1.0);
+      jadd (J, row, a + 2, dT_dth);
+      jadd (J, row, b + 2, dT_dth);
+      jadd (J, el + p, a + 2, 0.5 * h * Sw[p]);
+      jadd (J, el + p, b + 2, 0.5 * h * Sw[p]);
+    }
+  radd (R, mag, el, h * (w[0] - 1.0 - l->Ct[0] * n[0]));
+  radd (R, mag, el + 1, h * (w[1] - l->Ct[1] * n[1]));
+  radd (R, mag, el + 2, (u[b + 2] - u[a + 2]) - h * l->Cr * m);
+  jadd (J, el, el, -h * l->Ct[0]);
+  jadd (J, el + 1, el + 1, -h * l->Ct[1]);
+  jadd (J, el + 2, el + 2, -h * l->Cr);
+  jadd (J, el + 2, b + 2, 1.0);
+  jadd (J, el + 2, a + 2, -1.0);
+
+  /* gravity, lumped consistently (exact for linear r) */
+  const double *g = st->sys->gravity;
+  for (guint c = 0; c < 2; c++)
+    {
+      radd (R, mag, a + c, -lam_load * l->rhoA * g[c] * 0.5 * h);
+      radd (R, mag, b + c, -lam_load * l->rhoA * g[c] * 0.5 * h);
+    }
+}
+
+/* A force F (spatial, or material in the frame of theta at `th_dof`) and a
+ * moment at fraction s of segment li: rows -= its work's gradient. */
+static void
+assemble_point (const Statics *st, guint li, double s, const double F[2], gboolean material,
+                double M, const double *u, double *R, double *mag, FxMatrix *J)
+{
+  const FxLinkSys *l = &st->sys->links[li];
+  const guint o = st->seg[li];
+  double x = CLAMP (s, 0.0, 1.0) * l->N;
+  guint e = (guint) MIN (floor (x), (double) (l->N - 1));
+  double xi = x - e, wt[2] = { 1.0 - xi, xi }, Fs[2] = { F[0], F[1] }, dF[2] = { 0, 0 };
+  guint nd[2] = { ST_NODE (o, e), ST_NODE (o, e + 1) };
+
+  if (material)
+    {
+      double cs[2], JF[2];
+      rot (wt[0] * u[nd[0] + 2] + wt[1] * u[nd[1] + 2], cs);
+      lam (cs, F, Fs);
+      jrot (F, JF);
+      lam (cs, JF, dF);
+    }
+  for (guint k = 0; k < 2; k++)
+    {
+      for (guint c = 0; c < 2; c++)
+        {
+          radd (R, mag, nd[k] + c, -wt[k] * Fs[c]);
+          for (guint q = 0; q < 2; q++)
+            jadd (J, nd[k] + c, nd[q] + 2, -wt[k] * wt[q] * dF[c]);
+        }
+      radd (R, mag, nd[k] + 2, -wt[k] * M);
+    }
+}
+
+typedef struct {
+  guint n;
+  guint dof[3];
+  double v[3][2];   /* dP/du                                */
+  double dd[2];     /* body: d2P/dphi2 (about dof[2])       */
+  double P[2];
+} Place;
+
+static void
+place_of (const Statics *st, const SJunction *s, const double *u, Place *pl)
+{
+  memset (pl, 0, sizeof *pl);
+  switch (s->kind)
+    {
+    case J_GROUND:
+      pl->P[0] = s->fixed[0];
+      pl->P[1] = s->fixed[1];
+      break;
+    case J_FREE:
+      pl->n = 2;
+      pl->dof[0] = (guint) s->dof;
+      pl->dof[1] = (guint) s->dof + 1;
+      pl->v[0][0] = pl->v[1][1] = 1.0;
+      pl->P[0] = u[s->dof];
+      pl->P[1] = u[s->dof + 1];
+      break;
+    case J_SLIDER:
+      pl->n = 1;
+      pl->dof[0] = (guint) s->dof;
+      pl->v[0][0] = s->j->direction[0];
+      pl->v[0][1] = s->j->direction[1];
+      pl->P[0] = s->p0[0] + u[s->dof] * s->j->direction[0];
+      pl->P[1] = s->p0[1] + u[s->dof] * s->j->direction[1];
+      break;
+    case J_BODY:
+      {
+        guint o = st->body[s->j->body];
+        double cs[2], Lr[2], JLr[2];
+        rot (u[o + 2], cs);
+        lam (cs, s->j->rho, Lr);
+        jrot (Lr, JLr);
+        pl->n = 3;
+        for (guint k = 0; k < 3; k++)
+          pl->dof[k] = o + k;
+        pl->v[0][0] = pl->v[1][1] = 1.0;
+        pl->v[2][0] = JLr[0];
+        pl->v[2][1] = JLr[1];
+        pl->dd[0] = -Lr[0];
+        pl->dd[1] = -Lr[1];
+        pl->P[0] = u[o] + Lr[0];
+        pl->P[1] = u[o + 1] + Lr[1];
+      }
+      break;
+    }
+}
+
+/* G applied at the place: rows -= (dP/du)^T G, with dG/du[col] = dG (may be NULL) */
+static void
+place_force (const Place *pl, const double G[2], double *R, double *mag, FxMatrix *J)
+{
+  for (guint k = 0; k < pl->n; k++)
+    radd (R, mag, pl->dof[k], -(pl->v[k][0] * G[0] + pl->v[k][1] * G[1]));
+  if (pl->n == 3)
+    jadd (J, pl->dof[2], pl->dof[2], -(pl->dd[0] * G[0] + pl->dd[1] * G[1]));
+}
+
+static void
+assemble_tjunction (const Statics *st, const SJunction *s, double lam_load, const double *u,
+                    double *R, double *mag, FxMatrix *J)
+{
+  const FxJunction *j = s->j;
+  const FxSystem *sys = st->sys;
+  Place pl;
+  double G[2] = { 0, 0 };
+
+  place_of (st, s, u, &pl);
+  for (guint k = 0; k < j->ports->len; k++)
+    {
+      const FxPort *p = &g_array_index (j->ports, FxPort, k);
+      const FxLinkSys *l = &sys->links[p->link];
+      guint r = ST_NODE (st->seg[p->link], st_end_node (l, p->side)), m = s->mult + 2 * k;
+      for (guint c = 0; c < 2; c++)
+        {
+          radd (R, mag, m + c, u[r + c] - pl.P[c]);
+          jadd (J, m + c, r + c, 1.0);
+          jadd (J, r + c, m + c, 1.0);
+          radd (R, mag, r + c, u[m + c]);
+          for (guint q = 0; q < pl.n; q++)
+            {
+              jadd (J, m + c, pl.dof[q], -pl.v[q][c]);
+              jadd (J, pl.dof[q], m + c, -pl.v[q][c]);
+            }
+          G[c] += u[m + c];
+        }
+    }
+  if (s->kind == J_GROUND)
+    return;
+  /* external: the joint's loads and the weight of its inertia */
+  double inertia = (j->inertia_dof >= 0 || j->slider) ? j->inertia : 0.0;
+  for (guint c = 0; c < 2; c++)
+    G[c] += lam_load * inertia * sys->gravity[c];
+  for (guint i = 0; i < j->loads->len; i++)
+    {
+      const FxJointLoad *ld = &g_array_index (j->loads, FxJointLoad, i);
+      double f = lam_load * profile_now (st, ld->profile);
+      double F[2] = { f * ld->force[0], f * ld->force[1] };
+      if (ld->frame_member >= 0)
+        {
+          const FxPort *q = &g_array_index (j->ports, FxPort, ld->frame_member);
+          guint th = ST_NODE (st->seg[q->link], st_end_node (&sys->links[q->link], q->side)) + 2;
+          double cs[2], Fs[2], JF[2], dF[2];
+          rot (u[th], cs);
+          lam (cs, F, Fs);
+          jrot (F, JF);
+          lam (cs, JF, dF);
+          for (guint k = 0; k < pl.n; k++)
+            jadd (J, pl.dof[k], th, -(pl.v[k][0] * dF[0] + pl.v[k][1] * dF[1]));
+          F[0] = Fs[0];
+          F[1] = Fs[1];
+        }
+      G[0] += F[0];
+      G[1] += F[1];
+    }
+  place_force (&pl, G, R, mag, J);
+}
+
+static void
+assemble_rjunction (const Statics *st, const SJunction *s, double lam_load, const double *u,
+                    double *R, double *mag, FxMatrix *J)
+{
+  const FxJunction *j = s->j;
+  const FxSystem *sys = st->sys;
+  int qdof = s->kind == J_FREE ? s->dof : s->kind == J_BODY ? (int) st->body[s->dof] + 2 : -1;
+  double Q = s->kind == J_GROUND ? s->fixed[0]
+           : s->kind == J_BODY ? u[qdof] + s->fixed[0] : u[qdof];
+  double G = 0.0;
+
+  for (guint k = 0; k < j->ports->len; k++)
+    {
+      const FxPort *p = &g_array_index (j->ports, FxPort, k);
+      const FxLinkSys *l = &sys->links[p->link];
+      guint th = ST_NODE (st->seg[p->link], st_end_node (l, p->side)) + 2, m = s->mult + k;
+      radd (R, mag, m, u[th] - Q - s->off[k]);
+      jadd (J, m, th, 1.0);
+      jadd (J, th, m, 1.0);
+      radd (R, mag, th, u[m]);
+      if (qdof >= 0)
+        {
+          jadd (J, m, (guint) qdof, -1.0);
+          jadd (J, (guint) qdof, m, -1.0);
+        }
+      G += u[m];
+    }
+  if (qdof < 0)
+    return;
+  for (guint i = 0; i < j->loads->len; i++)
+    {
+      const FxJointLoad *ld = &g_array_index (j->loads, FxJointLoad, i);
+      G += lam_load * profile_now (st, ld->profile) * ld->moment;
+    }
+  radd (R, mag, (guint) qdof, -G);
+}
+
+static void
+assemble_springs (const Statics *st, const double *u, double *R, double *mag, FxMatrix *J)
+{
+  const FxSystem *sys = st->sys;
+
+  for (guint i = 0; i < sys->springs->len; i++)
+    {
+      const FxSpringSys *sp = &g_array_index (sys->springs, FxSpringSys, i);
+      int pa = st->spring_port[0][i], pb = st->spring_port[1][i];
+      if (pa < 0)
+        continue;
+      guint a = theta_dof (st, pa);
+      double phi = st->spring_phi0[i] + (u[a] - st->u0[a]);
+      guint b = pb >= 0 ? theta_dof (st, pb) : 0;
+      if (pb >= 0)
+        phi -= u[b] - st->u0[b];
+      double tau = sp->k * (phi - sp->rest);
+      radd (R, mag, a, tau);
+      jadd (J, a, a, sp->k);
+      if (pb >= 0)
+        {
+          radd (R, mag, b, -tau);
+          jadd (J, a, b, -sp->k);
+          jadd (J, b, a, -sp->k);
+          jadd (J, b, b, sp->k);
+        }
+    }
+}
+
+static void
+assemble_drags (const Statics *st, const double *u, double *R, double *mag, FxMatrix *J)
+{
+  const FxSystem *sys = st->sys;
+
+  for (guint i = 0; i < sys->drags->len; i++)
+    {
+      const FxDragSys *d = &g_array_index (sys->drags, FxDragSys, i);
+      if (!d->active || d->release <= st->t)
+        continue;
+      const FxLinkSys *l = &sys->links[d->seg];
+      guint o = st->seg[d->seg];
+      double x = CLAMP (d->s_seg, 0.0, 1.0) * l->N;
+      guint e = (guint) MIN (floor (x), (double) (l->N - 1));
+      double xi = x - e, wt[2] = { 1.0 - xi, xi };
+      guint nd[2] = { ST_NODE (o, e), ST_NODE (o, e + 1) };
+      for (guint c = 0; c < 2; c++)
+        {
+          double P = wt[0] * u[nd[0] + c] + wt[1] * u[nd[1] + c];
+          double f = d->k * (P - st->anchor[2 * i + c]);
+          for (guint k = 0; k < 2; k++)
+            {
+              radd (R, mag, nd[k] + c, wt[k] * f);
+              for (guint q = 0; q < 2; q++)
+                jadd (J, nd[k] + c, nd[q] + c, d->k * wt[k] * wt[q]);
+            }
+        }
+    }
+}
+
+/* R(u) at load factor lam_load; J (may be NULL) receives dR/du plus
+ * `pseudo` d on the diagonal (every diagonal entry is added, so the
+ * pattern is the same for every call). */
+static void
+assemble (const Statics *st, const double *u, double lam_load, double pseudo, double *R,
+          double *mag, FxMatrix *J)
+{
+  const FxSystem *sys = st->sys;
+
+  memset (R, 0, sizeof (double) * st->n);
+  if (mag)
+    memset (mag, 0, sizeof (double) * st->n);
+  if (J)
+    {
+      fx_matrix_zero (J);
+      for (guint i = 0; i < st->n; i++)
+        fx_matrix_add (J, i, i, pseudo * st->d[i]);
+    }
+  for (guint li = 0; li < sys->n_links; li++)
+    for (guint e = 0; e < sys->links[li].N; e++)
+      assemble_element (st, &sys->links[li], st->seg[li], e, lam_load, u, R, mag, J);
+  for (guint i = 0; i < sys->point_loads->len; i++)
+    {
+      const FxPointLoad *pl = &g_array_index (sys->point_loads, FxPointLoad, i);
+      double f = lam_load * profile_now (st, pl->profile);
+      double F[2] = { f * pl->force[0], f * pl->force[1] };
+      assemble_point (st, pl->link, pl->s, F, pl->material, f * pl->moment, u, R, mag, J);
+    }
+  for (guint i = 0; i < sys->tjunctions->len; i++)
+    assemble_tjunction (st, &st->tj[i], lam_load, u, R, mag, J);
+  for (guint i = 0; i < sys->rjunctions->len; i++)
+    assemble_rjunction (st, &st->rj[i], lam_load, u, R, mag, J);
+  for (guint b = 0; b < sys->bodies->len; b++)
+    {
+      const FxBodySys *bs = &g_array_index (sys->bodies, FxBodySys, b);
+      for (guint c = 0; c < 2; c++)
+        radd (R, mag, st->body[b] + c, -lam_load * bs->m * sys->gravity[c]);
+    }
+  assemble_springs (st, u, R, mag, J);
+  assemble_drags (st, u, R, mag, J);
+}
+
+/* ------------------------------------------------------ scales, weights */
+
+/* Row kinds and pseudo-transient weights; the size of the loads. */
+static void
+scales (Statics *st)
+{
+  FxSystem *sys = st->sys;
+  double mass = 0.0, len = 0.0, load = 0.0, g = hypot (sys->gravity[0], sys->gravity[1]);
+  guint nodes = 0;
+
+  st->d = g_new0 (double, MAX (st->n, 1));
+  st->row_kind = g_new0 (guint8, MAX (st->n, 1));
+  for (guint li = 0; li < sys->n_links; li++)
+    {
+      const FxLinkSys *l = &sys->links[li];
+      mass += l->rhoA * l->L;
+      len = MAX (len, l->L);
+      nodes += l->N + 1;
+    }
+  for (guint i = 0; i < sys->tjunctions->len; i++)
+    {
+      const FxJunction *j = &g_array_index (sys->tjunctions, FxJunction, i);
+      if (j->inertia_dof >= 0 || j->slider)
+        mass += j->inertia;
+      for (guint k = 0; k < j->loads->len; k++)
+        {
+          const FxJointLoad *ld = &g_array_index (j->loads, FxJointLoad, k);
+          load += fabs (profile_now (st, ld->profile)) * hypot (ld->force[0], ld->force[1]);
+        }
+    }
+  for (guint b = 0; b < sys->bodies->len; b++)
+    mass += g_array_index (sys->bodies, FxBodySys, b).m;
+  st->length_ref = len > 0 ? len : 1.0;
+  for (guint i = 0; i < sys->rjunctions->len; i++)
+    {
+      const FxJunction *j = &g_array_index (sys->rjunctions, FxJunction, i);
+      for (guint k = 0; k < j->loads->len; k++)
+        {
+          const FxJointLoad *ld = &g_array_index (j->loads, FxJointLoad, k);
+          load += fabs (profile_now (st, ld->profile) * ld->moment) / st->length_ref;
+        }
+    }
+  for (guint i = 0; i < sys->point_loads->len; i++)
+    {
+      const FxPointLoad *pl = &g_array_index (sys->point_loads, FxPointLoad, i);
+      double f = fabs (profile_now (st, pl->profile));
+      load += f * (hypot (pl->force[0], pl->force[1]) + fabs (pl->moment) / st->length_ref);
+    }
+  for (guint i = 0; i < sys->springs->len; i++)
+    {
+      const FxSpringSys *sp = &g_array_index (sys->springs, FxSpringSys, i);
+      load += sp->k * fabs (sp->phi - sp->rest) / st->length_ref;
+    }
+  for (guint i = 0; i < sys->drags->len; i++)
+    {
+      const FxDragSys *d = &g_array_index (sys->drags, FxDragSys, i);
+      if (d->active && d->release > st->t)
+        load += d->k * hypot (sys->x[d->dof], sys->x[d->dof + 1]);
+    }
+  load += mass * g;
+  st->force_ref = load;
+
+  /* weights: each node's share of the mass, never zero */
+  double floor_m = mass > 0 ? 1e-3 * mass / MAX (nodes, 1) : 1.0;
+  for (guint li = 0; li < sys->n_links; li++)
+    {
+      const FxLinkSys *l = &sys->links[li];
+      guint o = st->seg[li];
+      for (guint i = 0; i <= l->N; i++)
+        {
+          double share = (i == 0 || i == l->N ? 0.5 : 1.0) * l->h;
+          double m = share * l->rhoA + floor_m;
+          st->d[ST_NODE (o, i)] = st->d[ST_NODE (o, i) + 1] = m;
+          st->d[ST_NODE (o, i) + 2] = share * l->rhoI + m * l->h * l->h / 12.0;
+          st->row_kind[ST_NODE (o, i) + 2] = 1;
+        }
+      for (guint e = 0; e < l->N; e++)
+        {
+          st->row_kind[ST_ELEM (o, e)] = st->row_kind[ST_ELEM (o, e) + 1] = 2;
+          st->row_kind[ST_ELEM (o, e) + 2] = 3;
+        }
+    }
+  for (guint b = 0; b < sys->bodies->len; b++)
+    {
+      const FxBodySys *bs = &g_array_index (sys->bodies, FxBodySys, b);
+      st->d[st->body[b]] = st->d[st->body[b] + 1] = bs->m + floor_m;
+      st->d[st->body[b] + 2] = bs->I + floor_m * st->length_ref * st->length_ref;
+      st->row_kind[st->body[b] + 2] = 1;
+    }
+  for (guint i = 0; i < sys->tjunctions->len; i++)
+    {
+      const SJunction *s = &st->tj[i];
+      if (s->dof >= 0)
+        for (guint c = 0; c < (s->kind == J_SLIDER ? 1u : 2u); c++)
+          st->d[s->dof + c] = s->j->inertia + floor_m;
+      for (guint k = 0; k < 2 * s->j->ports->len; k++)
+        st->row_kind[s->mult + k] = 2;
+    }
+  for (guint i = 0; i < sys->rjunctions->len; i++)
+    {
+      const SJunction *s = &st->rj[i];
+      if (s->kind == J_FREE)
+        {
+          st->d[s->dof] = s->j->inertia + floor_m * st->length_ref * st->length_ref * 1e-2;
+          st->row_kind[s->dof] = 1;
+        }
+      for (guint k = 0; k < s->j->ports->len; k++)
+        st->row_kind[s->mult + k] = 3;
+    }
+}
+
+/* Largest residual over its row's tolerance (<= 1: converged). */
+static double
+residual_ratio (const Statics *st, const double *R, const double *mag)
+{
+  double worst = 0.0;
+  const double ref[4] = { st->force_ref, st->force_ref * st->length_ref, st->length_ref, 1.0 };
+
+  for (guint i = 0; i < st->n; i++)
+    {
+      double tol = TOL * ref[st->row_kind[i]] + (mag ? 1e-13 * mag[i] : 0.0);
+      double r = fabs (R[i]) / tol;
+      if (!(r <= worst))
+        worst = isfinite (r) ? r : INFINITY;
+    }
+  return worst;
+}
+
+/* Scales a step so that no angle turns by more than MAX_ROTATION_STEP and
+ * no point moves by more than a quarter of the longest link. */
+static double
+limit_step (const Statics *st, double *du)
+{
+  double worst = 1.0;
+
+  for (guint i = 0; i < st->n; i++)
+    {
+      if (st->d[i] == 0.0)
+        continue;
+      double cap = st->row_kind[i] == 1 ? MAX_ROTATION_STEP : 0.25 * st->length_ref;
+      worst = MAX (worst, fabs (du[i]) / cap);
+    }
+  if (worst > 1.0)
+    for (guint i = 0; i < st->n; i++)
+      du[i] /= worst;
+  return worst;
+}
+
+/* ----------------------------------------------------------- solvers */
+
+typedef struct {
+  FxMatrix *J;
+  double *R, *mag, *du, *trial;
+  guint iterations, pseudo_steps;
+  gboolean singular, runaway;
+} Work;
+
+static gboolean
+step_finite (const double *du, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    if (!isfinite (du[i]))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+newton (Statics *st, Work *w, double lam_load, GError **error)
+{
+  double best = INFINITY;
+  guint stalled = 0;
+
+  for (guint it = 0; it < MAX_NEWTON; it++)
+    {
+      if (fx_cancel_check (error))
+        return FALSE;
+      assemble (st, st->u, lam_load, 0.0, w->R, w->mag, w->J);
+      double ratio = residual_ratio (st, w->R, w->mag);
+      if (ratio <= 1.0)
+        return TRUE;
+      w->iterations++;
+      if (fx_matrix_factorize (w->J) != FX_MATRIX_OK)
+        {
+          w->singular = TRUE;
+          return FALSE;
+        }
+      for (guint i = 0; i < st->n; i++)
+        w->du[i] = -w->R[i];
+      fx_matrix_solve (w->J, w->du);
+      /* a step of millions of model sizes: the matrix is singular in all
+       * but name (a mechanism, or a start with no stiffness yet) */
+      if (!step_finite (w->du, st->n) || limit_step (st, w->du) > 1e6)
+        {
+          w->singular = TRUE;
+          return FALSE;
+        }
+      /* no progress: leave it to the pseudo-transient path */
+      if (it == 0 || ratio < 0.5 * best)
+        best = ratio, stalled = 0;
+      else if (++stalled > 6)
+        return FALSE;
+      for (guint i = 0; i < st->n; i++)
+        st->u[i] += w->du[i];
+    }
+  return FALSE;
+}
+
+/* The first pseudo-step: the whole load on the whole mass (the
+ * pseudo-transient weights) would move it by a tenth of the model. */
+static double
+first_pseudo_step (const Statics *st)
+{
+  double mass = 0.0;
+
+  for (guint i = 0; i < st->n; i++)
+    if (st->d[i] > 0.0 && st->row_kind[i] == 0)
+      mass += 0.5 * st->d[i];
+  return 0.1 * st->length_ref * mass / st->force_ref;
+}
+
+static gboolean
+ran_away (const Statics *st)
+{
+  for (guint i = 0; i < st->n; i++)
+    {
+      if (st->d[i] == 0.0)
+        continue;
+      double moved = fabs (st->u[i] - st->u0[i]);
+      if (st->row_kind[i] == 1 ? moved > RUNAWAY_TURNS * 2 * G_PI : moved > 50 * st->length_ref)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Pseudo-transient continuation (Kelley & Keyes), K(u) - F + D (u - u_k)/dtau,
+ * dtau by switched evolution relaxation. */
+static gboolean
+pseudo_transient (Statics *st, Work *w, double lam_load, GError **error)
+{
+  assemble (st, st->u, lam_load, 0.0, w->R, w->mag, NULL);
+  double norm = residual_ratio (st, w->R, NULL), dtau = first_pseudo_step (st);
+  guint singular_in_a_row = 0;
+
+  for (guint k = 0; k < MAX_PSEUDO; k++)
+    {
+      if (fx_cancel_check (error))
+        return FALSE;
+      assemble (st, st->u, lam_load, 1.0 / dtau, w->R, w->mag, w->J);
+      if (residual_ratio (st, w->R, w->mag) <= 1.0)
+        return TRUE;
+      w->iterations++;
+      w->pseudo_steps++;
+      if (fx_matrix_factorize (w->J) != FX_MATRIX_OK)
+        {
+          dtau *= 0.5;
+          if (++singular_in_a_row > 40)
+            {
+              w->singular = TRUE;
+              return FALSE;
+            }
+          continue;
+        }
+      singular_in_a_row = 0;
+      for (guint i = 0; i < st->n; i++)
+        w->du[i] = -w->R[i];
+      fx_matrix_solve (w->J, w->du);
+      if (!step_finite (w->du, st->n))
+        {
+          dtau *= 0.5;
+          continue;
+        }
+      limit_step (st, w->du);
+      for (guint i = 0; i < st->n; i++)
+        w->trial[i] = st->u[i] + w->du[i];
+      assemble (st, w->trial, lam_load, 0.0, w->R, NULL, NULL);
+      double next = residual_ratio (st, w->R, NULL);
+      if (!isfinite (next))
+        {
+          dtau *= 0.5;
+          continue;
+        }
+      memcpy (st->u, w->trial, sizeof (double) * st->n);
+      dtau = MIN (dtau * MIN (10.0, norm / MAX (next, 1e-300)), 1e300);
+      norm = next;
+      if (ran_away (st))
+        {
+          w->runaway = TRUE;
+          return FALSE;
+        }
+    }
+  return FALSE;
+}
+
+/* --------------------------------------------------------- diagnosis */
+
+/* A singular problem with rigid links: the rigid link that carries the
+ * self-stress (the null vector of the matrix), or -1. */
+static int
+over_constrained_link (Statics *st, double lam_load)
+{
+  const guint n = st->n;
+  if (n > DIAGNOSE_MAX)
+    return -1;
+  g_autoptr (FxMatrix) D = fx_matrix_new (n, FX_MATRIX_DENSE);
+  g_autofree double *R = g_new (double, n);
+  assemble (st, st->u, lam_load, 0.0, R, NULL, D);
+  if (!fx_matrix_analyze (D, NULL))
+    return -1;
+  assemble (st, st->u, lam_load, 0.0, R, NULL, D);
+  gsl_matrix *A = gsl_matrix_alloc (n, n), *V = gsl_matrix_alloc (n, n);
+  gsl_vector *S = gsl_vector_alloc (n), *work = gsl_vector_alloc (n);
+  for (guint i = 0; i < n; i++)
+    for (guint j = 0; j < n; j++)
+      gsl_matrix_set (A, i, j, fx_matrix_get (D, i, j));
+  gsl_linalg_SV_decomp (A, V, S, work);
+  int best = -1;
+  double big = 0.0;
+  for (guint li = 0; li < st->sys->n_links; li++)
+    {
+      const FxLinkSys *l = &st->sys->links[li];
+      if (l->Ct[0] != 0.0 || l->Cr != 0.0)
+        continue;
+      for (guint e = 0; e < l->N; e++)
+        for (guint c = 0; c < 3; c++)
+          {
+            double v = fabs (gsl_matrix_get (V, ST_ELEM (st->seg[li], e) + c, n - 1));
+            if (v > big)
+              big = v, best = (int) li;
+          }
+    }
+  gsl_matrix_free (A);
+  gsl_matrix_free (V);
+  gsl_vector_free (S);
+  gsl_vector_free (work);
+  return big > 1e-6 ? best : -1;
+}
+
+static gboolean
+has_rigid_link (const FxSystem *sys)
+{
+  for (guint li = 0; li < sys->n_links; li++)
+    if (sys->links[li].Ct[0] == 0.0 && sys->links[li].Cr == 0.0)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+set_failure (Statics *st, Work *w, double reached, GError **error)
+{
+  if (w->singular && has_rigid_link (st->sys))
+    {
+      int li = over_constrained_link (st, MAX (reached, 1e-3));
+      if (li >= 0)
+        {
+          const FxLinkSys *l = &st->sys->links[li];
+          const FxLink *ml = fx_model_link (st->sys->model, l->model_index);
+          g_set_error (error, FX_STATICS_ERROR, FX_STATICS_ERROR_OVER_CONSTRAINED,
+                       _("links[%u]: rigid link \"%s\" is over-constrained: its ends are held "
+                         "so that its force cannot be found from equilibrium (statically "
+                         "indeterminate); make it flexible (\"rigid\": false) or free one of "
+                         "its ends"), l->model_index, ml->id);
+          return;
+        }
+      g_set_error (error, FX_STATICS_ERROR, FX_STATICS_ERROR_OVER_CONSTRAINED,
+                   _("no static equilibrium: the rigid links are over-constrained (statically "
+                     "indeterminate); make one of them flexible"));
+      return;
+    }
+  if (w->runaway)
+    g_set_error (error, FX_STATICS_ERROR, FX_STATICS_ERROR_NO_EQUILIBRIUM,
+                 _("no static equilibrium near this state: the loads at t = %g s carry the "
+                   "mechanism away (more than %g turns): a load that nothing holds, such as "
+                   "a torque beyond what gravity can balance"), st->t, RUNAWAY_TURNS);
+  else if (reached > 0.0)
+    g_set_error (error, FX_STATICS_ERROR, FX_STATICS_ERROR_NO_EQUILIBRIUM,
+                 _("no static equilibrium near this state: only %.0f %% of the loads at t = %g s "
+                   "could be carried"), 100.0 * reached, st->t);
+  else
+    g_set_error (error, FX_STATICS_ERROR, FX_STATICS_ERROR_NO_EQUILIBRIUM,
+                 _("no static equilibrium near this state: not even %.1f %% of the loads at "
+                   "t = %g s could be carried"), 100.0 / MAX_INCREMENTS, st->t);
+}
+
+/* --------------------------------------------------------- the settle */
+
+static gboolean
+solve_increments (Statics *st, Work *w, FxStaticsReport *rep, GError **error)
+{
+  double reached = 0.0, dlam = 1.0;
+  guint increments = 0;
+  g_autofree double *saved = g_new (double, st->n);
+
+  while (reached < 1.0)
+    {
+      double target = MIN (1.0, reached + dlam);
+      GError *inner = NULL;
+      gboolean ok;
+
+      if (increments >= MAX_INCREMENTS || dlam < 1.0 / MAX_INCREMENTS)
+        {
+          set_failure (st, w, reached, error);
+          return FALSE;
+        }
+      memcpy (saved, st->u, sizeof (double) * st->n);
+      w->singular = w->runaway = FALSE;
+      ok = newton (st, w, target, &inner);
+      if (!ok && inner == NULL)
+        {
+          memcpy (st->u, saved, sizeof (double) * st->n);
+          w->singular = FALSE;
+          ok = pseudo_transient (st, w, target, &inner);
+        }
+      increments++;
+      if (inner)
+        {
+          g_propagate_error (error, inner);
+          return FALSE;
+        }
+      if (ok)
+        {
+          reached = target;
+          continue;
+        }
+      memcpy (st->u, saved, sizeof (double) * st->n);
+      /* loads grow in proportion: a smaller increment carries the
+       * mechanism away as well */
+      if (w->runaway || (w->singular && has_rigid_link (st->sys)))
+        {
+          set_failure (st, w, target, error);
+          return FALSE;
+        }
+      dlam *= 0.5;
+    }
+  rep->increments = increments;
+  return TRUE;
+}
+
+gboolean
+fx_statics_settle (FxSystem *sys, double t, FxStaticsReport *report, GError **error)
+{
+  Statics st = { 0 };
+  Work w = { 0 };
+  FxStaticsReport local = { 0 };
+  FxStaticsReport *rep = report ? report : &local;
+  gboolean ok = FALSE;
+
+  memset (rep, 0, sizeof *rep);
+  rep->t = t;
+  if (!build (&st, sys, t, error))
+    goto out;
+  scales (&st);
+  rep->noise_left_out = st.noise;
+  if (!(st.force_ref > 0.0))
+    {
+      g_set_error (error, FX_STATICS_ERROR, FX_STATICS_ERROR_NO_LOAD,
+                   _("no load acts at t = %g s: settle at a later time"), t);
+      goto out;
+    }
+  w.J = fx_matrix_new (st.n, FX_MATRIX_AUTO);
+  w.R = g_new (double, MAX (st.n, 1));
+  w.mag = g_new (double, MAX (st.n, 1));
+  w.du = g_new (double, MAX (st.n, 1));
+  w.trial = g_new (double, MAX (st.n, 1));
+  assemble (&st, st.u, 1.0, 1.0, w.R, NULL, w.J);
+  if (!fx_matrix_analyze (w.J, error))
+    goto out;
+  if (!solve_increments (&st, &w, rep, error))
+    goto out;
+  rep->iterations = w.iterations;
+  rep->pseudo_steps = w.pseudo_steps;
+  if (!fx_statics_write_back (&st, &rep->balance, error))
+    goto out;
+  fx_statics_fill_report (&st, rep);
+  assemble (&st, st.u, 1.0, 0.0, w.R, NULL, NULL);
+  assemble (&st, st.u, 0.0, 0.0, w.mag, NULL, NULL);
+  fx_statics_clapeyron (&st, w.R, w.mag, rep);
+  ok = TRUE;
+out:
+  if (w.J)
+    fx_matrix_free (w.J);
+  g_free (w.R);
+  g_free (w.mag);
+  g_free (w.du);
+  g_free (w.trial);
+  statics_clear (&st);
+  if (!ok || report == NULL)
+    fx_statics_report_clear (rep);
+  return ok;
+}
+
+void
+fx_statics_report_clear (FxStaticsReport *rep)
+{
+  if (rep == NULL)
+    return;
+  for (guint i = 0; i < rep->n_links; i++)
+    {
+      g_free (rep->links[i].s);
+      g_free (rep->links[i].N);
+      g_free (rep->links[i].V);
+      g_free (rep->links[i].M);
+    }
+  g_free (rep->links);
+  g_free (rep->reactions);
+  rep->reactions = NULL;
+  rep->n_joints = 0;
+  rep->links = NULL;
+  rep->n_links = 0;
+}
