@@ -52,6 +52,14 @@ st_end_node (const FxLinkSys *l, guint side)
   return side == 0 ? 0 : l->N;
 }
 
+/* fx-statics-assembly.c: R(u) at load factor lam_load; J (may be NULL)
+ * receives dR/du plus `pseudo` d on the diagonal (every diagonal entry is
+ * added, so the pattern is the same for every call). */
+void     fx_statics_assemble (const Statics *st, const double *u, double lam_load, double pseudo,
+                              double *R, double *mag, FxMatrix *J);
+/* A profile's value at t*; noise (mean zero) is left out. */
+double   fx_statics_profile_now (const Statics *st, const FxProfile *p);
+
 /* fx-statics-state.c */
 gboolean fx_statics_write_back (Statics *st, double *balance, GError **error);
 void     fx_statics_fill_report (Statics *st, FxStaticsReport *report);
