@@ -497,6 +497,74 @@ test_over_constrained (void)
   g_assert_nonnull (strstr (error->message, "\"bar\""));
 }
 
+/* Issue 30.4: structures of rigid links with mobility 0 run (at rest,
+ * carrying their loads, the reactions exact) and settle alike; a rigid link
+ * that is over-constrained is refused before a step, by name. */
+static void
+test_rigid_examples_run (void)
+{
+  g_autoptr (FxModel) m = test_load_example ("simply-supported.flexion");
+  for (guint l = 0; l < m->links->len; l++)
+    fx_model_link (m, l)->rigid = TRUE;
+  m->t_end = 1.2;
+  g_autoptr (FxSystem) sys = test_system (m);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (fx_statics_check_rigid (sys, &error));
+  g_assert_no_error (error);
+  g_autoptr (FxIntegrator) it = fx_integrator_new (sys, m->tolerance, m->max_iterations);
+  FxStepReport step;
+  double x0, y0, x, y, r[2 * FX_REACTION_N_VALUES];
+  fx_system_point (sys, 0, 0.5, &x0, &y0);
+  while (fx_system_time (sys) < m->t_end - 1e-9)
+    {
+      g_assert_true (fx_integrator_step (it, m->dt, &step, &error));
+      g_assert_no_error (error);
+    }
+  fx_system_point (sys, 0, 0.5, &x, &y);
+  fx_system_reactions (sys, r);
+  g_test_message ("rigid simply supported beam after %.2g s: moved %.3g m, reactions %.15g, %.15g",
+                  fx_system_time (sys), hypot (x - x0, y - y0), r[FX_REACTION_FY],
+                  r[FX_REACTION_N_VALUES + FX_REACTION_FY]);
+  g_assert_cmpfloat (hypot (x - x0, y - y0), <, 1e-12);
+  g_assert_cmpfloat (fabs (r[FX_REACTION_FY] - 50.0), <, 1e-9 * 50.0);
+  g_assert_cmpfloat (fabs (r[FX_REACTION_N_VALUES + FX_REACTION_FY] - 50.0), <, 1e-9 * 50.0);
+
+  /* the all-rigid truss, loads held: at rest, the reactions of the joints */
+  g_autoptr (FxModel) t = warren_truss (TRUE);
+  t->dt = 1e-3;
+  g_autoptr (FxSystem) ts = test_system (t);
+  g_assert_true (fx_statics_check_rigid (ts, NULL));
+  g_autoptr (FxIntegrator) ti = fx_integrator_new (ts, 1e-12, 20);
+  for (guint k = 0; k < 50; k++)
+    g_assert_true (fx_integrator_step (ti, t->dt, &step, NULL));
+  double N[11], reaction[3], tr[7 * FX_REACTION_N_VALUES];
+  method_of_joints (N, reaction);
+  fx_system_reactions (ts, tr);
+  g_test_message ("rigid truss after 50 steps: reactions %.12g %.12g vs %.12g %.12g", tr[1],
+                  tr[3 * FX_REACTION_N_VALUES + 1], reaction[1], reaction[2]);
+  g_assert_cmpfloat (fabs (tr[1] - reaction[1]), <, 1e-9 * reaction[1]);
+  g_assert_cmpfloat (fabs (tr[3 * FX_REACTION_N_VALUES + 1] - reaction[2]), <, 1e-9 * reaction[2]);
+}
+
+static void
+test_rigid_over_constrained_check (void)
+{
+  g_autoptr (FxModel) m = fx_model_new ();
+  fx_model_add_joint (m, "A", 0, 0)->support = FX_SUPPORT_PIN;
+  fx_model_add_joint (m, "B", 2, 0)->support = FX_SUPPORT_PIN;
+  test_add_link (m, "bar", "A", "B", 4, 1.0, 0.01, 1e8, 1e6, 1e4)->rigid = TRUE;
+  g_autoptr (FxSystem) sys = test_system (m);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_false (fx_statics_check_rigid (sys, &error));
+  g_assert_error (error, FX_STATICS_ERROR, FX_STATICS_ERROR_OVER_CONSTRAINED);
+  g_assert_nonnull (strstr (error->message, "links[0]: rigid link \"bar\""));
+  /* the same bar flexible is fine: its force follows from its stretch */
+  fx_model_link (m, 0)->rigid = FALSE;
+  g_autoptr (FxSystem) elastic = test_system (m);
+  g_assert_true (fx_statics_check_rigid (elastic, NULL));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -514,5 +582,7 @@ main (int argc, char **argv)
   g_test_add_func ("/statics/play-after-settle", test_play_after_settle);
   g_test_add_func ("/statics/no-load", test_no_load);
   g_test_add_func ("/statics/over-constrained", test_over_constrained);
+  g_test_add_func ("/statics/rigid-examples-run", test_rigid_examples_run);
+  g_test_add_func ("/statics/rigid-over-constrained-check", test_rigid_over_constrained_check);
   return g_test_run ();
 }

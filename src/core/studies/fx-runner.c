@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE  /* syscall (SYS_gettid), for per-thread priority */
 #include "fx-runner.h"
+#include "fx-statics.h"
 #include "fx-cancel.h"
 #include "fx-system-private.h"  /* snapshot and restore, for live settings */
 
@@ -236,6 +237,9 @@ runner_prepare (FxRunner *r, GError **error)
 {
   r->system = fx_system_new (r->model, error);
   if (r->system == NULL)
+    return FALSE;
+  /* over-constrained rigid links: said with the link's name, as check does */
+  if (!fx_statics_check_rigid (r->system, error))
     return FALSE;
   set_phase (r, PHASE_MATRIX);
   r->integrator = fx_integrator_new (r->system, r->model->tolerance, r->model->max_iterations);

@@ -580,6 +580,15 @@ pseudo_transient (Statics *st, Work *w, double lam_load, GError **error)
 
 /* --------------------------------------------------------- diagnosis */
 
+static gboolean
+has_rigid_link (const FxSystem *sys)
+{
+  for (guint li = 0; li < sys->n_links; li++)
+    if (sys->links[li].Ct[0] == 0.0 && sys->links[li].Cr == 0.0)
+      return TRUE;
+  return FALSE;
+}
+
 /* A singular problem with rigid links: the rigid link that carries the
  * self-stress (the null vector of the matrix), or -1. */
 static int
@@ -622,14 +631,6 @@ over_constrained_link (Statics *st, double lam_load)
   return big > 1e-6 ? best : -1;
 }
 
-static gboolean
-has_rigid_link (const FxSystem *sys)
-{
-  for (guint li = 0; li < sys->n_links; li++)
-    if (sys->links[li].Ct[0] == 0.0 && sys->links[li].Cr == 0.0)
-      return TRUE;
-  return FALSE;
-}
 
 static void
 set_failure (Statics *st, Work *w, double reached, GError **error)
@@ -720,6 +721,84 @@ solve_increments (Statics *st, Work *w, FxStaticsReport *rep, GError **error)
     }
   rep->increments = increments;
   return TRUE;
+}
+
+/* The self-stress of the rigid parts of the drawn, unstressed state: at
+ * zero stress and load the static matrix is [[0, B^T], [B, -h C]], whose
+ * null space splits into strain-free motions (displacements only) and
+ * self-stresses (forces only, with C sigma = 0: rigid links only). So the
+ * force columns alone are rank deficient exactly when rigid links are
+ * over-constrained; the null vector's largest rigid stress names one. */
+static int
+rigid_self_stress_link (Statics *st)
+{
+  const guint n = st->n;
+  g_autoptr (FxMatrix) D = fx_matrix_new (n, FX_MATRIX_DENSE);
+  g_autofree double *R = g_new (double, n);
+  g_autofree guint *cols = g_new (guint, n);
+  guint nf = 0;
+
+  for (guint i = 0; i < n; i++)
+    if (st->d[i] == 0.0)
+      cols[nf++] = i;  /* no pseudo-transient weight: a stress or a multiplier */
+  if (nf == 0)
+    return -1;
+  fx_statics_assemble (st, st->u0, 0.0, 0.0, R, NULL, D);
+  if (!fx_matrix_analyze (D, NULL))
+    return -1;
+  fx_statics_assemble (st, st->u0, 0.0, 0.0, R, NULL, D);
+  gsl_matrix *A = gsl_matrix_alloc (n, nf), *V = gsl_matrix_alloc (nf, nf);
+  gsl_vector *S = gsl_vector_alloc (nf), *work = gsl_vector_alloc (nf);
+  for (guint i = 0; i < n; i++)
+    for (guint k = 0; k < nf; k++)
+      gsl_matrix_set (A, i, k, fx_matrix_get (D, i, cols[k]));
+  gsl_linalg_SV_decomp (A, V, S, work);
+  int best = -1;
+  if (gsl_vector_get (S, nf - 1) < 1e-13 * gsl_vector_get (S, 0))
+    {
+      double big = 0.0;
+      for (guint k = 0; k < nf; k++)
+        for (guint li = 0; li < st->sys->n_links; li++)
+          {
+            const FxLinkSys *l = &st->sys->links[li];
+            guint first = ST_ELEM (st->seg[li], 0), last = ST_ELEM (st->seg[li], l->N - 1) + 2;
+            double v = fabs (gsl_matrix_get (V, k, nf - 1));
+            if (l->Ct[0] == 0.0 && l->Cr == 0.0 && cols[k] >= first && cols[k] <= last && v > big)
+              big = v, best = (int) li;
+          }
+    }
+  gsl_matrix_free (A);
+  gsl_matrix_free (V);
+  gsl_vector_free (S);
+  gsl_vector_free (work);
+  return best;
+}
+
+gboolean
+fx_statics_check_rigid (FxSystem *sys, GError **error)
+{
+  Statics st = { 0 };
+  gboolean ok = TRUE;
+
+  if (!has_rigid_link (sys))
+    return TRUE;
+  if (build (&st, sys, 0.0, NULL) && st.n <= DIAGNOSE_MAX)
+    {
+      scales (&st);
+      int li = rigid_self_stress_link (&st);
+      if (li >= 0)
+        {
+          const FxLinkSys *l = &sys->links[li];
+          g_set_error (error, FX_STATICS_ERROR, FX_STATICS_ERROR_OVER_CONSTRAINED,
+                       _("links[%u]: rigid link \"%s\" is over-constrained: its ends are held so "
+                         "that its force cannot be found from equilibrium (statically "
+                         "indeterminate); make it flexible (\"rigid\": false) or free one of "
+                         "its ends"), l->model_index, fx_model_link (sys->model, l->model_index)->id);
+          ok = FALSE;
+        }
+    }
+  statics_clear (&st);
+  return ok;
 }
 
 gboolean

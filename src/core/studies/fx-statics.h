@@ -67,4 +67,11 @@ typedef struct {
 gboolean fx_statics_settle (FxSystem *system, double t, FxStaticsReport *report, GError **error);
 void     fx_statics_report_clear (FxStaticsReport *report);
 
+/* FALSE with FX_STATICS_ERROR_OVER_CONSTRAINED, naming a link, when rigid
+ * links of the drawn state are held so that a force in them is free (a
+ * self-stress of rigid links: the Newton matrix of the dynamics is then
+ * singular too). Models of more than 1500 static unknowns are not
+ * examined. `check`, `run` and the app's Play ask it before stepping. */
+gboolean fx_statics_check_rigid (FxSystem *system, GError **error);
+
 G_END_DECLS
