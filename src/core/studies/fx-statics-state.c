@@ -15,6 +15,7 @@
 #include "fx-link-model.h"
 #include "fx-measure.h"
 #include "fx-memory.h"
+#include "fx-cancel.h"
 
 #include <glib/gi18n-lib.h>
 #include <gsl/gsl_blas.h>
@@ -181,6 +182,10 @@ write_parts (Statics *st)
 
 /* ------------------------------------------------------ the correction */
 
+/* The dense correction costs O(n^3): past this many unknowns (a few
+ * seconds) the projected stresses are kept as they are. */
+#define CORRECTION_MAX_UNKNOWNS 3000u
+
 typedef struct {
   guint nv, ns;
   guint *v, *s;  /* momentum rows; stress unknowns */
@@ -232,6 +237,8 @@ correct_stresses (FxSystem *sys, const Split *sp, double t, double *balance, GEr
   /* the correction is dense: a model too big for it keeps the projected
    * stresses (balanced to the discretisations' difference, not round-off) */
   bytes += sizeof (double) * (guint64) n * n;
+  if (n > CORRECTION_MAX_UNKNOWNS)
+    return balance_only (sys, sp, t, balance);
   if (!fx_memory_reserve (bytes, _("the balance of the settled stresses"),
                           _("use fewer elements per link"), NULL))
     return balance_only (sys, sp, t, balance);
@@ -248,7 +255,7 @@ correct_stresses (FxSystem *sys, const Split *sp, double t, double *balance, GEr
 
   sys->noise = NULL;  /* noise is left out: its factor reads 0 */
   sys->t = t - 0.5 * dt;
-  for (guint it = 0; it < 8; it++)
+  for (guint it = 0; it < 8 && !fx_cancel_requested (); it++)
     {
       fx_system_residual (sys, sys->x, dt, R, mag, J);
       /* each row against the largest terms of the momentum rows: a row of
