@@ -100,5 +100,16 @@ check "check refuses it too (exit 2), naming the link" \
 "$cli" run "$tmp/bar.flexion" >"$tmp/bar-run.out" 2>&1
 check "and run alike" test $? -eq 2 -a -n "$(grep 'rigid link "bar"' "$tmp/bar-run.out")"
 
+# SIGTERM as run answers it: 143, no output left behind (a big truss that
+# takes many seconds to build and settle)
+sed 's/"elements": 4,/"elements": 30000,/' "$truss" >"$tmp/big.flexion"
+"$cli" statics "$tmp/big.flexion" --at 1 --reactions "$tmp/big.csv" >"$tmp/big.out" 2>&1 &
+pid=$!
+sleep 2
+kill -TERM $pid
+wait $pid
+check "SIGTERM stops statics with 143" test $? -eq 143
+check "and leaves no output" test ! -e "$tmp/big.csv" -a -z "$(ls "$tmp" | grep '^big.csv.')"
+
 echo "1..$n"
 exit $((failures > 0))

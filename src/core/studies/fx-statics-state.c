@@ -183,8 +183,8 @@ write_parts (Statics *st)
 /* ------------------------------------------------------ the correction */
 
 /* The dense correction costs O(n^3): past this many unknowns (a few
- * seconds) the projected stresses are kept as they are. */
-#define CORRECTION_MAX_UNKNOWNS 3000u
+ * seconds) the projected stresses are kept as they are (1500: about a second). */
+#define CORRECTION_MAX_UNKNOWNS 1500u
 
 typedef struct {
   guint nv, ns;
