@@ -19,6 +19,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <gsl/gsl_blas.h>
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
 #include <float.h>
 #include <math.h>
@@ -277,7 +278,10 @@ correct_stresses (FxSystem *sys, const Split *sp, double t, double *balance, GEr
           *aii += 1e-13 * top + 1e-300;
           gsl_vector_set (y, i, -R[sp->v[i]]);
         }
-      if (gsl_linalg_cholesky_decomp1 (AAt) != 0)
+      gsl_error_handler_t *old = gsl_set_error_handler_off ();
+      int status = gsl_linalg_cholesky_decomp1 (AAt);
+      gsl_set_error_handler (old);
+      if (status != 0)
         break;
       gsl_linalg_cholesky_svx (AAt, y);
       for (guint k = 0; k < sp->ns; k++)

@@ -19,6 +19,8 @@
 #include "fx-link-model.h"
 
 #include <glib/gi18n-lib.h>
+#include <gsl/gsl_blas.h>
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
 #include <math.h>
 #include <string.h>
@@ -589,55 +591,110 @@ has_rigid_link (const FxSystem *sys)
   return FALSE;
 }
 
-/* A singular problem with rigid links: the rigid link that carries the
- * self-stress (the null vector of the matrix), or -1. */
-static int
-over_constrained_link (Statics *st, double lam_load)
+/* Is unknown i an element stress of an elastic link? */
+static gboolean
+elastic_stress (const Statics *st, guint i)
 {
-  const guint n = st->n;
-  if (n > DIAGNOSE_MAX)
-    return -1;
-  g_autoptr (FxMatrix) D = fx_matrix_new (n, FX_MATRIX_DENSE);
-  g_autofree double *R = g_new (double, n);
-  fx_statics_assemble (st, st->u, lam_load, 0.0, R, NULL, D);
-  if (!fx_matrix_analyze (D, NULL))
-    return -1;
-  fx_statics_assemble (st, st->u, lam_load, 0.0, R, NULL, D);
-  gsl_matrix *A = gsl_matrix_alloc (n, n), *V = gsl_matrix_alloc (n, n);
-  gsl_vector *S = gsl_vector_alloc (n), *work = gsl_vector_alloc (n);
-  for (guint i = 0; i < n; i++)
-    for (guint j = 0; j < n; j++)
-      gsl_matrix_set (A, i, j, fx_matrix_get (D, i, j));
-  gsl_linalg_SV_decomp (A, V, S, work);
-  int best = -1;
-  double big = 0.0;
   for (guint li = 0; li < st->sys->n_links; li++)
     {
       const FxLinkSys *l = &st->sys->links[li];
-      if (l->Ct[0] != 0.0 || l->Cr != 0.0)
-        continue;
-      for (guint e = 0; e < l->N; e++)
-        for (guint c = 0; c < 3; c++)
-          {
-            double v = fabs (gsl_matrix_get (V, ST_ELEM (st->seg[li], e) + c, n - 1));
-            if (v > big)
-              big = v, best = (int) li;
-          }
+      guint first = ST_ELEM (st->seg[li], 0), last = ST_ELEM (st->seg[li], l->N - 1) + 2;
+      if (i >= first && i <= last)
+        return !(l->Ct[0] == 0.0 && l->Cr == 0.0);
     }
-  gsl_matrix_free (A);
-  gsl_matrix_free (V);
-  gsl_vector_free (S);
-  gsl_vector_free (work);
-  return big > 1e-6 ? best : -1;
+  return FALSE;
 }
 
+/* The rigid link that carries a self-stress at configuration u, or -1.
+ * A self-stress is a set of forces in equilibrium with no load whose
+ * strains C sigma vanish: it leaves every elastic element unstressed. So
+ * the columns that may carry one are the rigid links' stresses and the
+ * junctions' multipliers, and the static matrix restricted to them is rank
+ * deficient exactly when rigid links are over-constrained (its entries are
+ * geometry, O(1) and O(h): no compliance to confuse the test). Found by
+ * inverse iteration on the Gram matrix G = M^T M: its smallest eigenvalue
+ * against its largest diagonal, the eigenvector's largest rigid stress
+ * naming the link. */
+static int
+rigid_self_stress_link (Statics *st, const double *u)
+{
+  const guint n = st->n;
+  g_autofree guint *cols = g_new (guint, n);
+  guint nf = 0;
+
+  for (guint i = 0; i < n; i++)
+    if (st->d[i] == 0.0 && !elastic_stress (st, i))
+      cols[nf++] = i;  /* a rigid stress or a multiplier */
+  if (nf == 0 || n > DIAGNOSE_MAX)
+    return -1;
+  g_autoptr (FxMatrix) D = fx_matrix_new (n, FX_MATRIX_DENSE);
+  g_autofree double *R = g_new (double, n);
+  fx_statics_assemble (st, u, 0.0, 0.0, R, NULL, D);
+  if (!fx_matrix_analyze (D, NULL))
+    return -1;
+  fx_statics_assemble (st, u, 0.0, 0.0, R, NULL, D);
+  gsl_matrix *M = gsl_matrix_alloc (n, nf), *G = gsl_matrix_alloc (nf, nf);
+  gsl_vector *x = gsl_vector_alloc (nf);
+  for (guint i = 0; i < n; i++)
+    for (guint k = 0; k < nf; k++)
+      gsl_matrix_set (M, i, k, fx_matrix_get (D, i, cols[k]));
+  gsl_blas_dgemm (CblasTrans, CblasNoTrans, 1.0, M, M, 0.0, G);
+  double top = 0.0, lambda = INFINITY;
+  for (guint k = 0; k < nf; k++)
+    top = MAX (top, gsl_matrix_get (G, k, k));
+  for (guint k = 0; k < nf; k++)
+    *gsl_matrix_ptr (G, k, k) += 1e-15 * top;  /* beyond round-off: Cholesky of a singular G */
+  gsl_matrix *L = gsl_matrix_alloc (nf, nf);
+  gsl_matrix_memcpy (L, G);
+  int best = -1;
+  /* a singular G is an answer here, not an error to abort on */
+  gsl_error_handler_t *old = gsl_set_error_handler_off ();
+  int status = gsl_linalg_cholesky_decomp1 (L);
+  gsl_set_error_handler (old);
+  if (status == 0)
+    {
+      gsl_vector_set_all (x, 1.0);
+      for (guint it = 0; it < 12; it++)
+        {
+          gsl_vector_scale (x, 1.0 / gsl_blas_dnrm2 (x));
+          gsl_linalg_cholesky_svx (L, x);
+        }
+      gsl_vector_scale (x, 1.0 / gsl_blas_dnrm2 (x));
+      gsl_vector *Gx = gsl_vector_alloc (nf);
+      gsl_blas_dsymv (CblasLower, 1.0, G, x, 0.0, Gx);
+      gsl_blas_ddot (x, Gx, &lambda);
+      gsl_vector_free (Gx);
+    }
+  else
+    lambda = 0.0;  /* not even positive definite: singular to round-off */
+  if (lambda < 1e-13 * top)
+    {
+      double big = 0.0;
+      for (guint k = 0; k < nf; k++)
+        for (guint li = 0; li < st->sys->n_links; li++)
+          {
+            const FxLinkSys *l = &st->sys->links[li];
+            guint first = ST_ELEM (st->seg[li], 0), last = ST_ELEM (st->seg[li], l->N - 1) + 2;
+            double v = fabs (gsl_vector_get (x, k));
+            if (l->Ct[0] == 0.0 && l->Cr == 0.0 && cols[k] >= first && cols[k] <= last && v > big)
+              big = v, best = (int) li;
+          }
+      if (big < 1e-3)
+        best = -1;
+    }
+  gsl_matrix_free (M);
+  gsl_matrix_free (G);
+  gsl_matrix_free (L);
+  gsl_vector_free (x);
+  return best;
+}
 
 static void
 set_failure (Statics *st, Work *w, double reached, GError **error)
 {
   if (w->singular && has_rigid_link (st->sys))
     {
-      int li = over_constrained_link (st, MAX (reached, 1e-3));
+      int li = rigid_self_stress_link (st, st->u);
       if (li >= 0)
         {
           const FxLinkSys *l = &st->sys->links[li];
@@ -723,57 +780,6 @@ solve_increments (Statics *st, Work *w, FxStaticsReport *rep, GError **error)
   return TRUE;
 }
 
-/* The self-stress of the rigid parts of the drawn, unstressed state: at
- * zero stress and load the static matrix is [[0, B^T], [B, -h C]], whose
- * null space splits into strain-free motions (displacements only) and
- * self-stresses (forces only, with C sigma = 0: rigid links only). So the
- * force columns alone are rank deficient exactly when rigid links are
- * over-constrained; the null vector's largest rigid stress names one. */
-static int
-rigid_self_stress_link (Statics *st)
-{
-  const guint n = st->n;
-  g_autoptr (FxMatrix) D = fx_matrix_new (n, FX_MATRIX_DENSE);
-  g_autofree double *R = g_new (double, n);
-  g_autofree guint *cols = g_new (guint, n);
-  guint nf = 0;
-
-  for (guint i = 0; i < n; i++)
-    if (st->d[i] == 0.0)
-      cols[nf++] = i;  /* no pseudo-transient weight: a stress or a multiplier */
-  if (nf == 0)
-    return -1;
-  fx_statics_assemble (st, st->u0, 0.0, 0.0, R, NULL, D);
-  if (!fx_matrix_analyze (D, NULL))
-    return -1;
-  fx_statics_assemble (st, st->u0, 0.0, 0.0, R, NULL, D);
-  gsl_matrix *A = gsl_matrix_alloc (n, nf), *V = gsl_matrix_alloc (nf, nf);
-  gsl_vector *S = gsl_vector_alloc (nf), *work = gsl_vector_alloc (nf);
-  for (guint i = 0; i < n; i++)
-    for (guint k = 0; k < nf; k++)
-      gsl_matrix_set (A, i, k, fx_matrix_get (D, i, cols[k]));
-  gsl_linalg_SV_decomp (A, V, S, work);
-  int best = -1;
-  if (gsl_vector_get (S, nf - 1) < 1e-13 * gsl_vector_get (S, 0))
-    {
-      double big = 0.0;
-      for (guint k = 0; k < nf; k++)
-        for (guint li = 0; li < st->sys->n_links; li++)
-          {
-            const FxLinkSys *l = &st->sys->links[li];
-            guint first = ST_ELEM (st->seg[li], 0), last = ST_ELEM (st->seg[li], l->N - 1) + 2;
-            double v = fabs (gsl_matrix_get (V, k, nf - 1));
-            if (l->Ct[0] == 0.0 && l->Cr == 0.0 && cols[k] >= first && cols[k] <= last && v > big)
-              big = v, best = (int) li;
-          }
-    }
-  gsl_matrix_free (A);
-  gsl_matrix_free (V);
-  gsl_vector_free (S);
-  gsl_vector_free (work);
-  return best;
-}
-
 gboolean
 fx_statics_check_rigid (FxSystem *sys, GError **error)
 {
@@ -782,10 +788,10 @@ fx_statics_check_rigid (FxSystem *sys, GError **error)
 
   if (!has_rigid_link (sys))
     return TRUE;
-  if (build (&st, sys, 0.0, NULL) && st.n <= DIAGNOSE_MAX)
+  if (build (&st, sys, 0.0, NULL))
     {
       scales (&st);
-      int li = rigid_self_stress_link (&st);
+      int li = rigid_self_stress_link (&st, st.u0);
       if (li >= 0)
         {
           const FxLinkSys *l = &sys->links[li];
