@@ -7,6 +7,7 @@
 #include "test-models.h"
 #include "fx-statics.h"
 #include "fx-measure.h"
+#include "fx-runner.h"
 
 #include <gsl/gsl_linalg.h>
 
@@ -565,6 +566,76 @@ test_rigid_over_constrained_check (void)
   g_assert_true (fx_statics_check_rigid (elastic, NULL));
 }
 
+/* The app's Settle: on the solver thread, the settled state as the next
+ * frame (at t, at rest, reactions F/2), then Play on from it stays there;
+ * a settle that cannot succeed leaves the run going and says why. */
+static FxStepFrame *
+wait_settled (FxRunner *r)
+{
+  FxStepFrame *last = NULL;
+  for (guint i = 0; i < 20000 && fx_runner_settling (r); i++)
+    g_usleep (500);
+  g_assert_false (fx_runner_settling (r));
+  FxStepFrame *f;
+  while ((f = fx_runner_pop_frame (r)) != NULL)
+    {
+      if (last)
+        fx_step_frame_unref (last);
+      last = f;
+    }
+  return last;
+}
+
+static void
+test_runner_settle (void)
+{
+  g_autoptr (FxModel) m = simply_supported (10.0, FALSE);
+  m->dt = 0.01;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FxRunner) r = fx_runner_new (m, &error);
+  g_assert_no_error (error);
+
+  fx_runner_settle (r, 0.0);
+  g_autoptr (FxStepFrame) settled = wait_settled (r);
+  g_assert_nonnull (settled);
+  g_assert_false (fx_runner_settle_failed (r, NULL));
+  g_assert_cmpfloat (settled->t, ==, 0.0);
+  g_assert_cmpfloat (fabs (settled->reaction[FX_REACTION_FY] - 5.0), <, 1e-9 * 5.0);
+  guint mid = settled->node_offset[0] + 16;
+  double w = -settled->y[mid];
+  g_assert_cmpfloat (w, >, 1.6e-4);
+
+  /* play on for 0.2 s: it stays where it settled */
+  fx_runner_set_horizon (r, 0.2);
+  FxStepFrame *f = NULL, *last = NULL;
+  for (guint i = 0; i < 20000 && (last == NULL || last->t < 0.2 - 1e-9); i++)
+    {
+      while ((f = fx_runner_pop_frame (r)) != NULL)
+        {
+          g_assert_cmpfloat (fabs (f->y[mid] - settled->y[mid]), <, 1e-6 * w);
+          if (last)
+            fx_step_frame_unref (last);
+          last = f;
+        }
+      g_usleep (500);
+    }
+  g_assert_nonnull (last);
+  g_assert_cmpfloat (last->t, >=, 0.2 - 1e-9);
+  fx_step_frame_unref (last);
+
+  /* no load at t = 0 of a ramp: the settle fails, said so, nothing breaks */
+  g_autoptr (FxModel) ramp = simply_supported (10.0, FALSE);
+  fx_model_load (ramp, 0)->profile.type = FX_PROFILE_RAMP;
+  fx_model_load (ramp, 0)->profile.t1 = 1.0;
+  g_autoptr (FxRunner) r2 = fx_runner_new (ramp, NULL);
+  fx_runner_settle (r2, 0.0);
+  g_autoptr (FxStepFrame) none = wait_settled (r2);
+  g_autoptr (GError) why = NULL;
+  g_assert_true (fx_runner_settle_failed (r2, &why));
+  g_assert_error (why, FX_STATICS_ERROR, FX_STATICS_ERROR_NO_LOAD);
+  g_assert_false (fx_runner_failed (r2, NULL));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -584,5 +655,6 @@ main (int argc, char **argv)
   g_test_add_func ("/statics/over-constrained", test_over_constrained);
   g_test_add_func ("/statics/rigid-examples-run", test_rigid_examples_run);
   g_test_add_func ("/statics/rigid-over-constrained-check", test_rigid_over_constrained_check);
+  g_test_add_func ("/statics/runner-settle", test_runner_settle);
   return g_test_run ();
 }
