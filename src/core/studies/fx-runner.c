@@ -186,6 +186,7 @@ solver_step (FxRunner *r, const StepOrder *o, GError **error)
 }
 
 static void publish (FxRunner *r, FxStepFrame *frame);
+static void runner_clear_frames (FxRunner *r);
 
 /* A settle (fx_runner_settle) on the solver thread: the settled state at
  * settle_t becomes the next frame, and a fresh integrator continues from it
@@ -222,6 +223,9 @@ solver_settle (FxRunner *r)
   r->settle_error = error;
   if (frame)
     {
+      /* unread frames are the motion the settle replaces: the settled
+       * frame is the next one the reader gets */
+      runner_clear_frames (r);
       publish (r, frame);
       /* play on from the settled state only when asked again */
       r->horizon = MIN (r->horizon, r->time);

@@ -108,8 +108,9 @@ void           fx_runner_set_live_model (FxRunner *runner, const FxModel *model)
 
 /* Settle (fx-statics.h, physics.md §14) with the loads frozen at time t,
  * on the solver thread, after the step in progress: stepping stops (the
- * horizon drops to the newest frame), the settled state is published as
- * the next frame (at t, every velocity zero, its reactions and probes), and
+ * horizon drops to the newest frame), unread frames are dropped and the
+ * settled state is published as the next frame (at t, every velocity
+ * zero, its reactions and probes), and
  * a later horizon plays on from it. A settle that fails (no equilibrium, no
  * load at t) leaves the run as it was and says why in
  * fx_runner_settle_failed; fx_runner_free stops a long one (fx-cancel.h). */
