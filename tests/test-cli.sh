@@ -237,6 +237,16 @@ else
   expect_status export-bad-plot 1 "an unknown plot kind exits 1"
   run_cli export-bad-ext export "$fourbar" --until 0.1 --picture "$tmp/fb.bmp"
   expect_status export-bad-ext 4 "a picture with an unknown extension exits 4"
+  # the N, V, M diagrams (issue 30): a picture with one, and a wrong name refused
+  run_cli export-diagram export "$root/data/examples/simply-supported.flexion" --until 1 --diagram M \
+    --picture "$tmp/ss-m.svg"
+  expect_status export-diagram 0 "export --diagram M writes a picture"
+  if [[ -s $tmp/ss-m.svg ]] && grep -q '<svg' "$tmp/ss-m.svg"; then ok "the diagram picture is an SVG"; else
+    nok "the diagram picture is an SVG"; fi
+  run_cli export-bad-diagram export "$fourbar" --diagram moment --picture "$tmp/x.png"
+  expect_status export-bad-diagram 1 "an unknown diagram exits 1"
+  if grep -q 'N, V, M or none' "$tmp/export-bad-diagram.err"; then ok "the refusal names the choices"; else
+    nok "the refusal names the choices"; diag "$tmp/export-bad-diagram.err"; fi
   if ls "$tmp" | grep -q '\.part-'; then
     nok "no partial files are left behind" "$(ls "$tmp")"
   else

@@ -89,6 +89,9 @@ on_document_changed (FlexionCanvas *self)
 {
   rebuild_model_frame (self);
   clamp_selection (self);
+  /* an edit is made on the view as it is: a panel that opens or closes
+   * after it must not re-fit the model under the pointer (issue 32) */
+  self->view_moved = TRUE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -241,7 +244,6 @@ flexion_canvas_fit (FlexionCanvas *self)
       self->view.oy = h / 2.0;
     }
   self->view_valid = TRUE;
-  self->view_moved = FALSE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -563,6 +565,7 @@ flexion_canvas_set_document (FlexionCanvas *self, FxDocument *doc)
   rebuild_model_frame (self);
   self->selected_joint = self->selected_link = -1;
   self->view_valid = FALSE;
+  self->view_moved = FALSE;
   g_signal_emit (self, signals[SELECTION_CHANGED], 0);
   flexion_canvas_fit (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -637,6 +640,19 @@ flexion_canvas_set_show (FlexionCanvas *self, const char *what, gboolean show)
 }
 
 void
+flexion_canvas_set_diagram (FlexionCanvas *self, FxDiagramView view)
+{
+  self->style.diagram = view;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+FxDiagramView
+flexion_canvas_get_diagram (FlexionCanvas *self)
+{
+  return self->style.diagram;
+}
+
+void
 flexion_canvas_set_snap (FlexionCanvas *self, gboolean snap, double grid_step)
 {
   self->snap = snap;
@@ -692,8 +708,9 @@ flexion_canvas_get_deflection_scale (FlexionCanvas *self)
   double box[4];
   if (self->sim == NULL || !fx_scene_bounds (self->model_frame, box))
     return 1;
-  return fx_deflection_auto_scale (flexion_simulation_get_deflection_max (self->sim),
-                                   MAX (box[1] - box[0], box[3] - box[2]));
+  return fx_deflection_auto_scale_members (flexion_simulation_get_deflection_max (self->sim),
+                                           MAX (box[1] - box[0], box[3] - box[2]),
+                                           flexion_simulation_get_deflection_ratio (self->sim));
 }
 
 void
@@ -710,5 +727,7 @@ flexion_canvas_default_section (FxSection *section, guint *elements)
   section->height = 0.01;
   section->shear_factor = 0;
   fx_section_derive (section);
-  *elements = 8;
+  /* of degree FX_NEW_LINK_DEGREE: as many unknowns as 8 linear elements,
+   * its first modes some six times more accurate */
+  *elements = 4;
 }

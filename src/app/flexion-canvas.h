@@ -43,6 +43,9 @@ void         flexion_canvas_zoom            (FlexionCanvas *canvas, double facto
 void         flexion_canvas_set_dark        (FlexionCanvas *canvas, gboolean dark);
 void         flexion_canvas_set_colormap    (FlexionCanvas *canvas, const char *name);
 void         flexion_canvas_set_show        (FlexionCanvas *canvas, const char *what, gboolean show);
+/* The N, V or M diagram over the links (fx-diagram.h), or none. */
+void         flexion_canvas_set_diagram     (FlexionCanvas *canvas, FxDiagramView view);
+FxDiagramView flexion_canvas_get_diagram    (FlexionCanvas *canvas);
 void         flexion_canvas_set_snap        (FlexionCanvas *canvas, gboolean snap, double grid_step);
 /* Whether the view follows a running mechanism that leaves it (default on). */
 void         flexion_canvas_set_follow      (FlexionCanvas *canvas, gboolean follow);

@@ -277,6 +277,7 @@ flexion_export_dialog_export_animation (FlexionExportDialog *self, GFile *file)
   job->options.dark = self->style.dark;
   job->options.colormap = self->style.colormap;
   job->options.deflection_scale = self->deflection;
+  job->options.diagram = self->style.diagram;
   remember (self);
   if (self->recorded && fx_export_recorded_covers (self->recorded, job->options.t_until))
     {

@@ -18,6 +18,7 @@ struct _FlexionInspector {
   GtkWidget *box;       /* the groups */
   char *modes_summary;  /* from the Modes panel, shown with the model */
   GtkWidget *modes_row, *modes_label;  /* its row, while the model is shown */
+  gboolean lesson;      /* the lesson view: no causality ports while they fit */
 };
 
 
@@ -26,11 +27,11 @@ typedef enum {
   F_GRAVITY_X, F_GRAVITY_Y, F_DT, F_T_END,
   F_JOINT_X, F_JOINT_Y, F_JOINT_MASS, F_JOINT_INERTIA, F_SLIDER_MASS, F_SLIDER_ANGLE,
   F_DRIVE_VX, F_DRIVE_VY,
-  F_LINK_ELEMENTS, F_LINK_EA, F_LINK_GA, F_LINK_EI, F_LINK_RHOA, F_LINK_RHOI,
+  F_LINK_ELEMENTS, F_LINK_DEGREE, F_LINK_EA, F_LINK_GA, F_LINK_EI, F_LINK_RHOA, F_LINK_RHOI,
   F_LINK_E, F_LINK_RHO, F_LINK_WIDTH, F_LINK_HEIGHT, F_LINK_DAMPING, F_LINK_ROT_DAMPING,
   F_LOAD_FX, F_LOAD_FY, F_LOAD_MOMENT, F_LOAD_S,
   F_MOTOR_VALUE, F_SPRING_K, F_SPRING_C, F_PROBE_S,
-  F_LINK_NU, F_LINK_DIAMETER, F_LINK_INNER, F_LINK_KELVIN_VOIGT,
+  F_LINK_NU, F_LINK_DIAMETER, F_LINK_INNER, F_LINK_KELVIN_VOIGT, F_LINK_ZETA,
   /* a load's or motor's time profile: the index has PROFILE_OF_MOTOR set
    * for a motor */
   F_PROFILE_T0, F_PROFILE_T1, F_PROFILE_T2, F_PROFILE_FREQUENCY, F_PROFILE_PHASE,

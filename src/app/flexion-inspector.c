@@ -37,7 +37,7 @@ apply_number (FxModel *m, Field f, guint i, double v)
 {
   FxJoint *j = f >= F_JOINT_X && f <= F_DRIVE_VY ? fx_model_joint (m, i) : NULL;
   gboolean link_field = (f >= F_LINK_ELEMENTS && f <= F_LINK_ROT_DAMPING)
-                        || (f >= F_LINK_NU && f <= F_LINK_KELVIN_VOIGT);
+                        || (f >= F_LINK_NU && f <= F_LINK_ZETA);
   FxLink *l = link_field ? fx_model_link (m, i) : NULL;
   switch (f)
     {
@@ -57,6 +57,7 @@ apply_number (FxModel *m, Field f, guint i, double v)
     case F_DRIVE_VX: j->drive_velocity[0] = v; break;
     case F_DRIVE_VY: j->drive_velocity[1] = v; break;
     case F_LINK_ELEMENTS: l->elements = (guint) MAX (1, round (v)); break;
+    case F_LINK_DEGREE: l->degree = (guint) CLAMP (round (v), 1, FX_MAX_DEGREE); break;
     case F_LINK_EA: l->section.EA = v; l->section.form = FX_SECTION_CANONICAL; break;
     case F_LINK_GA: l->section.GA = v; l->section.form = FX_SECTION_CANONICAL; break;
     case F_LINK_EI: l->section.EI = v; l->section.form = FX_SECTION_CANONICAL; break;
@@ -80,6 +81,13 @@ apply_number (FxModel *m, Field f, guint i, double v)
     case F_LINK_DIAMETER: l->section.diameter = v; fx_section_derive (&l->section); break;
     case F_LINK_INNER: l->section.inner_diameter = v; fx_section_derive (&l->section); break;
     case F_LINK_KELVIN_VOIGT: l->kelvin_voigt = v; break;
+    case F_LINK_ZETA:
+      {
+        /* the ratio in percent at the link's first frequency: eta = 2 zeta / omega_1 */
+        double w1 = fx_link_cantilever_omega (m, l);
+        l->kelvin_voigt = w1 > 0.0 ? 2.0 * (v / 100.0) / w1 : 0.0;
+      }
+      break;
     case F_PROFILE_T0: case F_PROFILE_T1: case F_PROFILE_T2:
     case F_PROFILE_FREQUENCY: case F_PROFILE_PHASE:
       {
@@ -113,10 +121,11 @@ inspector_number_row (FlexionInspector *self, AdwPreferencesGroup *group, const 
             const char *unit, double value, double lo, double hi, Field field, guint index)
 {
   double step = value != 0 ? pow (10, floor (log10 (fabs (value)))) / 10 : 0.1;
-  if (field == F_LINK_ELEMENTS)
+  gboolean whole = field == F_LINK_ELEMENTS || field == F_LINK_DEGREE;
+  if (whole)
     step = 1;
-  GtkAdjustment *adj = gtk_adjustment_new (value, lo, hi, step, step * 10, 0);
-  GtkWidget *spin = gtk_spin_button_new (adj, step, field == F_LINK_ELEMENTS ? 0 : 6);
+  GtkAdjustment *adj = gtk_adjustment_new (value, lo, hi, step, field == F_LINK_DEGREE ? 1 : step * 10, 0);
+  GtkWidget *spin = gtk_spin_button_new (adj, step, whole ? 0 : 6);
   gtk_editable_set_width_chars (GTK_EDITABLE (spin), 9);
   gtk_widget_set_tooltip_text (spin, title);
   flexion_number_field_attach (GTK_SPIN_BUTTON (spin), TRUE);
@@ -538,10 +547,23 @@ show_causality (FlexionInspector *self, const FxModel *m)
   inspector_conflict_rows (g, m, TRUE);
 }
 
+/* The kinematics lesson's switch: every link rigid (win.all-rigid, one
+ * undoable edit), as PMKS+ and Linkage draw links. */
+static void
+all_rigid_row (AdwPreferencesGroup *g)
+{
+  GtkWidget *sw = gtk_switch_new ();
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (sw), "win.all-rigid");
+  flexion_control_row (g, _("All links rigid"), _("For kinematics: no link bends or stretches"), sw);
+}
+
 static void
 show_model (FlexionInspector *self, const FxModel *m)
 {
-  show_causality (self, m);
+  g_autoptr (FxAssignment) fits = fx_assignment_compute (m);
+  /* the lesson view: the ports only when they do not fit together */
+  if (!self->lesson || !fx_assignment_ok (fits))
+    show_causality (self, m);
   AdwPreferencesGroup *t = inspector_add_group (self, _("Simulation"), NULL);
   inspector_number_row (self, t, _("Time step Δt"), _("s"), m->dt, 1e-7, 10, F_DT, 0);
   inspector_number_row (self, t, _("End time"), _("s (for exports and the command line)"), m->t_end, 0, 1e6, F_T_END, 0);
@@ -557,6 +579,8 @@ show_model (FlexionInspector *self, const FxModel *m)
   /* Translators: the model's contents: joints, links, loads, probes */
   g_autofree char *counts = g_strdup_printf (_("%s, %s, %s, %s"), joints, links, loads, probes);
   inspector_info_row (s, _("Contents"), counts);
+  if (m->links->len > 0)
+    all_rigid_row (s);
   /* its own row, so that new counts update one label and not the sidebar */
   self->modes_row = adw_action_row_new ();
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->modes_row), _("Modes"));
@@ -691,6 +715,15 @@ flexion_inspector_set_document (FlexionInspector *self, FxDocument *doc)
   g_set_object (&self->doc, doc);
   self->changed_id = g_signal_connect_swapped (doc, "changed", G_CALLBACK (on_doc_changed), self);
   self->joint = self->link = -1;
+  rebuild (self);
+}
+
+void
+flexion_inspector_set_lesson (FlexionInspector *self, gboolean lesson)
+{
+  if (self->lesson == lesson)
+    return;
+  self->lesson = lesson;
   rebuild (self);
 }
 

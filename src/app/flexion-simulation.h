@@ -78,6 +78,8 @@ double             flexion_simulation_get_moment_range (FlexionSimulation *sim);
  * so far (fx_deflection_max), m; 0 before a run. Only grows, so an "auto"
  * deflection scale settles instead of pumping with the vibration. */
 double             flexion_simulation_get_deflection_max (FlexionSimulation *sim);
+/* The same over its link's length (fx_deflection_max_ratio), the largest so far. */
+double             flexion_simulation_get_deflection_ratio (FlexionSimulation *sim);
 
 /* Replay. Every computed frame of the run is kept (thinned to every
  * second, fourth ... step past a memory budget): seek shows the last kept
@@ -93,6 +95,9 @@ GPtrArray         *flexion_simulation_dup_recorded     (FlexionSimulation *sim);
 /* Whether a kept frame before the newest is on screen. */
 gboolean           flexion_simulation_get_replaying    (FlexionSimulation *sim);
 void               flexion_simulation_seek             (FlexionSimulation *sim, double t);
+/* When link's small-deformation warning first held in this run (s), NaN
+ * if never: the badge and the stop message say it from then on. */
+double             flexion_simulation_get_warning_since (FlexionSimulation *sim, guint link);
 
 double             flexion_simulation_get_speed    (FlexionSimulation *sim);
 /* Simulated seconds per wall second achieved on screen (0 while paused or

@@ -306,6 +306,19 @@ win_add_mass (GSimpleAction *a, GVariant *p, gpointer data)
   fx_document_end_edit (self->doc, _("Add Point Mass"), NULL);
 }
 
+/* A new load: 10 N down, ramped in over 1 s (or half the run, when that
+ * is shorter) rather than switched on at once. A step sets a structure
+ * ringing about its loaded shape for ever (issue 30); a ramp slow against
+ * its periods brings it there almost at rest, as a statics lesson wants. */
+static void
+new_load_defaults (FxLoad *load, const FxModel *m)
+{
+  load->force[1] = -10;
+  load->profile.type = FX_PROFILE_RAMP;
+  load->profile.t0 = 0;
+  load->profile.t1 = m->t_end > 0 ? MIN (1.0, 0.5 * m->t_end) : 1.0;
+}
+
 static void
 win_add_load (GSimpleAction *a, GVariant *p, gpointer data)
 {
@@ -315,8 +328,7 @@ win_add_load (GSimpleAction *a, GVariant *p, gpointer data)
     return;
   g_autofree char *jid = g_strdup (fx_model_joint (model (self), j)->id);
   FxModel *m = fx_document_begin_edit (self->doc);
-  FxLoad *load = fx_model_add_joint_load (m, jid);
-  load->force[1] = -10;
+  new_load_defaults (fx_model_add_joint_load (m, jid), m);
   fx_document_end_edit (self->doc, _("Add Load"), NULL);
 }
 
@@ -385,9 +397,10 @@ add_joint_device (FlexionWindow *self, Device device)
   FxModel *m = fx_document_begin_edit (self->doc);
   if (motor && type == FX_MOTOR_SPEED)
     {
-      /* 1 rad/s reached over half a second: a sudden start would ring a
-       * flexible link */
-      FxMotor *mo = fx_model_add_motor (m, id, jid, la, lb, FX_MOTOR_SPEED, 1.0);
+      /* 2.5 rad/s, about one turn in 2.5 s: a pace a class can follow
+       * (issue 32; 1 rad/s took over six seconds a turn), reached over
+       * half a second: a sudden start would ring a flexible link */
+      FxMotor *mo = fx_model_add_motor (m, id, jid, la, lb, FX_MOTOR_SPEED, 2.5);
       mo->profile.type = FX_PROFILE_RAMP;
       mo->profile.t0 = 0;
       mo->profile.t1 = 0.5;
@@ -455,8 +468,7 @@ win_add_link_load (GSimpleAction *a, GVariant *p, gpointer data)
     return;
   g_autofree char *lid = g_strdup (fx_model_link (model (self), l)->id);
   FxModel *m = fx_document_begin_edit (self->doc);
-  FxLoad *load = fx_model_add_link_load (m, lid, s);
-  load->force[1] = -10;
+  new_load_defaults (fx_model_add_link_load (m, lid, s), m);
   fx_document_end_edit (self->doc, _("Add Load"), NULL);
 }
 
@@ -475,6 +487,48 @@ win_remove_item (GSimpleAction *a, GVariant *p, gpointer data)
   if (array && i < array->len)
     g_array_remove_index (array, i);
   fx_document_end_edit (self->doc, _("Remove"), NULL);
+}
+
+/* ---- the kinematics lesson: every link rigid ---- */
+
+static gboolean
+all_links_rigid (const FxModel *m)
+{
+  guint rigid = 0;
+  for (guint i = 0; i < m->links->len; i++)
+    rigid += fx_model_link (m, i)->rigid;
+  return m->links->len > 0 && rigid == m->links->len;
+}
+
+void
+_flexion_window_update_all_rigid (FlexionWindow *self)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "all-rigid");
+  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (all_links_rigid (model (self))));
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), model (self)->links->len > 0);
+}
+
+/* All links rigid, or none (one undoable edit). A floating-frame link
+ * becomes geometrically exact: it is never rigid (as the inspector's
+ * Model row switches it). */
+static void
+win_all_rigid (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  gboolean rigid = !all_links_rigid (model (self));
+  FxModel *m = fx_document_begin_edit (self->doc);
+  for (guint i = 0; i < m->links->len; i++)
+    {
+      FxLink *l = fx_model_link (m, i);
+      if (rigid && l->kind == FX_LINK_FLOATING_FRAME)
+        {
+          l->kind = FX_LINK_GEOMETRICALLY_EXACT;
+          l->frame = FX_LINK_FRAME_MEAN_AXIS;
+          l->kelvin_voigt = 0.0;
+        }
+      l->rigid = rigid;
+    }
+  fx_document_end_edit (self->doc, rigid ? _("All Links Rigid") : _("All Links Flexible"), NULL);
 }
 
 /* ---- actions: view and simulation ---- */
@@ -641,6 +695,30 @@ win_show_labels (GSimpleAction *a, GVariant *p, gpointer data)
   flexion_canvas_set_show (self->canvas, "labels", on);
 }
 
+/* The diagram view without settings (the choice lasts the session); with
+ * settings, flexion_window_new replaces this action by the key's. */
+static void
+win_diagram (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  FxDiagramView view = FX_DIAGRAM_VIEW_NONE;
+  if (!fx_diagram_view_parse (g_variant_get_string (p, NULL), &view))
+    return;
+  g_simple_action_set_state (a, p);
+  flexion_canvas_set_diagram (self->canvas, view);
+}
+
+/* Ctrl+D: none, N, V, M, none ... through the diagram action, so the menu's
+ * radio items and the remembered setting follow. */
+static void
+win_next_diagram (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  FxDiagramView next = (flexion_canvas_get_diagram (self->canvas) + 1) % (FX_DIAGRAM_VIEW_M + 1);
+  g_action_group_activate_action (G_ACTION_GROUP (self), "diagram",
+                                  g_variant_new_string (fx_diagram_view_name (next)));
+}
+
 static void
 win_toggle_inspector (GSimpleAction *a, GVariant *p, gpointer data)
 {
@@ -694,8 +772,11 @@ static const GActionEntry win_entries[] = {
   { .name = "faster", .activate = win_faster },
   { .name = "slower", .activate = win_slower },
   { .name = "presentation", .activate = win_presentation, .state = "false" },
+  { .name = "all-rigid", .activate = win_all_rigid, .state = "false" },
   { .name = "leave-presentation", .activate = win_leave_presentation },
   { .name = "show-labels", .activate = win_show_labels, .state = "false" },
+  { .name = "diagram", .activate = win_diagram, .parameter_type = "s", .state = "'none'" },
+  { .name = "next-diagram", .activate = win_next_diagram },
   { .name = "toggle-inspector", .activate = win_toggle_inspector },
   { .name = "none", .activate = win_none },
 };

@@ -10,7 +10,7 @@
  *   flexion-cli statics MODEL [--at T] [--probes OUT] [--reactions OUT] (flexion-cli-statics.c)
  *   flexion-cli export MODEL [--from T0] [--until T] [--dt S] [--animation OUT]
  *                            [--fps N] [--size WxH] [--plot KIND=OUT] [--csv OUT]
- *                            [--picture OUT] [--dark] [--inset] [--no-colorbar]
+ *                            [--picture OUT] [--diagram N|V|M] [--dark] [--inset] [--no-colorbar]
  *                            [--max-memory SIZE]
  *
  * Exit status: 0 success, 1 bad command line, 2 invalid model (refused before
@@ -92,6 +92,8 @@ static const char *usage_text =
   "  --probes-csv OUT  probe values: t, then per probe <id>.x,<id>.y,<id>.vx,<id>.vy,\n"
   "                 <id>.angle,<id>.N,<id>.V,<id>.M (the columns of run --probes)\n"
   "  --picture OUT   the mechanism at the end time, .png, .svg or .pdf, with the colour bar\n"
+  "  --diagram D     draw the N, V or M diagram (axial force, shear force, bending\n"
+  "                  moment) over the links of the picture and the animation\n"
   "  --dark          dark colours; --inset adds an energy plot to the animation;\n"
   "  --no-colorbar, --no-time   leave those out of the animation\n"
   "\n"
@@ -99,8 +101,9 @@ static const char *usage_text =
   FLEXION_CLI_STATICS_OPTIONS
   "Options of run, check, export, modes, statics and ensemble:\n"
   "  --max-memory SIZE  refuse a model whose system and solver need more memory\n"
-  "                  than SIZE together (e.g. 2G, 512M; default: half of this\n"
-  "                  machine's memory); exit 2\n"
+  "                  than SIZE together: bytes, or a number with K, M, G or T\n"
+  "                  (powers of 1024; e.g. 2G, 1.5G, 512M; default: half of\n"
+  "                  this machine's memory); exit 2\n"
   "\n"
   "--dt and --until are checked like the model's time.dt and time.end: finite,\n"
   "positive, and at most 1e8 steps. CSV fields with a comma, quote or newline\n"
@@ -340,6 +343,15 @@ cmd_export (int argc, char **argv)
             }
           g_ptr_array_add (plots, (gpointer) v);
         }
+      else if (g_str_equal (a, "--diagram") && has_value)
+        {
+          const char *v = argv[++i];
+          if (!fx_diagram_view_parse (v, &o.diagram))
+            {
+              g_printerr ("flexion-cli export: --diagram wants N, V, M or none, not \"%s\"\n", v);
+              return EXIT_USAGE;
+            }
+        }
       else if (g_str_equal (a, "--dark"))
         o.dark = TRUE;
       else if (g_str_equal (a, "--inset"))
@@ -432,17 +444,11 @@ cmd_export (int argc, char **argv)
           return export_status (error);
         }
       if (csv && !fx_series_write_csv (series, csv, &error))
-        {
-          g_printerr ("flexion-cli export: %s\n", error->message);
-          return EXIT_EXPORT;
-        }
+        return flexion_cli_write_failed ("export", error);
       if (csv)
         printf ("%s: %u rows\n", csv, fx_series_len (series));
       if (probes_csv && !fx_series_write_probes_csv (series, probes_csv, &error))
-        {
-          g_printerr ("flexion-cli export: %s\n", error->message);
-          return EXIT_EXPORT;
-        }
+        return flexion_cli_write_failed ("export", error);
       if (probes_csv)
         printf ("%s: %u rows, %u probes\n", probes_csv, fx_series_len (series),
                 fx_series_n_probes (series));
@@ -458,10 +464,7 @@ cmd_export (int argc, char **argv)
           st.dark = o.dark;
           st.t_window = 0;  /* the whole run */
           if (!fx_export_plot (series, kind, &st, eq + 1, 800, 450, &error))
-            {
-              g_printerr ("flexion-cli export: %s\n", error->message);
-              return EXIT_EXPORT;
-            }
+            return flexion_cli_write_failed ("export", error);
           printf ("%s: %s plot\n", eq + 1, kind_name);
         }
       if (picture)
@@ -471,12 +474,10 @@ cmd_export (int argc, char **argv)
           st.dark = o.dark;
           st.colormap = o.colormap;
           st.show_causality = FALSE;
+          st.diagram = o.diagram;
           g_autoptr (FxStepFrame) initial = fx_step_frame_new_from_model (model);
           if (!fx_export_scene (model, last, initial, &st, picture, o.width, o.height, &error))
-            {
-              g_printerr ("flexion-cli export: %s\n", error->message);
-              return EXIT_EXPORT;
-            }
+            return flexion_cli_write_failed ("export", error);
           printf ("%s: picture at t = %g s\n", picture, last->t);
         }
     }

@@ -135,6 +135,50 @@ fx_deflection_max (const FxModel *model, const FxStepFrame *frame)
 }
 
 double
+fx_deflection_max_ratio (const FxModel *model, const FxStepFrame *frame)
+{
+  if (!frame_matches (model, frame) || frame->n_nodes == 0)
+    return 0;
+  g_autofree double *rx = g_new0 (double, frame->n_nodes);
+  g_autofree double *ry = g_new0 (double, frame->n_nodes);
+  g_autofree int *ends = tangent_ends (model);
+  double worst = 0;
+  for (guint l = 0; l < frame->n_links; l++)
+    {
+      guint a = frame->node_offset[l], b = frame->node_offset[l + 1];
+      double length = 0, d_max = 0;
+      if (b < a + 2)
+        continue;
+      link_reference (frame, l, ends[l], rx, ry);
+      for (guint i = a; i < b; i++)
+        {
+          if (i > a)
+            length += hypot (frame->x[i] - frame->x[i - 1], frame->y[i] - frame->y[i - 1]);
+          double d = hypot (frame->x[i] - rx[i], frame->y[i] - ry[i]);
+          if (isfinite (d))
+            d_max = MAX (d_max, d);
+        }
+      if (length > 0 && isfinite (length))
+        worst = MAX (worst, d_max / length);
+    }
+  return worst;
+}
+
+double
+fx_deflection_auto_scale_members (double max_deflection, double model_size, double max_ratio)
+{
+  double scale = fx_deflection_auto_scale (max_deflection, model_size);
+  if (max_ratio > 0)
+    {
+      /* the same ladder, with the member's length for the model's size
+       * and the member fraction for the tenth */
+      double member = fx_deflection_auto_scale (max_ratio, FX_DEFLECTION_MEMBER_FRACTION / 0.1);
+      scale = MIN (scale, member);
+    }
+  return scale;
+}
+
+double
 fx_deflection_auto_scale (double max_deflection, double model_size)
 {
   if (!(max_deflection > 0) || !(model_size > 0) || !isfinite (max_deflection))
@@ -267,4 +311,22 @@ fx_deflection_label (double scale)
     return NULL;
   /* Translators: the magnification of drawn bending, e.g. "deflection ×200" */
   return g_strdup_printf (_("deflection ×%g"), scale);
+}
+
+void
+fx_mode_frame_smooth_angles (FxStepFrame *f)
+{
+  for (guint l = 0; l < f->n_links; l++)
+    {
+      guint a = f->node_offset[l], b = f->node_offset[l + 1];
+      if (b - a < 2)
+        continue;
+      for (guint i = a; i < b; i++)
+        {
+          guint p = i > a ? i - 1 : i, n = i + 1 < b ? i + 1 : i;
+          double tx = f->x[n] - f->x[p], ty = f->y[n] - f->y[p];
+          if (tx != 0 || ty != 0)
+            f->theta[i] = atan2 (ty, tx);
+        }
+    }
 }

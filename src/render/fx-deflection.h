@@ -26,9 +26,24 @@ G_BEGIN_DECLS
  * does not belong to `model`). */
 double       fx_deflection_max        (const FxModel *model, const FxStepFrame *frame);
 
+/* The largest |x_i - r_i| of a link over its length (its nodes' arc
+ * length), over all links of `frame` (0 when the frame does not belong to
+ * `model`): how bent the most bent member is. */
+double       fx_deflection_max_ratio  (const FxModel *model, const FxStepFrame *frame);
+
+/* A magnified member is never drawn bent by more than this fraction of
+ * its length (issue 30: a truss at x200 looked like ropes). */
+#define FX_DEFLECTION_MEMBER_FRACTION 0.1
+
 /* The scale that makes a deflection of `max_deflection` a tenth of
  * `model_size`: on the 1-2-5 ladder, rounded down, within [1, 1000]. */
 double       fx_deflection_auto_scale (double max_deflection, double model_size);
+
+/* The auto scale of a picture: fx_deflection_auto_scale, lowered so that no
+ * member is drawn bent by more than FX_DEFLECTION_MEMBER_FRACTION of its
+ * length, `max_ratio` being fx_deflection_max_ratio (<= 0: no limit). */
+double       fx_deflection_auto_scale_members (double max_deflection, double model_size,
+                                               double max_ratio);
 
 /* A copy of `frame` with every link's deflection magnified by `scale` (free
  * joints and probes follow their nodes). A new reference to `frame` itself
@@ -38,5 +53,13 @@ FxStepFrame *fx_deflection_magnify    (const FxModel *model, const FxStepFrame *
 
 /* "deflection ×200", or NULL when the scale is 1. */
 char        *fx_deflection_label      (double scale);
+
+/* A mode shape's frame (fx_modes_frame) has its nodes displaced but its
+ * section angles left at the drawn model's: drawn with those tangents, each
+ * element bends into an S and a smooth mode looks rippled, one ripple per
+ * element (issue 32). This sets each node's angle along the displaced
+ * centreline (central differences, one-sided at the ends), so the shape is
+ * drawn as smoothly as a moving beam. */
+void         fx_mode_frame_smooth_angles (FxStepFrame *frame);
 
 G_END_DECLS

@@ -39,4 +39,10 @@ void     scene_draw_probes          (const Scene *sc);
 void     scene_draw_causality       (const Scene *sc);
 void     scene_draw_joint_gaps      (const Scene *sc);
 
+/* the N, V, M diagrams, fx-diagram.c: the curves and their labels, and
+ * the legend card at the top right of an area_w x area_h picture */
+void     scene_draw_diagram         (const Scene *sc, FxDiagramView view);
+void     scene_draw_diagram_legend  (const Scene *sc, FxDiagramView view, double area_w,
+                                     double area_h);
+
 G_END_DECLS

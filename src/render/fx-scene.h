@@ -15,6 +15,7 @@
 #include "fx-colormap.h"
 #include "fx-view.h"
 #include "fx-trails.h"
+#include "fx-diagram.h"
 
 G_BEGIN_DECLS
 
@@ -31,6 +32,9 @@ typedef struct {
   const char *time_label;  /* with show_time: said instead of "t = ..." (a mode's
                             * "mode 1 · 45.3 Hz", whose frames have no time) */
   gboolean show_reactions;  /* during a run: the supports' reactions (fx_scene_draw_reactions) */
+  FxDiagramView diagram;    /* the N, V or M diagram over the links (fx-diagram.h) */
+  gboolean show_diagram_legend;  /* with a diagram: its legend card, top right */
+  double diagram_range;     /* |value| the diagram's full span stands for; <= 0: the frame's max */
   int selected_joint, selected_link;  /* -1: none */
   int hover_joint, hover_link;        /* -1: none */
   const FxAssignment *assignment;     /* NULL: no causality glyphs */
@@ -45,13 +49,14 @@ typedef struct {
 } FxSceneStyle;
 
 /* Defaults: light, cool-warm, line_scale 1, grid, colour bar and time on,
- * nothing selected. */
+ * no diagram (its legend on when one is chosen), nothing selected. */
 void   fx_scene_style_init   (FxSceneStyle *style);
 
 /* Draws the scene into [0, w] x [0, h]. `frame` must not be NULL; `initial`
  * (may be NULL) is drawn as a ghost when show_initial is set. With a
  * deflection scale above 1 the frame is drawn magnified and the scale is
- * written under the time ("deflection ×200"). */
+ * written under the time ("deflection ×200"). A diagram is drawn over the
+ * links, under the symbols, with its legend card at the top right. */
 void   fx_scene_draw         (cairo_t *cr, const FxModel *model, const FxStepFrame *frame,
                               const FxStepFrame *initial, const FxView *view,
                               const FxSceneStyle *style, double w, double h);
@@ -66,6 +71,9 @@ void   fx_scene_draw_reactions (cairo_t *cr, const FxStepFrame *frame, const FxV
 
 /* The colour bar alone, in the box (x, y, w, h): a horizontal gradient with
  * ticks at -range, 0, +range and the label "Bending moment (N m)". */
+/* Where fx_scene_draw puts the colour bar on a w x h canvas (x, y, w, h):
+ * FALSE when it draws none. */
+gboolean fx_scene_colorbar_box (const FxSceneStyle *style, double w, double h, double box[4]);
 void   fx_scene_draw_colorbar (cairo_t *cr, const FxSceneStyle *style, double range,
                                double x, double y, double w, double h);
 

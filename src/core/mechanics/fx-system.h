@@ -76,6 +76,9 @@ FxCausality fx_system_link_T      (const FxSystem *system, guint link);
 FxCausality fx_system_link_R      (const FxSystem *system, guint link);
 void       fx_system_node         (const FxSystem *system, guint link, guint node,
                                    double *x, double *y, double *theta, double *moment);
+/* The fraction s along the link of its node i (0 .. elements): where a
+ * probe at s reads the node; uniform except on a link split unevenly. */
+double     fx_system_node_fraction (const FxSystem *system, guint link, guint node);
 void       fx_system_point        (const FxSystem *system, guint link, double s_fraction,
                                    double *x, double *y);
 double     fx_system_joint_gap    (const FxSystem *system);

@@ -29,6 +29,8 @@ frame_alloc (guint n_links, guint n_nodes, guint n_joints, guint n_probes)
   f->holds = g_new0 (guint8, MAX (n_joints, 1));
   f->reaction = g_new0 (double, FX_REACTION_N_VALUES * MAX (n_joints, 1));
   f->link_warning = g_new0 (guint8, MAX (n_links, 1));
+  f->diagram = g_new0 (double, 2 * FX_DIAGRAM_N_VALUES * MAX (n_nodes, 1));
+  f->link_gamma = g_new0 (double, MAX (n_links, 1));
   f->link_axis = g_new (double, 3 * MAX (n_links, 1));
   for (guint k = 0; k < 3 * MAX (n_links, 1); k++)
     f->link_axis[k] = NAN;
@@ -183,12 +185,14 @@ fx_step_frame_new (const FxSystem *system, const FxStepReport *report, guint ste
   system_probes (f, system, model);
   system_reactions (f, system);
   frame_moment_max (f);
+  fx_step_frame_fill_diagram (f, system);
   for (guint l = 0; l < n_links; l++)
     {
       FxFrameGauges g;
       if (!fx_system_link_frame (system, l, &g))
         continue;
       f->link_warning[l] = fx_frame_gauges_warn (&g);
+      f->link_gamma[l] = g.gamma;
       f->link_axis[3 * l] = g.x_P;
       f->link_axis[3 * l + 1] = g.y_P;
       f->link_axis[3 * l + 2] = g.theta;
@@ -209,6 +213,7 @@ fx_step_frame_copy (const FxStepFrame *src)
   f->y = g_memdup2 (src->y, sizeof (double) * nodes);
   f->theta = g_memdup2 (src->theta, sizeof (double) * nodes);
   f->moment = g_memdup2 (src->moment, sizeof (double) * nodes);
+  f->diagram = g_memdup2 (src->diagram, sizeof (double) * 2 * FX_DIAGRAM_N_VALUES * nodes);
   f->joint_xy = g_memdup2 (src->joint_xy, sizeof (double) * 2 * joints);
   f->probe_xy = g_memdup2 (src->probe_xy, sizeof (double) * 2 * probes);
   f->probe_values = g_memdup2 (src->probe_values, sizeof (double) * FX_PROBE_N_VALUES * probes);
@@ -216,9 +221,21 @@ fx_step_frame_copy (const FxStepFrame *src)
   f->reaction = g_memdup2 (src->reaction, sizeof (double) * FX_REACTION_N_VALUES * joints);
   f->link_warning = src->link_warning
     ? g_memdup2 (src->link_warning, sizeof (guint8) * MAX (src->n_links, 1u)) : NULL;
+  f->link_gamma = src->link_gamma
+    ? g_memdup2 (src->link_gamma, sizeof (double) * MAX (src->n_links, 1u)) : NULL;
   f->link_axis = src->link_axis
     ? g_memdup2 (src->link_axis, sizeof (double) * 3 * MAX (src->n_links, 1u)) : NULL;
   return f;
+}
+
+gsize
+fx_step_frame_bytes (const FxStepFrame *f)
+{
+  return sizeof *f + sizeof (guint) * (f->n_links + 1)
+         + sizeof (double) * (4 + 2 * FX_DIAGRAM_N_VALUES) * (gsize) f->n_nodes
+         + sizeof (double) * (2 + FX_PROBE_N_VALUES) * f->n_probes
+         + (sizeof (double) * FX_REACTION_N_VALUES + 1) * f->n_joints
+         + (sizeof (double) * 3 + 1) * f->n_links;
 }
 
 FxStepFrame *
@@ -239,7 +256,9 @@ fx_step_frame_unref (FxStepFrame *frame)
   g_free (frame->y);
   g_free (frame->theta);
   g_free (frame->moment);
+  g_free (frame->diagram);
   g_free (frame->link_warning);
+  g_free (frame->link_gamma);
   g_free (frame->link_axis);
   g_free (frame->joint_xy);
   g_free (frame->probe_xy);

@@ -45,16 +45,37 @@ typedef struct {
                             * state's); 0 where the joint holds nothing      */
   guint8 *link_warning;    /* n_links: 1 where a floating-frame link's small-
                             * deformation gauges say stiffening matters     */
+  double *link_gamma;      /* n_links: a floating-frame link's gauge gamma
+                            * (fx_frame_gauges_warn), 0 for other links     */
   double *link_axis;       /* 3 n_links: a floating-frame link's frame, the
                             * line its deformation is measured from: origin
                             * x, y (m) and angle (rad); NaN for other links  */
+
+  /* The stress resultants for the N, V, M diagrams (fx-frame-diagram.c),
+   * FX_DIAGRAM_N_VALUES per sample and two samples per node slot: sample
+   * 2 i at node i, sample 2 i + 1 at the centre of the element from node i
+   * to i + 1 (NaN after a link's last node). The node values are element
+   * end forces, as a frame code gives them; all zero in a frame of the
+   * drawn model. */
+  double *diagram;
 } FxStepFrame;
+
+/* A diagram sample's values (physics.md §14, the probe's conventions of
+ * fx-measure.h): axial force N (tension > 0), shear force V, moment M. */
+typedef enum {
+  FX_DIAGRAM_N,
+  FX_DIAGRAM_V,
+  FX_DIAGRAM_M,
+  FX_DIAGRAM_N_VALUES,
+} FxDiagramValue;
 
 /* A frame of the system's current state, with `report` (NULL: the state's
  * report without a step, as fx_integrator_report gives). */
 FxStepFrame *fx_step_frame_new   (const FxSystem *system, const FxStepReport *report,
                                   guint step);
 FxStepFrame *fx_step_frame_ref   (FxStepFrame *frame);
+/* The frame's size in memory, for the budgets of history and queues. */
+gsize        fx_step_frame_bytes (const FxStepFrame *frame);
 /* A new frame with copies of every array, for a caller that changes them
  * (a magnified drawing). */
 FxStepFrame *fx_step_frame_copy  (const FxStepFrame *frame);
@@ -66,5 +87,18 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxStepFrame, fx_step_frame_unref)
  * whose joints are missing get no nodes, and probes on them are at NaN (skip
  * them); a link with 0 elements is drawn as one element. */
 FxStepFrame *fx_step_frame_new_from_model (const FxModel *model);
+
+/* The diagram's values at fraction s of model link `link` in the system's
+ * state: what a frame's samples give there (joined linearly), element end
+ * forces at nodes and loads at their points. A probe reads the fields
+ * themselves (fx_system_probe_values): at a node where a DG0 moment has no
+ * one value it reads the mean of the two elements; this reads the end
+ * force, as the diagram does (physics.md §14: a probe on a settled state
+ * should read the diagram's values). */
+void         fx_system_diagram_at (const FxSystem *system, guint link, double s,
+                                   double values[FX_DIAGRAM_N_VALUES]);
+
+/* For fx-frame.c: fills frame->diagram from the system's state. */
+void         fx_step_frame_fill_diagram (FxStepFrame *frame, const FxSystem *system);
 
 G_END_DECLS

@@ -259,8 +259,7 @@ enum { PHASE_SYSTEM, PHASE_MATRIX, PHASE_FRAME };
 static guint
 capacity_for (const FxStepFrame *f)
 {
-  gsize bytes = sizeof *f + sizeof (guint) * (f->n_links + 1)
-                + sizeof (double) * (4 * (gsize) f->n_nodes + 2 * f->n_joints + 2 * f->n_probes);
+  gsize bytes = fx_step_frame_bytes (f);
   gsize n = FX_RUNNER_FRAME_BUDGET / MAX (bytes, 1);
 
   return (guint) CLAMP (n, FX_RUNNER_MIN_FRAMES, FX_RUNNER_MAX_FRAMES);

@@ -204,6 +204,13 @@ build (Statics *st, FxSystem *sys, double t, GError **error)
                          "run the model with damping instead"), l->model_index, l->id);
           return FALSE;
         }
+      if (l->k != 1)
+        {
+          g_set_error (error, FX_STATICS_ERROR, FX_STATICS_ERROR_UNSUPPORTED,
+                       _("links[%u]: settling a link of degree %u (\"%s\") is not supported yet; "
+                         "use degree 1"), l->model_index, l->k, l->id);
+          return FALSE;
+        }
       st->seg[li] = n;
       n += 6 * l->N + 3;
     }
