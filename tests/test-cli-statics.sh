@@ -55,6 +55,15 @@ check "and run takes its steps" test $? -eq 0
 check "its reactions at t = 0.2 are the settled ones times the ramp" \
   near "$(tail -1 "$tmp/rigid-run.csv" | cut -d, -f3)" "$(awk 'BEGIN { print 4750 / 3 * 0.1995 }')" 1e-12
 
+"$cli" statics "$examples/simply-supported.flexion" --at 1 --picture "$tmp/m.png" --diagram M \
+  >"$tmp/pic.out" 2>&1
+check "--picture with --diagram M draws the settled beam" \
+  test $? -eq 0 -a "$(head -c 4 "$tmp/m.png" | tail -c 3)" = "PNG"
+"$cli" statics "$truss" --at 1 --diagram M >"$tmp/nopic.out" 2>&1
+check "--diagram without --picture: exit 1" test $? -eq 1
+"$cli" statics "$truss" --at 1 --picture "$tmp/x.png" --diagram Q >"$tmp/q.out" 2>&1
+check "an unknown diagram: exit 1, nothing drawn" test $? -eq 1 -a ! -e "$tmp/x.png"
+
 "$cli" statics "$truss" >"$tmp/zero.out" 2>&1
 check "no load at t = 0 (a ramp): exit 2" test $? -eq 2
 check "it says to settle later" grep -q "no load acts at t = 0 s: settle at a later time" "$tmp/zero.out"

@@ -13,6 +13,10 @@
 #include "fx-statics.h"
 
 #include <gio/gio.h>
+#ifdef FLEXION_HAVE_RENDER
+#include "fx-diagram.h"
+#include "fx-export.h"
+#endif
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -134,6 +138,33 @@ write_outputs (const char *probes_path, const char *reactions_path, const FxSyst
   return ok ? 0 : EXIT_WRITE;
 }
 
+/* The settled state as a picture, with a diagram if asked (N, V, M). */
+static int
+write_picture (const char *path, const char *diagram, const FxSystem *sys, const FxModel *model)
+{
+#ifdef FLEXION_HAVE_RENDER
+  g_autoptr (GError) error = NULL;
+  FxSceneStyle st;
+  fx_scene_style_init (&st);
+  st.show_causality = FALSE;
+  if (diagram && !fx_diagram_view_parse (diagram, &st.diagram))
+    {
+      g_printerr ("flexion-cli statics: --diagram wants N, V, M or none, not \"%s\"\n", diagram);
+      return EXIT_USAGE;
+    }
+  g_autoptr (FxStepFrame) frame = fx_step_frame_new (sys, NULL, 0);
+  g_autoptr (FxStepFrame) initial = fx_step_frame_new_from_model (model);
+  if (!fx_export_scene (model, frame, initial, &st, path, 960, 540, &error))
+    return flexion_cli_write_failed ("statics", error);
+  printf ("%s: the settled state at t = %g s%s%s\n", path, frame->t, diagram ? ", diagram " : "",
+          diagram ? diagram : "");
+  return 0;
+#else
+  g_printerr ("flexion-cli statics: this build has no cairo, so it cannot draw\n");
+  return EXIT_EXPORT;
+#endif
+}
+
 static int
 settle_status (const char *path, GError *error)
 {
@@ -156,9 +187,11 @@ int
 flexion_cli_statics (int argc, char **argv)
 {
   g_autofree char *at_text = NULL, *probes_path = NULL, *reactions_path = NULL;
-  g_autofree char *max_memory = NULL;
+  g_autofree char *max_memory = NULL, *picture = NULL, *diagram = NULL;
   GOptionEntry entries[] = {
     { "at", 0, 0, G_OPTION_ARG_STRING, &at_text, "Settle time (default 0)", "T" },
+    { "picture", 0, 0, G_OPTION_ARG_FILENAME, &picture, "The settled state (.png, .svg, .pdf)", "OUT" },
+    { "diagram", 0, 0, G_OPTION_ARG_STRING, &diagram, "N, V or M diagram in the picture", "D" },
     { "probes", 0, 0, G_OPTION_ARG_FILENAME, &probes_path, "Probe CSV (one row)", "FILE" },
     { "reactions", 0, 0, G_OPTION_ARG_FILENAME, &reactions_path, "Reaction CSV (one row)", "FILE" },
     { "max-memory", 0, 0, G_OPTION_ARG_STRING, &max_memory, "Memory limit", "SIZE" },
@@ -189,7 +222,21 @@ flexion_cli_statics (int argc, char **argv)
           return EXIT_USAGE;
         }
     }
+#ifdef FLEXION_HAVE_RENDER
+  FxDiagramView view;
+  if (diagram && !fx_diagram_view_parse (diagram, &view))
+    {
+      g_printerr ("flexion-cli statics: --diagram wants N, V, M or none, not \"%s\"\n", diagram);
+      return EXIT_USAGE;
+    }
+#endif
+  if (diagram && picture == NULL)
+    {
+      g_printerr ("flexion-cli statics: --diagram draws into --picture OUT\n");
+      return EXIT_USAGE;
+    }
   if (!flexion_cli_apply_max_memory ("statics", max_memory)
+      || !flexion_cli_check_writable ("statics", picture)
       || !flexion_cli_check_writable ("statics", probes_path)
       || !flexion_cli_check_writable ("statics", reactions_path))
     return EXIT_USAGE;
@@ -216,6 +263,8 @@ flexion_cli_statics (int argc, char **argv)
   g_autofree guint8 *holds = g_new (guint8, MAX (model->joints->len, 1));
   fx_system_holds (sys, holds);
   int status = write_outputs (probes_path, reactions_path, sys, model, &rep, holds);
+  if (status == 0 && picture)
+    status = write_picture (picture, diagram, sys, model);
   if (status == 0)
     print_report (model, &rep, holds);
   fx_statics_report_clear (&rep);
