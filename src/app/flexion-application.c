@@ -235,6 +235,7 @@ set_accels (GtkApplication *app)
     { "win.zoom-in", { "<Control>plus", "<Control>equal", NULL } },
     { "win.zoom-out", { "<Control>minus", NULL } },
     { "win.reset", { "<Control>r", NULL } },
+    { "win.settle", { "<Control>t", NULL } },
     { "win.presentation", { "F5", "F11", NULL } },
     { "win.toggle-inspector", { "F9", NULL } },
     { "win.next-diagram", { "<Control>d", NULL } },

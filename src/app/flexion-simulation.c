@@ -34,8 +34,9 @@ struct _FlexionSimulation {
   int replay;            /* index into history on screen; -1: live */
 
   gboolean playing;
-  gboolean preparing;    /* the runner builds its solver (a big model) */
+  gboolean preparing;    /* the runner builds its solver (a big model) or settles */
   gboolean step_pending;
+  gboolean settle_pending; /* a settle asked for, its frame not shown yet */
   double display_time;   /* s of simulated time on screen   */
   gint64 last_tick;      /* us; 0: none since play          */
   double speed;          /* simulated s per wall s          */
@@ -51,7 +52,7 @@ struct _FlexionSimulation {
 G_DEFINE_FINAL_TYPE (FlexionSimulation, flexion_simulation, G_TYPE_OBJECT)
 
 enum { PROP_0, PROP_PLAYING, PROP_RUNNING, PROP_PREPARING, PROP_TIME, PROP_SPEED, PROP_DT, N_PROPS };
-enum { FRAME, FAILED, CANNOT_RUN, N_SIGNALS };
+enum { FRAME, FAILED, CANNOT_RUN, SETTLE_FAILED, N_SIGNALS };
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
@@ -182,6 +183,11 @@ flexion_simulation_class_init (FlexionSimulationClass *klass)
    * conflict, too large): the error Play gives for a small one; no run */
   signals[CANNOT_RUN] = g_signal_new ("cannot-run", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                       0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_ERROR);
+  /* a settle found no equilibrium (or no load): the message says why; the
+   * run is as it was */
+  signals[SETTLE_FAILED] = g_signal_new ("settle-failed", G_TYPE_FROM_CLASS (klass),
+                                         G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1,
+                                         G_TYPE_STRING);
 }
 
 static void
@@ -377,6 +383,53 @@ flexion_simulation_step (FlexionSimulation *sim, GError **error)
   return TRUE;
 }
 
+/* The time a settle freezes the loads at: the time on screen, or before
+ * anything has run, when every ramp (and hat) has reached its full value
+ * (physics.md §14: a ramp is 0 at its start). */
+static double
+settle_time (FlexionSimulation *sim)
+{
+  if (sim->frame && (sim->frame->step > 0 || sim->frame->t > 0))
+    return sim->frame->t;
+  const FxModel *m = sim->model;
+  double t = 0.0;
+  for (guint i = 0; i < m->loads->len; i++)
+    {
+      const FxProfile *p = &fx_model_load (m, i)->profile;
+      if (p->type == FX_PROFILE_RAMP || p->type == FX_PROFILE_HAT)
+        t = MAX (t, p->t1);
+    }
+  for (guint i = 0; i < fx_model_n_motors (m); i++)
+    {
+      const FxProfile *p = &fx_model_motor (m, i)->profile;
+      if (p->type == FX_PROFILE_RAMP || p->type == FX_PROFILE_HAT)
+        t = MAX (t, p->t1);
+    }
+  return MIN (t, m->t_end);
+}
+
+gboolean
+flexion_simulation_settle (FlexionSimulation *sim, GError **error)
+{
+  set_playing (sim, FALSE);
+  if (!ensure_runner (sim, error))
+    return FALSE;
+  if (sim->replay >= 0)
+    show_recorded (sim, sim->history->len - 1);  /* back to live: settle from the newest */
+  double t = settle_time (sim);
+  g_queue_clear_full (&sim->pending, (GDestroyNotify) fx_step_frame_unref);
+  fx_runner_settle (sim->runner, t);
+  sim->settle_pending = TRUE;
+  set_preparing (sim, TRUE);
+  return TRUE;
+}
+
+gboolean
+flexion_simulation_get_settling (FlexionSimulation *sim)
+{
+  return sim->settle_pending;
+}
+
 gboolean
 flexion_simulation_cancel (FlexionSimulation *sim)
 {
@@ -395,13 +448,17 @@ flexion_simulation_get_preparing (FlexionSimulation *sim)
 const char *
 flexion_simulation_get_phase (FlexionSimulation *sim)
 {
-  return sim->preparing ? fx_runner_phase (sim->runner) : NULL;
+  const char *phase = sim->preparing ? fx_runner_phase (sim->runner) : NULL;
+  if (phase == NULL && sim->settle_pending)
+    return _("finding the static equilibrium");
+  return phase;
 }
 
 void
 flexion_simulation_reset (FlexionSimulation *sim)
 {
   set_playing (sim, FALSE);
+  sim->settle_pending = FALSE;
   clear_run (sim);
   set_preparing (sim, FALSE);
   g_object_notify_by_pspec (G_OBJECT (sim), properties[PROP_RUNNING]);
@@ -425,7 +482,7 @@ gboolean
 flexion_simulation_wants_ticks (FlexionSimulation *sim)
 {
   return sim->runner != NULL && (sim->playing || sim->step_pending || sim->pending.length > 0
-                                 || sim->frame == NULL);
+                                 || sim->frame == NULL || sim->settle_pending);
 }
 
 static gsize
@@ -670,10 +727,47 @@ preparation_done (FlexionSimulation *sim)
   return FALSE;
 }
 
+/* While a settle is computed: FALSE, the frames before it dropped (the
+ * motion it replaces). Once done, its frame is shown as a step's is, or
+ * its failure said. */
+static gboolean
+settle_done (FlexionSimulation *sim)
+{
+  g_autoptr (GError) error = NULL;
+  if (fx_runner_failed (sim->runner, NULL))
+    {
+      sim->settle_pending = FALSE;
+      return preparation_done (sim);  /* a big model that could not be prepared */
+    }
+  if (fx_runner_settling (sim->runner))
+    {
+      FxStepFrame *f;
+      while ((f = fx_runner_pop_frame (sim->runner)) != NULL)
+        fx_step_frame_unref (f);
+      return FALSE;
+    }
+  sim->settle_pending = FALSE;
+  set_preparing (sim, FALSE);
+  if (fx_runner_settle_failed (sim->runner, &error))
+    {
+      g_signal_emit (sim, signals[SETTLE_FAILED], 0, error->message);
+      return TRUE;
+    }
+  sim->step_pending = TRUE;  /* its frame is due whatever its time */
+  return TRUE;
+}
+
 void
 flexion_simulation_tick (FlexionSimulation *sim, gint64 frame_time)
 {
-  if (sim->runner == NULL || (sim->preparing && !preparation_done (sim)))
+  if (sim->runner == NULL)
+    return;
+  if (sim->settle_pending)
+    {
+      if (!settle_done (sim))
+        return;
+    }
+  else if (sim->preparing && !preparation_done (sim))
     return;
   double dt = fx_runner_dt (sim->runner);
 

@@ -42,6 +42,13 @@ void               flexion_simulation_reset        (FlexionSimulation *sim);
 /* While a big model's solver is prepared ("preparing", below): stops it
  * and returns to the drawn model (TRUE); otherwise does nothing (FALSE). */
 gboolean           flexion_simulation_cancel       (FlexionSimulation *sim);
+/* Settle (physics.md §14) at the time on screen (before anything has run:
+ * when every ramp has reached its full value) on the solver thread, with
+ * "preparing" set meanwhile (Cancel resets the run); the settled frame is
+ * then shown and Play continues from it. FALSE with an error when nothing
+ * can run; a settle that finds no equilibrium says so in "settle-failed". */
+gboolean           flexion_simulation_settle       (FlexionSimulation *sim, GError **error);
+gboolean           flexion_simulation_get_settling (FlexionSimulation *sim);
 /* Whether a run's solver is being prepared on the solver thread (a model
  * of more than 20,000 elements and links; smaller ones are prepared within
  * Play). Ticks go on meanwhile; a failure is signalled by "cannot-run"

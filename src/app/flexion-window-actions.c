@@ -582,6 +582,20 @@ win_step (GSimpleAction *a, GVariant *p, gpointer data)
   flexion_canvas_wake (self->canvas);
 }
 
+/* Settle: the static equilibrium at the time on screen (physics.md §14),
+ * on the solver thread with the busy bar; Play continues from it. */
+static void
+win_settle (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  g_autoptr (GError) error = NULL;
+  if (flexion_simulation_get_settling (self->sim))
+    return;
+  if (!flexion_simulation_settle (self->sim, &error))
+    _flexion_window_cannot_run (self, error);
+  flexion_canvas_wake (self->canvas);
+}
+
 static void
 win_reset (GSimpleAction *a, GVariant *p, gpointer data)
 {
@@ -753,6 +767,7 @@ static const GActionEntry win_entries[] = {
   { .name = "zoom-out", .activate = win_zoom_out },
   { .name = "play", .activate = win_play },
   { .name = "step", .activate = win_step },
+  { .name = "settle", .activate = win_settle },
   { .name = "reset", .activate = win_reset },
   { .name = "faster", .activate = win_faster },
   { .name = "slower", .activate = win_slower },

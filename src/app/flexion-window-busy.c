@@ -6,6 +6,7 @@
 #include "flexion-window-private.h"
 #include "fx-cancel.h"
 #include "fx-causality.h"
+#include "flexion-rows.h"
 
 #include <glib/gi18n.h>
 
@@ -21,7 +22,8 @@ static void
 on_preparing (FlexionWindow *self)
 {
   if (flexion_simulation_get_preparing (self->sim))
-    flexion_busy_bar_show (self->busy, _("Preparing the solver…"), run_phase, self);
+    flexion_busy_bar_show (self->busy, flexion_simulation_get_settling (self->sim)
+                                       ? _("Settling…") : _("Preparing the solver…"), run_phase, self);
   else if (self->opening == NULL)
     flexion_busy_bar_hide (self->busy);
 }
@@ -30,6 +32,14 @@ static void
 on_cannot_run (FlexionWindow *self, const GError *error)
 {
   _flexion_window_cannot_run (self, error);
+}
+
+/* No equilibrium (or no load at the time on screen): said, the run as it was. */
+static void
+on_settle_failed (FlexionWindow *self, const char *message)
+{
+  g_autofree char *text = g_strdup_printf (_("Cannot settle: %s"), message);
+  adw_toast_overlay_add_toast (self->toast_overlay, flexion_toast_new (text, 8));
 }
 
 /* ---- opening a file ---- */
@@ -193,5 +203,6 @@ _flexion_window_busy_init (FlexionWindow *self)
   g_signal_connect_swapped (self->busy, "cancel", G_CALLBACK (_flexion_window_cancel_busy), self);
   g_signal_connect_swapped (self->sim, "notify::preparing", G_CALLBACK (on_preparing), self);
   g_signal_connect_swapped (self->sim, "cannot-run", G_CALLBACK (on_cannot_run), self);
+  g_signal_connect_swapped (self->sim, "settle-failed", G_CALLBACK (on_settle_failed), self);
   g_signal_connect (self, "destroy", G_CALLBACK (on_destroy), NULL);
 }

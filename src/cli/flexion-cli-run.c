@@ -110,8 +110,8 @@ write_trace (FxCsvFile *f, const FxSystem *sys, const FxModel *model)
       }
 }
 
-static void
-write_probes (FxCsvFile *f, const FxSystem *sys, const FxModel *model)
+void
+flexion_cli_write_probes (FxCsvFile *f, const FxSystem *sys, const FxModel *model)
 {
   fx_csv_file_printf (f, "%.17g", fx_system_time (sys));
   for (guint p = 0; p < model->probes->len; p++)
@@ -155,8 +155,8 @@ warn_stiffening (const FxSystem *sys, const FxModel *model, gboolean *warned)
     }
 }
 
-static char *
-probes_header (const FxModel *model)
+char *
+flexion_cli_probes_header (const FxModel *model)
 {
   static const char *const frame_columns[] = {
     ".x_P", ".y_P", ".theta", ".tip_deflection", ".gamma",
@@ -179,6 +179,18 @@ probes_header (const FxModel *model)
   return g_string_free (h, FALSE);
 }
 
+void
+flexion_cli_write_reaction_values (FxCsvFile *f, double t, const double *r, const FxModel *model,
+                                   const guint8 *holds)
+{
+  fx_csv_file_printf (f, "%.17g", t);
+  for (guint j = 0; j < model->joints->len; j++)
+    for (guint k = 0; k < FX_REACTION_N_VALUES; k++)
+      if (fx_holds_value (holds[j], k))
+        fx_csv_file_printf (f, ",%.17g", r[FX_REACTION_N_VALUES * j + k]);
+  fx_csv_file_write (f, "\n", 1);
+}
+
 /* A reaction row: the columns of every channel a joint holds (`holds`,
  * fx_system_holds), as in the header. */
 static void
@@ -187,16 +199,11 @@ write_reactions (FxCsvFile *f, const FxSystem *sys, const FxModel *model, const 
   g_autofree double *r = g_new (double, FX_REACTION_N_VALUES * MAX (model->joints->len, 1));
 
   fx_system_reactions (sys, r);
-  fx_csv_file_printf (f, "%.17g", fx_system_time (sys));
-  for (guint j = 0; j < model->joints->len; j++)
-    for (guint k = 0; k < FX_REACTION_N_VALUES; k++)
-      if (fx_holds_value (holds[j], k))
-        fx_csv_file_printf (f, ",%.17g", r[FX_REACTION_N_VALUES * j + k]);
-  fx_csv_file_write (f, "\n", 1);
+  flexion_cli_write_reaction_values (f, fx_system_time (sys), r, model, holds);
 }
 
-static char *
-reactions_header (const FxModel *model, const guint8 *holds)
+char *
+flexion_cli_reactions_header (const FxModel *model, const guint8 *holds)
 {
   GString *h = g_string_new ("t");
   for (guint j = 0; j < model->joints->len; j++)
@@ -387,7 +394,7 @@ flexion_cli_run (int argc, char **argv, const char *usage_text)
                             { reactions_path, NULL } };
   g_autofree guint8 *holds = g_new (guint8, MAX (model->joints->len, 1));
   fx_system_holds (sys, holds);
-  g_autofree char *ph = probes_header (model), *rh = reactions_header (model, holds);
+  g_autofree char *ph = flexion_cli_probes_header (model), *rh = flexion_cli_reactions_header (model, holds);
   if (!output_open (&out[ENERGY], "t,H,kinetic,elastic,gravity,supplied,dissipated,balance,"
                     "newton_iters,factorisations,residual,joint_gap,substeps")
       || !output_open (&out[TRACE], "t,link,node,x,y,theta,moment")
@@ -402,7 +409,7 @@ flexion_cli_run (int argc, char **argv, const char *usage_text)
   fx_integrator_report (integ, &rep);
   if (out[ENERGY].file) write_energy (out[ENERGY].file, &rep);
   if (out[TRACE].file) write_trace (out[TRACE].file, sys, model);
-  if (out[PROBES].file) write_probes (out[PROBES].file, sys, model);
+  if (out[PROBES].file) flexion_cli_write_probes (out[PROBES].file, sys, model);
   if (out[REACTIONS].file) write_reactions (out[REACTIONS].file, sys, model, holds);
 
   gboolean tty = isatty (2);
@@ -445,7 +452,7 @@ flexion_cli_run (int argc, char **argv, const char *usage_text)
       warn_stiffening (sys, model, warned);
       if (out[ENERGY].file) write_energy (out[ENERGY].file, &rep);
       if (out[TRACE].file && step % (guint) every == 0) write_trace (out[TRACE].file, sys, model);
-      if (out[PROBES].file) write_probes (out[PROBES].file, sys, model);
+      if (out[PROBES].file) flexion_cli_write_probes (out[PROBES].file, sys, model);
       if (out[REACTIONS].file) write_reactions (out[REACTIONS].file, sys, model, holds);
       for (guint i = 0; i < N_OUTPUTS; i++)
         if (output_failed (&out[i]))

@@ -2,6 +2,8 @@
 #pragma once
 
 #include "fx-causality.h"
+#include "fx-system.h"
+#include "fx-csv.h"
 
 G_BEGIN_DECLS
 
@@ -13,5 +15,13 @@ void flexion_cli_print_regularising_share (const FxAssignment *a, const FxModel 
 /* flexion-cli run MODEL [OPTION...]: the exit status; `usage_text` is
  * printed after a command-line error. */
 int flexion_cli_run (int argc, char **argv, const char *usage_text);
+
+/* run's probe and reaction CSVs, shared with statics: the header lines
+ * (without the newline) and one row each. */
+char *flexion_cli_probes_header   (const FxModel *model);
+void  flexion_cli_write_probes    (FxCsvFile *f, const FxSystem *sys, const FxModel *model);
+char *flexion_cli_reactions_header (const FxModel *model, const guint8 *holds);
+void  flexion_cli_write_reaction_values (FxCsvFile *f, double t, const double *reactions,
+                                         const FxModel *model, const guint8 *holds);
 
 G_END_DECLS

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "flexion-cli-solver.h"
+#include "fx-statics.h"
 
 /* ---------------------------------------------------- checked arguments */
 
@@ -92,7 +93,9 @@ flexion_cli_build_solver (const char *path, const FxModel *model, FxSystem **sys
   if (*sys != NULL)
     {
       *integ = fx_integrator_new (*sys, model->tolerance, model->max_iterations);
-      if (fx_integrator_prepare (*integ, &error))
+      /* over-constrained rigid links are refused with the link's name (the
+       * Newton matrix would be singular at the first step, issue 30.4) */
+      if (fx_integrator_prepare (*integ, &error) && fx_statics_check_rigid (*sys, &error))
         return TRUE;
       g_clear_pointer (integ, fx_integrator_free);
       g_clear_pointer (sys, fx_system_free);

@@ -7,6 +7,7 @@
  *   flexion-cli ensemble-merge PARTIAL... --stats OUT.csv
  *   flexion-cli check MODEL [--max-memory SIZE]
  *   flexion-cli modes MODEL [--count K] [--csv OUT] [--shapes OUT]   (flexion-cli-modes.c)
+ *   flexion-cli statics MODEL [--at T] [--probes OUT] [--reactions OUT] (flexion-cli-statics.c)
  *   flexion-cli export MODEL [--from T0] [--until T] [--dt S] [--animation OUT]
  *                            [--fps N] [--size WxH] [--plot KIND=OUT] [--csv OUT]
  *                            [--picture OUT] [--diagram N|V|M] [--dark] [--inset] [--no-colorbar]
@@ -31,6 +32,7 @@
 #include "flexion-cli-common.h"
 #include "flexion-cli-ensemble.h"
 #include "flexion-cli-modes.h"
+#include "flexion-cli-statics.h"
 #include "flexion-cli-run.h"
 #include "flexion-cli-solver.h"
 
@@ -53,6 +55,7 @@ static const char *usage_text =
   "  flexion-cli ensemble MODEL --samples N [OPTION...]  statistics of N noisy samples\n"
   "  flexion-cli ensemble-merge PARTIAL... --stats FILE  combine ensemble partials\n"
   FLEXION_CLI_MODES_USAGE
+  FLEXION_CLI_STATICS_USAGE
   "  flexion-cli --version | --help\n"
   "\n"
   "Options of run:\n"
@@ -98,7 +101,8 @@ static const char *usage_text =
   "  --no-colorbar, --no-time   leave those out of the animation\n"
   "\n"
   FLEXION_CLI_MODES_OPTIONS
-  "Options of run, check, export, modes and ensemble:\n"
+  FLEXION_CLI_STATICS_OPTIONS
+  "Options of run, check, export, modes, statics and ensemble:\n"
   "  --max-memory SIZE  refuse a model whose system and solver need more memory\n"
   "                  than SIZE together: bytes, or a number with K, M, G or T\n"
   "                  (powers of 1024; e.g. 2G, 1.5G, 512M; default: half of\n"
@@ -515,6 +519,8 @@ main (int argc, char **argv)
     return flexion_cli_ensemble_merge (argc - 1, argv + 1);
   if (strcmp (argv[1], "modes") == 0)
     return flexion_cli_modes (argc - 1, argv + 1);
+  if (strcmp (argv[1], "statics") == 0)
+    return flexion_cli_statics (argc - 1, argv + 1);
   if (strcmp (argv[1], "export") == 0)
 #ifdef FLEXION_HAVE_RENDER
     return cmd_export (argc - 1, argv + 1);

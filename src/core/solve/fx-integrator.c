@@ -43,6 +43,10 @@ struct _FxIntegrator {
   double dt_prev;
   gboolean *flips;  /* per block: predict with x_{n-1} (see choose_predictor) */
   gboolean have_prev;
+  /* the mean mass of an element and the step being solved: they turn the
+   * balance rows' scale into a length for the compatibility rows' floor */
+  double element_mass, dt_now;
+  double impulse;  /* the balance rows' scale at the last residual (kg m/s) */
 };
 
 /* Arrays sized by the system's unknowns, (re)made when their number
@@ -126,6 +130,11 @@ fx_integrator_new (FxSystem *sys, double tolerance, guint max_iterations)
   else if (g_strcmp0 (solver, "sparse") == 0)
     it->matrix_kind = FX_MATRIX_SPARSE;
   size_arrays (it);
+  const FxModel *model = fx_system_model (sys);
+  guint64 elements = 0;
+  for (guint l = 0; l < model->links->len; l++)
+    elements += fx_model_link (model, l)->elements;
+  it->element_mass = elements > 0 ? fx_model_total_mass (model) / (double) elements : 0.0;
   return it;
 }
 
@@ -182,6 +191,16 @@ scaled_residual (FxIntegrator *it)
   /* a drag's elongation rows (kind 4) are kinematic, like compatibility */
   double balance = MAX (kind_max[0], kind_max[1]);
   double compat = MAX (MAX (kind_max[2], kind_max[3]), kind_max[4]);
+  /* A structure of rigid links at rest has no compatibility terms but
+   * round-off (its stress rows are constraints on velocities that stay
+   * zero): judged against themselves they never converge (issue 30.4).
+   * Their scale is floored at a thousandth of the length a balance-sized
+   * impulse moves an element's mass in the step, dt * balance / m_element:
+   * a floor that only a structure at rest reaches (at 1e-2 it loosened the
+   * floating-frame spin-up's simplified Newton, tests/test-newton.c). */
+  if (it->element_mass > 0.0)
+    compat = MAX (compat, 1e-3 * it->dt_now * balance / it->element_mass);
+  it->impulse = balance;
   for (guint b = 0; b < it->n_blocks; b++)
     {
       guint k = it->block_kind[b];
@@ -385,6 +404,7 @@ newton (FxIntegrator *it, double dt, gboolean extrapolate, gboolean full,
 
   predict (it, extrapolate);
   const double *xn = it->stages > 1 ? it->xn_s : fx_system_state (sys);
+  it->dt_now = dt;
   *iters = 0;
   if (always_fresh || it->factors_dt != dt)
     it->factors_valid = FALSE;
@@ -618,6 +638,12 @@ substep (FxIntegrator *it, double h, guint level, gboolean full, Tree *tree,
   double H1 = after.kinetic + after.elastic + after.gravity;
   double balance = H1 - H0 - supplied + dissipated;
   double scale = substep_scale (&before, &after, supplied, dissipated);
+  /* a rigid structure at rest has no energy but round-off (its supplied
+   * work is a load times a velocity of 1e-30): its scale is floored at a
+   * round-off fraction of the kinetic energy the step's impulse would give
+   * an element, far below the energies of any moving or strained model */
+  if (it->element_mass > 0.0)
+    scale = MAX (scale, 1e-12 * it->impulse * it->impulse / it->element_mass);
   if (!isfinite (balance) || !isfinite (scale))
     return STEP_NOT_FINITE;
   if (!(fabs (balance) <= FX_BALANCE_ACCEPT * scale))

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE  /* syscall (SYS_gettid), for per-thread priority */
 #include "fx-runner.h"
+#include "fx-statics.h"
 #include "fx-cancel.h"
 #include "fx-system-private.h"  /* snapshot and restore, for live settings */
 
@@ -55,6 +56,11 @@ struct _FxRunner {
 
   FxModel *live_model;       /* live settings waiting for the next step       */
   GPtrArray *live_models;    /* models of the systems built for live settings */
+
+  gboolean settle_asked;     /* fx_runner_settle: waiting for the solver      */
+  gboolean settling;         /* being computed, outside the lock              */
+  double settle_t;
+  GError *settle_error;      /* the last settle's failure, NULL: it succeeded */
 };
 
 /* What the solver needs for one step, copied out of the lock. */
@@ -179,6 +185,53 @@ solver_step (FxRunner *r, const StepOrder *o, GError **error)
   return fx_step_frame_new (r->system, &report, o->step);
 }
 
+static void publish (FxRunner *r, FxStepFrame *frame);
+static void runner_clear_frames (FxRunner *r);
+
+/* A settle (fx_runner_settle) on the solver thread: the settled state at
+ * settle_t becomes the next frame, and a fresh integrator continues from it
+ * (the old one's predictor and substep level belong to the motion before).
+ * A failure leaves the system as it was. Called with the lock held. */
+static void
+solver_settle (FxRunner *r)
+{
+  double t = r->settle_t;
+  guint step = r->step + 1;
+  GError *error = NULL;
+
+  r->settle_asked = FALSE;
+  r->settling = TRUE;
+  g_mutex_unlock (&r->lock);
+  if (r->held)
+    {
+      fx_system_hand_release (r->system);
+      r->held = FALSE;
+    }
+  gboolean ok = fx_statics_settle (r->system, t, NULL, &error);
+  FxStepFrame *frame = NULL;
+  if (ok)
+    {
+      fx_integrator_free (r->integrator);
+      r->integrator = fx_integrator_new (r->system, r->model->tolerance, r->model->max_iterations);
+      FxStepReport report;
+      fx_integrator_report (r->integrator, &report);
+      frame = fx_step_frame_new (r->system, &report, step);
+    }
+  g_mutex_lock (&r->lock);
+  r->settling = FALSE;
+  g_clear_error (&r->settle_error);
+  r->settle_error = error;
+  if (frame)
+    {
+      /* unread frames are the motion the settle replaces: the settled
+       * frame is the next one the reader gets */
+      runner_clear_frames (r);
+      publish (r, frame);
+      /* play on from the settled state only when asked again */
+      r->horizon = MIN (r->horizon, r->time);
+    }
+}
+
 static void
 publish (FxRunner *r, FxStepFrame *frame)
 {
@@ -236,6 +289,9 @@ runner_prepare (FxRunner *r, GError **error)
   r->system = fx_system_new (r->model, error);
   if (r->system == NULL)
     return FALSE;
+  /* over-constrained rigid links: said with the link's name, as check does */
+  if (!fx_statics_check_rigid (r->system, error))
+    return FALSE;
   set_phase (r, PHASE_MATRIX);
   r->integrator = fx_integrator_new (r->system, r->model->tolerance, r->model->max_iterations);
   /* a model whose Newton matrix passes the memory limit is refused here,
@@ -262,6 +318,7 @@ runner_unref (FxRunner *r)
     return;
   runner_clear_frames (r);
   g_clear_error (&r->failure);
+  g_clear_error (&r->settle_error);
   g_clear_pointer (&r->integrator, fx_integrator_free);
   g_clear_pointer (&r->system, fx_system_free);
   g_clear_pointer (&r->model, fx_model_free);
@@ -293,6 +350,11 @@ solver_main (gpointer data)
   g_mutex_lock (&r->lock);
   while (!r->quit)
     {
+      if (r->settle_asked && r->failure == NULL && r->frames.length < r->capacity)
+        {
+          solver_settle (r);
+          continue;
+        }
       if (!step_wanted (r) || r->frames.length >= r->capacity)
         {
           g_cond_wait (&r->wake, &r->lock);
@@ -428,6 +490,43 @@ fx_runner_free (FxRunner *r)
 }
 
 /* ------------------------------------------------------------- commands */
+
+void
+fx_runner_settle (FxRunner *r, double t)
+{
+  g_return_if_fail (r != NULL && isfinite (t));
+
+  g_mutex_lock (&r->lock);
+  r->settle_asked = TRUE;
+  r->settle_t = t;
+  r->horizon = MIN (r->horizon, r->time);  /* stop stepping: settle next */
+  g_cond_signal (&r->wake);
+  g_mutex_unlock (&r->lock);
+}
+
+gboolean
+fx_runner_settling (FxRunner *r)
+{
+  g_return_val_if_fail (r != NULL, FALSE);
+
+  g_mutex_lock (&r->lock);
+  gboolean busy = r->settle_asked || r->settling;
+  g_mutex_unlock (&r->lock);
+  return busy;
+}
+
+gboolean
+fx_runner_settle_failed (FxRunner *r, GError **error)
+{
+  g_return_val_if_fail (r != NULL, FALSE);
+
+  g_mutex_lock (&r->lock);
+  gboolean failed = r->settle_error != NULL;
+  if (failed && error)
+    *error = g_error_copy (r->settle_error);
+  g_mutex_unlock (&r->lock);
+  return failed;
+}
 
 const FxModel *
 fx_runner_model (FxRunner *r)

@@ -106,6 +106,19 @@ void           fx_runner_clear_pull  (FxRunner *runner);
  * the model the run started from. */
 void           fx_runner_set_live_model (FxRunner *runner, const FxModel *model);
 
+/* Settle (fx-statics.h, physics.md §14) with the loads frozen at time t,
+ * on the solver thread, after the step in progress: stepping stops (the
+ * horizon drops to the newest frame), unread frames are dropped and the
+ * settled state is published as the next frame (at t, every velocity
+ * zero, its reactions and probes), and
+ * a later horizon plays on from it. A settle that fails (no equilibrium, no
+ * load at t) leaves the run as it was and says why in
+ * fx_runner_settle_failed; fx_runner_free stops a long one (fx-cancel.h). */
+void           fx_runner_settle      (FxRunner *runner, double t);
+/* Whether a settle is asked for or being computed. */
+gboolean       fx_runner_settling    (FxRunner *runner);
+/* Whether the last settle failed, with a copy of its error (may be NULL). */
+gboolean       fx_runner_settle_failed (FxRunner *runner, GError **error);
 /* Lowers the calling thread's scheduling priority (nice +10 on Linux), so
  * that a worker (the solver thread, an export) gives way to the UI thread
  * on a busy machine. The solver thread does this itself. */
