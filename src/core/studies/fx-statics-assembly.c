@@ -45,7 +45,7 @@ assemble_element (const Statics *st, const FxLinkSys *l, guint o, guint e, doubl
                   const double *u, double *R, double *mag, FxMatrix *J)
 {
   const guint a = ST_NODE (o, e), b = ST_NODE (o, e + 1), el = ST_ELEM (o, e);
-  const double h = l->h;
+  const double h = st_h (l);
   const double d[2] = { (u[b] - u[a]) / h, (u[b + 1] - u[a + 1]) / h };
   const double n[2] = { u[el], u[el + 1] }, m = u[el + 2];
   double cs[2], w[2], Ln[2], Jn[2], LJn[2];
@@ -121,8 +121,8 @@ assemble_point (const Statics *st, guint li, double s, const double F[2], gboole
 {
   const FxLinkSys *l = &st->sys->links[li];
   const guint o = st->seg[li];
-  double x = CLAMP (s, 0.0, 1.0) * l->N;
-  guint e = (guint) MIN (floor (x), (double) (l->N - 1));
+  double x = CLAMP (s, 0.0, 1.0) * st_n (l);
+  guint e = (guint) MIN (floor (x), (double) (st_n (l) - 1));
   double xi = x - e, wt[2] = { 1.0 - xi, xi }, Fs[2] = { F[0], F[1] }, dF[2] = { 0, 0 };
   guint nd[2] = { ST_NODE (o, e), ST_NODE (o, e + 1) };
 
@@ -350,8 +350,8 @@ assemble_drags (const Statics *st, const double *u, double *R, double *mag, FxMa
         continue;
       const FxLinkSys *l = &sys->links[d->seg];
       guint o = st->seg[d->seg];
-      double x = CLAMP (d->s_seg, 0.0, 1.0) * l->N;
-      guint e = (guint) MIN (floor (x), (double) (l->N - 1));
+      double x = CLAMP (d->s_seg, 0.0, 1.0) * st_n (l);
+      guint e = (guint) MIN (floor (x), (double) (st_n (l) - 1));
       double xi = x - e, wt[2] = { 1.0 - xi, xi };
       guint nd[2] = { ST_NODE (o, e), ST_NODE (o, e + 1) };
       for (guint c = 0; c < 2; c++)
@@ -387,7 +387,7 @@ fx_statics_assemble (const Statics *st, const double *u, double lam_load, double
         fx_matrix_add (J, i, i, pseudo * st->d[i]);
     }
   for (guint li = 0; li < sys->n_links; li++)
-    for (guint e = 0; e < sys->links[li].N; e++)
+    for (guint e = 0; e < st_n (&sys->links[li]); e++)
       assemble_element (st, &sys->links[li], st->seg[li], e, lam_load, u, R, mag, J);
   for (guint i = 0; i < sys->point_loads->len; i++)
     {

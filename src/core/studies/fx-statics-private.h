@@ -49,7 +49,21 @@ typedef struct {
 static inline guint
 st_end_node (const FxLinkSys *l, guint side)
 {
-  return side == 0 ? 0 : l->N;
+  return side == 0 ? 0 : l->k * l->N;
+}
+
+/* The static mesh of a link: linear elements between its drawn points, k N
+ * of them on a link of degree k (its CG_k nodes), each h / k long. */
+static inline guint
+st_n (const FxLinkSys *l)
+{
+  return l->k * l->N;
+}
+
+static inline double
+st_h (const FxLinkSys *l)
+{
+  return l->h / l->k;
 }
 
 /* fx-statics-assembly.c: R(u) at load factor lam_load; J (may be NULL)

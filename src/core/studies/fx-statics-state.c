@@ -34,13 +34,13 @@ element_values (const Statics *st, guint li, guint e, double s[3], double end_m[
   const FxLinkSys *l = &st->sys->links[li];
   guint o = st->seg[li], a = ST_NODE (o, e), b = ST_NODE (o, e + 1);
   const double *u = st->u;
-  double d[2] = { (u[b] - u[a]) / l->h, (u[b + 1] - u[a + 1]) / l->h }, cs[2], w[2];
+  double d[2] = { (u[b] - u[a]) / st_h (l), (u[b + 1] - u[a + 1]) / st_h (l) }, cs[2], w[2];
 
   rot (0.5 * (u[a + 2] + u[b + 2]), cs);
   lam_t (cs, d, w);
   for (guint c = 0; c < 3; c++)
     s[c] = u[ST_ELEM (o, e) + c];
-  double T = 0.5 * l->h * (s[0] * w[1] - s[1] * w[0]);
+  double T = 0.5 * st_h (l) * (s[0] * w[1] - s[1] * w[0]);
   end_m[0] = s[2] - T;
   end_m[1] = s[2] + T;
 }
@@ -52,9 +52,9 @@ node_values (const Statics *st, guint li, guint i, double v[3])
   const FxLinkSys *l = &st->sys->links[li];
   double s[3], m[2], s2[3], m2[2];
 
-  if (i == 0 || i == l->N)
+  if (i == 0 || i == st_n (l))
     {
-      element_values (st, li, i == 0 ? 0 : l->N - 1, s, m);
+      element_values (st, li, i == 0 ? 0 : st_n (l) - 1, s, m);
       v[0] = s[0];
       v[1] = s[1];
       v[2] = m[i == 0 ? 0 : 1];
@@ -67,6 +67,61 @@ node_values (const Statics *st, guint li, guint i, double v[3])
   v[2] = 0.5 * (m[1] + m2[0]);
 }
 
+/* Legendre coefficients c_d = (2d + 1) int_0^1 f P_d(2 xi - 1) dxi of a
+ * degree-k element's DG_{k-1} field from its values on the static mesh:
+ * `at_node(j)` at the k + 1 sub-nodes (f linear between them) or, with
+ * at_node NULL, `mean[j]` constant on the k sub-elements. Exact (Gauss). */
+static void
+dg_coefficients (guint k, const double *at_node, const double *mean, double *c)
+{
+  static const double gx[3] = { 0.1127016653792583, 0.5, 0.8872983346207417 };
+  static const double gw[3] = { 5.0 / 18.0, 8.0 / 18.0, 5.0 / 18.0 };
+  for (guint d = 0; d < k; d++)
+    c[d] = 0.0;
+  for (guint j = 0; j < k; j++)
+    for (guint g = 0; g < 3; g++)
+      {
+        double xi = (j + gx[g]) / k, P[FX_SHAPE_MAX];
+        double f = at_node ? (1.0 - gx[g]) * at_node[j] + gx[g] * at_node[j + 1] : mean[j];
+        dg_basis (k, xi, P);
+        for (guint d = 0; d < k; d++)
+          c[d] += (2.0 * d + 1.0) * gw[g] / k * f * P[d];
+      }
+}
+
+/* A field in the space of omega (theta) or of v (r, component c): the
+ * static nodes' values at the CG_k nodes, or their DG_{k-1} projection. */
+static void
+write_field (const Statics *st, const FxLinkSys *l, guint o, gboolean cg, guint comp, double *out,
+             guint stride)
+{
+  const double *u = st->u;
+  const guint k = l->k;
+
+  if (cg)
+    {
+      for (guint i = 0; i <= st_n (l); i++)
+        out[stride * i] = u[ST_NODE (o, i) + comp];
+      return;
+    }
+  if (k == 1)
+    {
+      /* the element's mean, as the lowest order keeps it */
+      for (guint e = 0; e < l->N; e++)
+        out[stride * e] = 0.5 * (u[ST_NODE (o, e) + comp] + u[ST_NODE (o, e + 1) + comp]);
+      return;
+    }
+  for (guint e = 0; e < l->N; e++)
+    {
+      double v[FX_SHAPE_MAX], c[FX_SHAPE_MAX];
+      for (guint j = 0; j <= k; j++)
+        v[j] = u[ST_NODE (o, k * e + j) + comp];
+      dg_coefficients (k, v, NULL, c);
+      for (guint d = 0; d < k; d++)
+        out[stride * (k * e + d)] = c[d];
+    }
+}
+
 static gboolean
 write_configuration (Statics *st, GError **error)
 {
@@ -77,22 +132,27 @@ write_configuration (Statics *st, GError **error)
     {
       FxLinkSys *l = &sys->links[li];
       guint o = st->seg[li];
-      if ((l->n_theta != l->N + 1 && l->n_theta != l->N) || (l->n_r != l->N + 1 && l->n_r != l->N))
+      if (l->n_theta != field_count (l, F_W)
+          || l->n_r != field_count (l, F_VX) + (l->k > 1 ? st_n (l) + 1 : 0))
         {
           g_set_error (error, FX_STATICS_ERROR, FX_STATICS_ERROR_UNSUPPORTED,
                        _("links[%u]: settling does not know this link's elements yet"),
                        l->model_index);
           return FALSE;
         }
-      for (guint i = 0; i < l->n_theta; i++)
-        l->theta[i] = l->n_theta == l->N + 1 ? u[ST_NODE (o, i) + 2]
-                    : 0.5 * (u[ST_NODE (o, i) + 2] + u[ST_NODE (o, i + 1) + 2]);
+      write_field (st, l, o, l->R == FX_CAUSAL_F, 2, l->theta, 1);
       l->theta_end[0] = u[ST_NODE (o, 0) + 2];
-      l->theta_end[1] = u[ST_NODE (o, l->N) + 2];
-      for (guint i = 0; i < l->n_r; i++)
-        for (guint c = 0; c < 2; c++)
-          l->r[2 * i + c] = l->n_r == l->N + 1 ? u[ST_NODE (o, i) + c]
-                          : 0.5 * (u[ST_NODE (o, i) + c] + u[ST_NODE (o, i + 1) + c]);
+      l->theta_end[1] = u[ST_NODE (o, st_n (l)) + 2];
+      for (guint c = 0; c < 2; c++)
+        write_field (st, l, o, l->T == FX_CAUSAL_F, c, l->r + c, 2);
+      /* degree k > 1: the drawn points are the static nodes themselves */
+      if (l->k > 1)
+        {
+          double *pts = l->r + 2 * field_count (l, F_VX);
+          for (guint i = 0; i <= st_n (l); i++)
+            for (guint c = 0; c < 2; c++)
+              pts[2 * i + c] = u[ST_NODE (o, i) + c];
+        }
     }
   return TRUE;
 }
@@ -106,19 +166,31 @@ write_stresses (Statics *st)
   for (guint li = 0; li < sys->n_links; li++)
     {
       const FxLinkSys *l = &sys->links[li];
-      for (guint k = 0; k < 3; k++)
+      const guint k = l->k;
+      for (guint q = 0; q < 3; q++)
         {
-          int f = fields[k];
+          int f = fields[q];
           if (field_is_cg (l, f))
-            for (guint i = 0; i <= l->N; i++)
+            for (guint i = 0; i <= st_n (l); i++)
               {
                 double v[3];
                 node_values (st, li, i, v);
-                sys->x[field_dof (l, f, i)] = v[k];
+                sys->x[field_dof (l, f, i)] = v[q];
               }
           else
             for (guint e = 0; e < l->N; e++)
-              sys->x[field_dof (l, f, e)] = st->u[ST_ELEM (st->seg[li], e) + k];
+              {
+                /* the static elements' stresses, projected on DG_{k-1} */
+                double mean[FX_SHAPE_MAX], c[FX_SHAPE_MAX];
+                for (guint j = 0; j < k; j++)
+                  mean[j] = st->u[ST_ELEM (st->seg[li], k * e + j) + q];
+                if (k == 1)
+                  c[0] = mean[0];
+                else
+                  dg_coefficients (k, NULL, mean, c);
+                for (guint d = 0; d < k; d++)
+                  sys->x[field_dof (l, f, k * e + d)] = c[d];
+              }
         }
     }
 }
@@ -369,7 +441,7 @@ fill_links (Statics *st, FxStaticsReport *rep)
       double total = 0.0, start = 0.0;
       for (guint k = 0; k < count; k++)
         {
-          nodes += sys->links[first + k].N;
+          nodes += st_n (&sys->links[first + k]);
           total += sys->links[first + k].L;
         }
       out->n = nodes;
@@ -382,19 +454,19 @@ fill_links (Statics *st, FxStaticsReport *rep)
         {
           guint li = first + k;
           const FxLinkSys *l = &sys->links[li];
-          for (guint i = (k == 0 ? 0 : 1); i <= l->N; i++, at++)
+          for (guint i = (k == 0 ? 0 : 1); i <= st_n (l); i++, at++)
             {
               double v[3];
               node_values (st, li, i, v);
-              out->s[at] = (start + i * l->h) / total;
+              out->s[at] = (start + i * st_h (l)) / total;
               out->N[at] = v[0];
               out->V[at] = v[1];
               out->M[at] = v[2];
               note_extreme (rep, 2, v[2], ml, out->s[at]);
             }
-          for (guint e = 0; e < l->N; e++)
+          for (guint e = 0; e < st_n (l); e++)
             {
-              double s[3], m[2], where = (start + (e + 0.5) * l->h) / total;
+              double s[3], m[2], where = (start + (e + 0.5) * st_h (l)) / total;
               element_values (st, li, e, s, m);
               note_extreme (rep, 0, s[0], ml, where);
               note_extreme (rep, 1, s[1], ml, where);
@@ -413,10 +485,10 @@ fill_energy (Statics *st, FxStaticsReport *rep)
   for (guint li = 0; li < sys->n_links; li++)
     {
       const FxLinkSys *l = &sys->links[li];
-      for (guint e = 0; e < l->N; e++)
+      for (guint e = 0; e < st_n (l); e++)
         {
           const double *s = &st->u[ST_ELEM (st->seg[li], e)];
-          U += 0.5 * l->h * (l->Ct[0] * s[0] * s[0] + l->Ct[1] * s[1] * s[1] + l->Cr * s[2] * s[2]);
+          U += 0.5 * st_h (l) * (l->Ct[0] * s[0] * s[0] + l->Ct[1] * s[1] * s[1] + l->Cr * s[2] * s[2]);
         }
     }
   for (guint i = 0; i < sys->springs->len; i++)

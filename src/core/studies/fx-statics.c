@@ -64,7 +64,7 @@ initial_links (Statics *st)
     {
       const FxLinkSys *l = &sys->links[li];
       guint o = st->seg[li];
-      for (guint i = 0; i <= l->N; i++)
+      for (guint i = 0; i <= st_n (l); i++)
         {
           double p[2], th;
           l->model->node (l, sys->x, i, p, &th, NULL);
@@ -72,16 +72,16 @@ initial_links (Statics *st)
           st->u[ST_NODE (o, i) + 1] = p[1];
           st->u[ST_NODE (o, i) + 2] = th;
         }
-      for (guint e = 0; e < l->N; e++)
+      for (guint e = 0; e < st_n (l); e++)
         {
           const double *a = &st->u[ST_NODE (o, e)], *b = &st->u[ST_NODE (o, e + 1)];
-          double cs[2], d[2] = { (b[0] - a[0]) / l->h, (b[1] - a[1]) / l->h }, w[2];
+          double cs[2], d[2] = { (b[0] - a[0]) / st_h (l), (b[1] - a[1]) / st_h (l) }, w[2];
           rot (0.5 * (a[2] + b[2]), cs);
           lam_t (cs, d, w);
           double *s = &st->u[ST_ELEM (o, e)];
           s[0] = l->Ct[0] > 0 ? (w[0] - 1.0) / l->Ct[0] : 0.0;
           s[1] = l->Ct[1] > 0 ? w[1] / l->Ct[1] : 0.0;
-          s[2] = l->Cr > 0 ? (b[2] - a[2]) / (l->h * l->Cr) : 0.0;
+          s[2] = l->Cr > 0 ? (b[2] - a[2]) / (st_h (l) * l->Cr) : 0.0;
         }
     }
 }
@@ -204,15 +204,8 @@ build (Statics *st, FxSystem *sys, double t, GError **error)
                          "run the model with damping instead"), l->model_index, l->id);
           return FALSE;
         }
-      if (l->k != 1)
-        {
-          g_set_error (error, FX_STATICS_ERROR, FX_STATICS_ERROR_UNSUPPORTED,
-                       _("links[%u]: settling a link of degree %u (\"%s\") is not supported yet; "
-                         "use degree 1"), l->model_index, l->k, l->id);
-          return FALSE;
-        }
       st->seg[li] = n;
-      n += 6 * l->N + 3;
+      n += 6 * st_n (l) + 3;
     }
   st->body = g_new0 (guint, MAX (sys->bodies->len, 1));
   for (guint b = 0; b < sys->bodies->len; b++)
@@ -261,8 +254,8 @@ build (Statics *st, FxSystem *sys, double t, GError **error)
       if (!d->active || d->release <= t)
         continue;
       const FxLinkSys *l = &sys->links[d->seg];
-      double u = CLAMP (d->s_seg, 0.0, 1.0) * l->N;
-      guint e = (guint) MIN (floor (u), (double) (l->N - 1));
+      double u = CLAMP (d->s_seg, 0.0, 1.0) * st_n (l);
+      guint e = (guint) MIN (floor (u), (double) (st_n (l) - 1));
       double xi = u - e, pa[2], pb[2];
       fx_node_position (l, sys->x, e, pa);
       fx_node_position (l, sys->x, e + 1, pb);
@@ -311,7 +304,7 @@ scales (Statics *st)
       const FxLinkSys *l = &sys->links[li];
       mass += l->rhoA * l->L;
       len = MAX (len, l->L);
-      nodes += l->N + 1;
+      nodes += st_n (l) + 1;
     }
   for (guint i = 0; i < sys->tjunctions->len; i++)
     {
@@ -362,15 +355,15 @@ scales (Statics *st)
     {
       const FxLinkSys *l = &sys->links[li];
       guint o = st->seg[li];
-      for (guint i = 0; i <= l->N; i++)
+      for (guint i = 0; i <= st_n (l); i++)
         {
-          double share = (i == 0 || i == l->N ? 0.5 : 1.0) * l->h;
+          double share = (i == 0 || i == st_n (l) ? 0.5 : 1.0) * st_h (l);
           double m = share * l->rhoA + floor_m;
           st->d[ST_NODE (o, i)] = st->d[ST_NODE (o, i) + 1] = m;
-          st->d[ST_NODE (o, i) + 2] = share * l->rhoI + m * l->h * l->h / 12.0;
+          st->d[ST_NODE (o, i) + 2] = share * l->rhoI + m * st_h (l) * st_h (l) / 12.0;
           st->row_kind[ST_NODE (o, i) + 2] = 1;
         }
-      for (guint e = 0; e < l->N; e++)
+      for (guint e = 0; e < st_n (l); e++)
         {
           st->row_kind[ST_ELEM (o, e)] = st->row_kind[ST_ELEM (o, e) + 1] = 2;
           st->row_kind[ST_ELEM (o, e) + 2] = 3;
@@ -605,7 +598,7 @@ elastic_stress (const Statics *st, guint i)
   for (guint li = 0; li < st->sys->n_links; li++)
     {
       const FxLinkSys *l = &st->sys->links[li];
-      guint first = ST_ELEM (st->seg[li], 0), last = ST_ELEM (st->seg[li], l->N - 1) + 2;
+      guint first = ST_ELEM (st->seg[li], 0), last = ST_ELEM (st->seg[li], st_n (l) - 1) + 2;
       if (i >= first && i <= last)
         return !(l->Ct[0] == 0.0 && l->Cr == 0.0);
     }
@@ -681,7 +674,7 @@ rigid_self_stress_link (Statics *st, const double *u)
         for (guint li = 0; li < st->sys->n_links; li++)
           {
             const FxLinkSys *l = &st->sys->links[li];
-            guint first = ST_ELEM (st->seg[li], 0), last = ST_ELEM (st->seg[li], l->N - 1) + 2;
+            guint first = ST_ELEM (st->seg[li], 0), last = ST_ELEM (st->seg[li], st_n (l) - 1) + 2;
             double v = fabs (gsl_vector_get (x, k));
             if (l->Ct[0] == 0.0 && l->Cr == 0.0 && cols[k] >= first && cols[k] <= last && v > big)
               big = v, best = (int) li;
