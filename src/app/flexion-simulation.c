@@ -520,7 +520,7 @@ record_frame (FlexionSimulation *sim, FxStepFrame *frame)
 /* The run's warnings, per link: when each came on, and the moment range
  * of the links that still make sense. */
 static void
-note_warnings (FlexionSimulation *sim, const FxStepFrame *f)
+note_warnings (FlexionSimulation *sim, FxStepFrame *f)
 {
   if (sim->warn_since->len < f->n_links)
     {
@@ -535,6 +535,11 @@ note_warnings (FlexionSimulation *sim, const FxStepFrame *f)
       double *since = &g_array_index (sim->warn_since, double, l);
       if (warned && isnan (*since))
         *since = f->t;
+      /* once on, the warning stays on for the rest of the run: the link's
+       * answers are off from then, even where the gauge dips back under
+       * its limit for a frame (the badge showed only now and then) */
+      if (!warned && !isnan (*since) && f->link_warning && f->t >= *since)
+        f->link_warning[l] = warned = TRUE;
       if (warned)
         continue;
       for (guint n = f->node_offset[l]; n < f->node_offset[l + 1]; n++)
@@ -553,13 +558,13 @@ flexion_simulation_get_warning_since (FlexionSimulation *sim, guint link)
 static void
 show_frame (FlexionSimulation *sim, FxStepFrame *frame)
 {
+  note_warnings (sim, frame);  /* first: it keeps a warning on */
   record_frame (sim, frame);
   fx_series_add (sim->series, frame);
   if (sim->trails)
     fx_trails_add (sim->trails, frame);
   if (isfinite (frame->moment_max_abs))
     sim->moment_range = MAX (sim->moment_range, frame->moment_max_abs);
-  note_warnings (sim, frame);
   sim->deflection_max = MAX (sim->deflection_max, fx_deflection_max (sim->model, frame));
   sim->deflection_ratio = MAX (sim->deflection_ratio, fx_deflection_max_ratio (sim->model, frame));
   g_clear_pointer (&sim->frame, fx_step_frame_unref);

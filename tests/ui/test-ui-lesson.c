@@ -352,6 +352,20 @@ test_spin_up_stop (void)
   g_autofree char *held = g_strdup_printf ("t = %.3g s", since);
   g_assert_nonnull (strstr (w.message, held));
 
+  /* and it stays on from then: every frame after it shows the badge */
+  guint shown = 0, total = 0;
+  for (guint i = 0; i < flexion_simulation_get_n_recorded (sim); i++)
+    {
+      const FxStepFrame *f = flexion_simulation_get_recorded (sim, i);
+      if (f->t < since)
+        continue;
+      total++;
+      shown += f->link_warning[floating] != 0;
+    }
+  g_test_message ("badge in %u of %u frames from its onset", shown, total);
+  g_assert_cmpuint (total, >, 0);
+  g_assert_cmpuint (shown, ==, total);
+
   /* the colour range: the exact blade's moments, not the runaway's */
   double range = flexion_simulation_get_moment_range (sim), exact_max = 0;
   guint n = flexion_simulation_get_n_recorded (sim);
