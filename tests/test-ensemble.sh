@@ -138,21 +138,85 @@ run_cli incomplete-ok ensemble-merge "$tmp/det-1-1-of-8.bin" "$tmp/det-1-2-of-8.
   --stats "$tmp/inc.csv"
 expect_status incomplete-ok 0 "--allow-incomplete merges 2 of 8 parts"
 
-# hand-edited partials: 0 samples, a range past N (the header's fixed layout:
-# the magic string padded to 32 bytes, the seed, then N, first, count)
+# hand-edited partials: 0 samples, a range past N (the data after the
+# 113-byte line "flexion-ensemble-partial/4 LENGTH SHA256": the magic string
+# padded to 32 bytes, the seed, then N, first, count), the line rewritten
+# to match, so that the checks behind the checksum are what refuses them
 python3 - "$tmp/det-1-2-of-8.bin" "$tmp" <<'PY'
-import struct, sys
-data = bytearray(open(sys.argv[1], "rb").read())
-assert data[:26] == b"flexion-ensemble-partial/2"
-zero = bytearray(data); struct.pack_into("<I", zero, 48, 0)
-open(sys.argv[2] + "/zero.bin", "wb").write(zero)
-past = bytearray(data); struct.pack_into("<I", past, 44, 7)
-open(sys.argv[2] + "/past.bin", "wb").write(past)
+import hashlib, struct, sys
+data = open(sys.argv[1], "rb").read()
+assert data[:27] == b"flexion-ensemble-partial/4 ", data[:27]
+body = bytearray(data[113:])
+assert body[:26] == b"flexion-ensemble-partial/4"
+def write(name, b):
+    line = b"flexion-ensemble-partial/4 %020d %s\n" % (len(b), hashlib.sha256(b).hexdigest().encode())
+    open(sys.argv[2] + "/" + name, "wb").write(line + bytes(b))
+zero = bytearray(body); struct.pack_into("<I", zero, 48, 0); write("zero.bin", zero)
+past = bytearray(body); struct.pack_into("<I", past, 44, 7); write("past.bin", past)
 PY
 run_cli zero ensemble-merge "$tmp/zero.bin" --allow-incomplete --stats "$tmp/x.csv"
 expect_status zero 2 "a partial with 0 samples is refused (exit 2)"
 run_cli past ensemble-merge "$tmp/past.bin" --allow-incomplete --stats "$tmp/x.csv"
 expect_status past 2 "a partial whose samples run past N is refused (exit 2)"
+
+# --- damaged, truncated, doubled and foreign partials (issue 31, items 1-2) ---
+# each is refused with exit 2 and a message naming it, and nothing is written
+good1=$tmp/det-1-1-of-2.bin good2=$tmp/det-1-2-of-2.bin
+python3 - "$good2" "$tmp" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+mid = len(data) // 2
+open(sys.argv[2] + "/damaged.bin", "wb").write(data[:mid] + b"\xff" * 8 + data[mid + 8:])
+open(sys.argv[2] + "/truncated.bin", "wb").write(data[: len(data) - 100])
+open(sys.argv[2] + "/doubled.bin", "wb").write(data + data)
+PY
+"$cli" ensemble "$det" --samples 8 --seed 6 --threads 1 --part 2/2 --keep 3 --partial "$tmp/seed6.bin" >/dev/null 2>&1
+"$cli" ensemble "$det" --samples 10 --seed 5 --threads 1 --part 2/2 --keep 3 --partial "$tmp/n10.bin" >/dev/null 2>&1
+python3 - "$det" "$tmp/other.flexion" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1])); m["gravity"] = [0.0, -9.0]  # another model
+json.dump(m, open(sys.argv[2], "w"))
+PY
+"$cli" ensemble "$tmp/other.flexion" --samples 8 --seed 5 --threads 1 --part 2/2 --keep 3 \
+  --partial "$tmp/foreign-model.bin" >/dev/null 2>"$tmp/foreign-model.make.err" \
+  || { echo "# the other model did not run:"; diag "$tmp/foreign-model.make.err"; }
+for bad in damaged truncated doubled seed6 n10 foreign-model; do
+  rm -f "$tmp/bad.csv"
+  run_cli merge-$bad ensemble-merge "$good1" "$tmp/$bad.bin" --stats "$tmp/bad.csv"
+  if (( rc == 2 )) && grep -q "$bad.bin" "$tmp/merge-$bad.err" && [[ ! -e $tmp/bad.csv ]]; then
+    ok "a $bad partial is refused (exit 2), named, nothing written"
+  else
+    nok "a $bad partial is refused (exit 2), named, nothing written" "exit $rc"; diag "$tmp/merge-$bad.err"
+  fi
+done
+if grep -q checksum "$tmp/merge-damaged.err" && grep -q "bytes of data" "$tmp/merge-truncated.err" \
+   && grep -q "bytes of data" "$tmp/merge-doubled.err" && grep -q "seed" "$tmp/merge-seed6.err" \
+   && grep -q "number of samples" "$tmp/merge-n10.err" && grep -q "model" "$tmp/merge-foreign-model.err"; then
+  ok "the refusals say what is wrong (checksum, length, seed, samples, model)"
+else
+  nok "the refusals say what is wrong (checksum, length, seed, samples, model)"
+  cat "$tmp"/merge-{damaged,truncated,doubled,seed6,n10,foreign-model}.err | sed 's/^/#   /'
+fi
+run_cli merge-good ensemble-merge "$good1" "$good2" --stats "$tmp/good.csv"
+expect_status merge-good 0 "the undamaged pair still merges"
+# a device or a FIFO is not read (it grew to 22.8 GB, or blocked for ever)
+if [[ -r /dev/zero ]]; then
+  rc=0; timeout 60 "$cli" ensemble-merge "$good1" /dev/zero --stats "$tmp/z.csv" \
+    >"$tmp/devzero.out" 2>"$tmp/devzero.err" </dev/null || rc=$?
+  if (( rc == 2 )) && grep -q "/dev/zero is not a regular file" "$tmp/devzero.err"; then
+    ok "ensemble-merge refuses /dev/zero (exit 2)"
+  else
+    nok "ensemble-merge refuses /dev/zero (exit 2)" "exit $rc"; diag "$tmp/devzero.err"
+  fi
+fi
+mkfifo "$tmp/fifo.bin"
+rc=0; timeout 60 "$cli" ensemble-merge "$good1" "$tmp/fifo.bin" --stats "$tmp/f.csv" \
+  >"$tmp/fifo.out" 2>"$tmp/fifo.err" </dev/null || rc=$?
+if (( rc == 2 )) && grep -q "fifo.bin is not a regular file" "$tmp/fifo.err"; then
+  ok "ensemble-merge refuses a FIFO with no writer at once (exit 2)"
+else
+  nok "ensemble-merge refuses a FIFO with no writer at once (exit 2)" "exit $rc"; diag "$tmp/fifo.err"
+fi
 
 # command-line edges (issue 25, item 8)
 run_cli part-over ensemble "$det" --samples 8 --part 4294967297/4294967298 --partial "$tmp/x.bin"

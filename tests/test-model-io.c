@@ -1702,6 +1702,60 @@ test_wrong_types_everywhere (void)
   json_node_unref (mutation.root);
 }
 
+/* fx_model_find_joint's table (issue 31, item 8) answers as the linear
+ * search did while the joints are renamed, added and removed in place, as
+ * the editor does, and from several threads at once. */
+static gpointer
+find_many (gpointer data)
+{
+  const FxModel *m = data;
+  guint wrong = 0;
+  for (guint round = 0; round < 20; round++)
+    for (guint i = 0; i < m->joints->len; i++)
+      wrong += fx_model_find_joint (m, fx_model_joint (m, i)->id) != (int) i;
+  return GUINT_TO_POINTER (wrong);
+}
+
+static void
+test_joint_lookup (void)
+{
+  g_autoptr (FxModel) m = fx_model_new ();
+  char id[32];
+
+  for (guint i = 0; i < 1000; i++)
+    {
+      g_snprintf (id, sizeof id, "J%u", i);
+      fx_model_add_joint (m, id, i, 0);
+    }
+  g_assert_cmpint (fx_model_find_joint (m, "J0"), ==, 0);
+  g_assert_cmpint (fx_model_find_joint (m, "J999"), ==, 999);
+  g_assert_cmpint (fx_model_find_joint (m, "J1000"), ==, -1);
+  g_assert_cmpint (fx_model_find_joint (m, NULL), ==, -1);
+  /* renamed in place: the old id is gone, the new one found */
+  FxJoint *j = fx_model_joint (m, 500);
+  g_free (j->id);
+  j->id = g_strdup ("renamed");
+  g_assert_cmpint (fx_model_find_joint (m, "J500"), ==, -1);
+  g_assert_cmpint (fx_model_find_joint (m, "renamed"), ==, 500);
+  /* removed: the indices after it move down */
+  g_array_remove_index (m->joints, 10);
+  g_assert_cmpint (fx_model_find_joint (m, "J10"), ==, -1);
+  g_assert_cmpint (fx_model_find_joint (m, "J11"), ==, 10);
+  g_assert_cmpint (fx_model_find_joint (m, "J999"), ==, 998);
+  /* added after the table was made */
+  fx_model_add_joint (m, "late", 0, 1);
+  g_assert_cmpint (fx_model_find_joint (m, "late"), ==, (int) m->joints->len - 1);
+  /* a copy has a table of its own */
+  g_autoptr (FxModel) c = fx_model_copy (m);
+  g_assert_cmpint (fx_model_find_joint (c, "late"), ==, (int) c->joints->len - 1);
+  /* threads sharing the model (an ensemble's workers) */
+  GThread *t[4];
+  for (guint k = 0; k < G_N_ELEMENTS (t); k++)
+    t[k] = g_thread_new ("find", find_many, m);
+  for (guint k = 0; k < G_N_ELEMENTS (t); k++)
+    g_assert_cmpuint (GPOINTER_TO_UINT (g_thread_join (t[k])), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1709,6 +1763,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/model/defaults", test_defaults);
   g_test_add_func ("/model/floating-frame", test_floating_frame);
+  g_test_add_func ("/model/joint-lookup", test_joint_lookup);
   g_test_add_func ("/model/floating-frame-ends", test_floating_ends);
   g_test_add_func ("/model/defaults-from-file", test_defaults_from_file);
   g_test_add_func ("/model/strings", test_strings);

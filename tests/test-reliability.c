@@ -188,10 +188,13 @@ static void
 test_memory_sizes (void)
 {
   static const struct { const char *text; guint64 bytes; } good[] = {
-    { "1000", 1000 }, { "2G", 2ull << 30 }, { "512M", 512ull << 20 }, { "1.5GB", 3ull << 29 },
-    { "800000k", 800000ull << 10 }, { "1T", 1ull << 40 },
+    { "1000", 1000 }, { "2G", 2ull << 30 }, { "512M", 512ull << 20 }, { "1.5G", 3ull << 29 },
+    { "800000k", 800000ull << 10 }, { "1T", 1ull << 40 }, { "2g", 2ull << 30 },
   };
-  static const char *const bad[] = { "", "0", "-1G", "lots", "1X", "nan", "inf", "1e30", "G" };
+  /* issue 31, item 9: hexadecimal, exponents and a "B" were taken */
+  static const char *const bad[] = { "", "0", "-1G", "lots", "1X", "nan", "inf", "1e30", "G",
+                                     "0x10", "1e3", "1GB", "1.5GB", "512MB", " 2G", "+2G", "2G ",
+                                     "1.5", "1.G", ".5G", "2GG", "0.0001K" };
   guint64 bytes;
 
   for (guint i = 0; i < G_N_ELEMENTS (good); i++)

@@ -724,5 +724,7 @@ flexion_canvas_default_section (FxSection *section, guint *elements)
   section->height = 0.01;
   section->shear_factor = 0;
   fx_section_derive (section);
-  *elements = 8;
+  /* of degree FX_NEW_LINK_DEGREE: as many unknowns as 8 linear elements,
+   * its first modes some six times more accurate */
+  *elements = 4;
 }

@@ -73,6 +73,25 @@ on_rigid (GtkSwitch *sw, GParamSpec *p, FlexionInspector *self)
   inspector_structural_edit (self, m, _("Set Rigid"));
 }
 
+/* Material damping presets (physics.md §13: steel 0.2-0.5 %, wood and
+ * PLA 1-3 %, rubber 5-20 %), as eta = 2 zeta_1 / omega_1. */
+static void
+on_damping_preset (AdwComboRow *row, GParamSpec *pspec, FlexionInspector *self)
+{
+  static const double zetas[] = { 0.0, 0.003, 0.02, 0.10 };
+  guint sel = adw_combo_row_get_selected (row);
+  if (sel == 0 || sel > G_N_ELEMENTS (zetas))  /* "Custom": as it is */
+    return;
+  const FxModel *cur = fx_document_get_model (self->doc);
+  double w1 = fx_link_cantilever_omega (cur, fx_model_link (cur, self->link));
+  double eta = w1 > 0.0 ? 2.0 * zetas[sel - 1] / w1 : 0.0;
+  if (fx_model_link (cur, self->link)->kelvin_voigt == eta)
+    return;
+  FxModel *m = fx_document_begin_edit (self->doc);
+  fx_model_link (m, self->link)->kelvin_voigt = eta;
+  inspector_structural_edit (self, m, _("Set Damping"));
+}
+
 static void
 on_material (AdwComboRow *row, GParamSpec *pspec, FlexionInspector *self)
 {
@@ -241,6 +260,25 @@ show_link_section (FlexionInspector *self, const FxModel *m, guint li)
   AdwPreferencesGroup *more = inspector_add_group (self, _("Damping and Probes"), NULL);
   if (l->kind != FX_LINK_FLOATING_FRAME)
     {
+      double w1 = fx_link_cantilever_omega (m, l);
+      if (w1 > 0.0)
+        {
+          /* material damping: the ratio people know, eta beside it */
+          static const double zetas[] = { 0.0, 0.3, 2.0, 10.0 };
+          const char *presets[] = { _("Custom"), _("None"), _("Steel, 0.3 %"), _("Wood or PLA, 2 %"),
+                                    _("Rubber-like, 10 %"), NULL };
+          double zeta = 100.0 * l->kelvin_voigt * w1 / 2.0;
+          guint sel = 0;
+          for (guint k = 0; k < G_N_ELEMENTS (zetas); k++)
+            if (fabs (zeta - zetas[k]) < 1e-9 * MAX (1.0, zetas[k]))
+              sel = k + 1;
+          inspector_combo_row (more, _("Material damping"), _("Kelvin–Voigt: the structure settles; "
+                                                              "rigid motion is not damped"),
+                               presets, sel, G_CALLBACK (on_damping_preset), self);
+          g_autofree char *unit = g_strdup_printf (_("%% at the first frequency, %.3g Hz (η = %.3g s)"),
+                                                   w1 / (2 * G_PI), l->kelvin_voigt);
+          inspector_number_row (self, more, _("Damping ratio ζ₁"), unit, zeta, 0, 100, F_LINK_ZETA, li);
+        }
       inspector_number_row (self, more, _("Viscous damping"), _("N s/m²"), l->damping, 0, 1e12, F_LINK_DAMPING, li);
       inspector_number_row (self, more, _("Rotational damping"), _("N m s/m"), l->rotational_damping, 0, 1e12,
                   F_LINK_ROT_DAMPING, li);
@@ -396,6 +434,11 @@ inspector_show_link (FlexionInspector *self, const FxModel *m, guint li)
       g = inspector_add_group (self, NULL, NULL);
     }
   inspector_number_row (self, g, _("Elements"), NULL, l->elements, 1, 10000, F_LINK_ELEMENTS, li);
+  GtkWidget *degree = inspector_number_row (self, g, _("Degree"), NULL, l->degree, 1, FX_MAX_DEGREE,
+                                            F_LINK_DEGREE, li);
+  gtk_widget_set_tooltip_text (degree, _("Polynomial degree of the elements: 2 or 3 reach a given "
+                                         "accuracy with far fewer elements (frequencies converge "
+                                         "as h^(2k))"));
   inspector_switch_row (g, _("Rigid"), _("No compliance: stresses become multipliers"), l->rigid,
               G_CALLBACK (on_rigid), self);
 

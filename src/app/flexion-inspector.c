@@ -37,7 +37,7 @@ apply_number (FxModel *m, Field f, guint i, double v)
 {
   FxJoint *j = f >= F_JOINT_X && f <= F_DRIVE_VY ? fx_model_joint (m, i) : NULL;
   gboolean link_field = (f >= F_LINK_ELEMENTS && f <= F_LINK_ROT_DAMPING)
-                        || (f >= F_LINK_NU && f <= F_LINK_KELVIN_VOIGT);
+                        || (f >= F_LINK_NU && f <= F_LINK_ZETA);
   FxLink *l = link_field ? fx_model_link (m, i) : NULL;
   switch (f)
     {
@@ -57,6 +57,7 @@ apply_number (FxModel *m, Field f, guint i, double v)
     case F_DRIVE_VX: j->drive_velocity[0] = v; break;
     case F_DRIVE_VY: j->drive_velocity[1] = v; break;
     case F_LINK_ELEMENTS: l->elements = (guint) MAX (1, round (v)); break;
+    case F_LINK_DEGREE: l->degree = (guint) CLAMP (round (v), 1, FX_MAX_DEGREE); break;
     case F_LINK_EA: l->section.EA = v; l->section.form = FX_SECTION_CANONICAL; break;
     case F_LINK_GA: l->section.GA = v; l->section.form = FX_SECTION_CANONICAL; break;
     case F_LINK_EI: l->section.EI = v; l->section.form = FX_SECTION_CANONICAL; break;
@@ -80,6 +81,13 @@ apply_number (FxModel *m, Field f, guint i, double v)
     case F_LINK_DIAMETER: l->section.diameter = v; fx_section_derive (&l->section); break;
     case F_LINK_INNER: l->section.inner_diameter = v; fx_section_derive (&l->section); break;
     case F_LINK_KELVIN_VOIGT: l->kelvin_voigt = v; break;
+    case F_LINK_ZETA:
+      {
+        /* the ratio in percent at the link's first frequency: eta = 2 zeta / omega_1 */
+        double w1 = fx_link_cantilever_omega (m, l);
+        l->kelvin_voigt = w1 > 0.0 ? 2.0 * (v / 100.0) / w1 : 0.0;
+      }
+      break;
     case F_PROFILE_T0: case F_PROFILE_T1: case F_PROFILE_T2:
     case F_PROFILE_FREQUENCY: case F_PROFILE_PHASE:
       {
@@ -113,10 +121,11 @@ inspector_number_row (FlexionInspector *self, AdwPreferencesGroup *group, const 
             const char *unit, double value, double lo, double hi, Field field, guint index)
 {
   double step = value != 0 ? pow (10, floor (log10 (fabs (value)))) / 10 : 0.1;
-  if (field == F_LINK_ELEMENTS)
+  gboolean whole = field == F_LINK_ELEMENTS || field == F_LINK_DEGREE;
+  if (whole)
     step = 1;
-  GtkAdjustment *adj = gtk_adjustment_new (value, lo, hi, step, step * 10, 0);
-  GtkWidget *spin = gtk_spin_button_new (adj, step, field == F_LINK_ELEMENTS ? 0 : 6);
+  GtkAdjustment *adj = gtk_adjustment_new (value, lo, hi, step, field == F_LINK_DEGREE ? 1 : step * 10, 0);
+  GtkWidget *spin = gtk_spin_button_new (adj, step, whole ? 0 : 6);
   gtk_editable_set_width_chars (GTK_EDITABLE (spin), 9);
   gtk_widget_set_tooltip_text (spin, title);
   flexion_number_field_attach (GTK_SPIN_BUTTON (spin), TRUE);

@@ -527,7 +527,7 @@ animation_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *
   options.label = job->label;
   options.show_initial = TRUE;
   if (fx_export_frames (job->model, job->frames, job->path, fx_animation_format_for_path (job->path),
-                        &options, &error))
+                        &options, NULL, NULL, &error))
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);

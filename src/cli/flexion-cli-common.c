@@ -78,8 +78,8 @@ flexion_cli_apply_max_memory (const char *command, const char *text)
     return TRUE;
   if (!fx_memory_parse_size (text, &bytes))
     {
-      g_printerr ("flexion-cli %s: --max-memory wants a size such as 2G, 512M or 1000000, "
-                  "not \"%s\"\n", command, text);
+      g_printerr ("flexion-cli %s: --max-memory wants bytes (1000000) or a number with K, M, "
+                  "G or T (powers of 1024: 512M, 1.5G), not \"%s\"\n", command, text);
       return FALSE;
     }
   fx_memory_limit_set (bytes);
@@ -128,6 +128,21 @@ flexion_cli_catch_signals (void)
   sigaction (SIGINT, &sa, NULL);
   sigaction (SIGTERM, &sa, NULL);
   fx_cancel_attach (&cancel_flag);
+}
+
+gint *
+flexion_cli_cancel_flag (void)
+{
+  return &cancel_flag;
+}
+
+int
+flexion_cli_write_failed (const char *command, const GError *error)
+{
+  if (flexion_cli_interrupted)
+    return flexion_cli_interrupted_status (command);
+  g_printerr ("flexion-cli %s: %s\n", command, error->message);
+  return EXIT_WRITE;
 }
 
 int

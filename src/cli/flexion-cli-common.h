@@ -49,3 +49,10 @@ extern volatile sig_atomic_t flexion_cli_interrupted;
 void flexion_cli_catch_signals (void);
 /* Says that `command` was interrupted; the exit status 128 + N. */
 int  flexion_cli_interrupted_status (const char *command);
+/* The flag the signals set, for work on other threads (an ensemble's
+ * workers: FxEnsembleOptions.cancel). */
+gint *flexion_cli_cancel_flag (void);
+/* An output that could not be written: 128 + N when a signal caused it (an
+ * open of a FIFO with no reader fails with EINTR), else the message and
+ * EXIT_WRITE. */
+int  flexion_cli_write_failed (const char *command, const GError *error);

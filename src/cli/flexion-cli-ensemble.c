@@ -80,7 +80,8 @@ report_failures (const FxEnsemble *e)
 }
 
 static int
-write_outputs (const FxEnsemble *e, const char *stats, const char *paths, const char *partial)
+write_outputs (const char *command, const FxEnsemble *e, const char *stats, const char *paths,
+               const char *partial)
 {
   g_autoptr (GError) error = NULL;
 
@@ -92,10 +93,7 @@ write_outputs (const FxEnsemble *e, const char *stats, const char *paths, const 
   if ((stats && !fx_ensemble_write_stats (e, stats, &error))
       || (paths && !fx_ensemble_write_paths (e, paths, &error))
       || (partial && !fx_ensemble_save (e, partial, &error)))
-    {
-      g_printerr ("flexion-cli: %s\n", error->message);
-      return EXIT_WRITE;
-    }
+    return flexion_cli_write_failed (command, error);
   return 0;
 }
 
@@ -148,9 +146,15 @@ run_ensemble (const char *path, const EnsembleArgs *a)
       o.progress_data = NULL;
     }
   gint64 start = g_get_monotonic_time ();
+  /* SIGINT/SIGTERM: the workers stop within a Newton iteration, nothing is
+   * written (a part of the samples is not the study) */
+  flexion_cli_catch_signals ();
+  o.cancel = flexion_cli_cancel_flag ();
   g_autoptr (FxEnsemble) e = fx_ensemble_run (model, &o, &error);
   if (tty)
     g_printerr ("\n");
+  if (flexion_cli_interrupted)
+    return flexion_cli_interrupted_status ("ensemble");
   if (e == NULL)
     {
       g_printerr ("flexion-cli ensemble: %s\n", error->message);
@@ -162,7 +166,7 @@ run_ensemble (const char *path, const EnsembleArgs *a)
   printf ("%u samples (%u failed) in %.3f s wall (%.2f samples/s); "
           "max |balance| %.3g of the energy scale\n", ran, fx_ensemble_n_failed (e), wall,
           wall > 0 ? ran / wall : 0.0, fx_ensemble_worst_balance (e));
-  status = write_outputs (e, a->stats, a->paths, a->partial);
+  status = write_outputs ("ensemble", e, a->stats, a->paths, a->partial);
 
   return status;
 }
@@ -275,7 +279,7 @@ merge_parts (int n, char **files, const char *stats, const char *paths, gboolean
   report_failures (e);
   printf ("%u samples merged from %u partials (%u failed)\n",
           fx_ensemble_n_ok (e) + fx_ensemble_n_failed (e), parts->len, fx_ensemble_n_failed (e));
-  return write_outputs (e, stats, paths, NULL);
+  return write_outputs ("ensemble-merge", e, stats, paths, NULL);
 }
 
 int

@@ -12,6 +12,7 @@
 #include <glib.h>
 #include <math.h>
 #include <stdio.h>
+#include <unistd.h>
 
 
 
@@ -45,6 +46,14 @@ print_modes (const char *path, const FxModes *modes)
     }
 }
 
+/* on a terminal: the iterative eigensolver's Krylov vectors */
+static void
+modes_progress (double fraction, guint done, guint total, gpointer data)
+{
+  g_autofree char *text = g_strdup_printf ("Krylov vectors %u/%u", done, total);
+  flexion_cli_progress_bar (fraction, text);
+}
+
 /* Fewer vibrations than --count asked for: say why (the iterative
  * method's cap, or how many converged), on stderr. */
 static void
@@ -62,6 +71,16 @@ note_short_list (const FxModes *modes)
     g_printerr ("note: only %u of the %u vibration modes asked for converged; the list has "
                 "no gaps\n", listed, modes->requested);
 }
+
+#ifdef FLEXION_HAVE_RENDER
+/* FALSE stops the animation, which removes its temporary (SIGTERM left
+ * OUT.gif.part-XXXXXX behind when it killed us mid-frame) */
+static gboolean
+not_interrupted (double fraction, gpointer data)
+{
+  return !flexion_cli_interrupted;
+}
+#endif
 
 /* One cycle of a mode, 48 frames at 24 fps, at a tenth of the model's size. */
 static gboolean
@@ -85,9 +104,11 @@ write_animation (const FxModes *modes, const FxModel *model, const char *name, c
   options.label = label;
   options.show_initial = TRUE;
   g_autoptr (GPtrArray) frames = fx_modes_cycle (modes, model, (guint) index, 48, 0.1 * modes->size);
-  if (!fx_export_frames (model, frames, path, fx_animation_format_for_path (path), &options, &error))
+  if (!fx_export_frames (model, frames, path, fx_animation_format_for_path (path), &options,
+                         not_interrupted, NULL, &error))
     {
-      g_printerr ("flexion-cli modes: %s\n", error->message);
+      if (!flexion_cli_interrupted)
+        g_printerr ("flexion-cli modes: %s\n", error->message);
       return FALSE;
     }
   printf ("%s: %s, one cycle in %u frames\n", path, label, frames->len);
@@ -139,11 +160,22 @@ flexion_cli_modes (int argc, char **argv)
 #endif
   if (!flexion_cli_apply_max_memory ("modes", max_memory))
     return EXIT_USAGE;
+  /* a signal stops the eigensolver's iterations and the animation's frames
+   * (fx-cancel.h), and leaves no temporary behind */
+  flexion_cli_catch_signals ();
   g_autoptr (FxModel) model = flexion_cli_load_model (argv[1]);
   if (model == NULL)
     return EXIT_INVALID;
 
+  gboolean tty = isatty (2);
+  if (tty)
+    fx_modes_progress_attach (modes_progress, NULL);
   g_autoptr (FxModes) modes = fx_modes_compute (model, (guint) count, &error);
+  fx_modes_progress_attach (NULL, NULL);
+  if (tty && modes && !modes->counted)
+    g_printerr ("\n");
+  if (flexion_cli_interrupted)
+    return flexion_cli_interrupted_status ("modes");
   if (modes == NULL)
     {
       g_printerr ("%s: no modes:\n  %s\n", argv[1], error->message);
@@ -153,16 +185,10 @@ flexion_cli_modes (int argc, char **argv)
   print_modes (argv[1], modes);
   note_short_list (modes);
   if (csv_path && !fx_modes_write_csv (modes, model, csv_path, &error))
-    {
-      g_printerr ("flexion-cli modes: %s\n", error->message);
-      return EXIT_EXPORT;
-    }
+    return flexion_cli_write_failed ("modes", error);
   if (shapes_path && !fx_modes_write_shapes (modes, model, shapes_path, &error))
-    {
-      g_printerr ("flexion-cli modes: %s\n", error->message);
-      return EXIT_EXPORT;
-    }
+    return flexion_cli_write_failed ("modes", error);
   if (animation_path && !write_animation (modes, model, mode_name ? mode_name : "1", animation_path))
-    return EXIT_EXPORT;
+    return flexion_cli_interrupted ? flexion_cli_interrupted_status ("modes") : EXIT_EXPORT;
   return 0;
 }

@@ -43,7 +43,9 @@ output_open (Output *o, const char *header)
   o->file = fx_csv_file_new (o->path, &error);
   if (o->file == NULL)
     {
-      g_printerr ("flexion-cli run: %s\n", error->message);
+      /* a signal while a FIFO waits for its reader is said by the caller */
+      if (!flexion_cli_interrupted)
+        g_printerr ("flexion-cli run: %s\n", error->message);
       return FALSE;
     }
   fx_csv_file_printf (o->file, "%s\n", header);
@@ -373,7 +375,7 @@ flexion_cli_run (int argc, char **argv, const char *usage_text)
       || !output_open (&out[REACTIONS], rh))
     {
       outputs_finish (out, N_OUTPUTS, FALSE);
-      return EXIT_EXPORT;
+      return flexion_cli_interrupted ? flexion_cli_interrupted_status ("run") : EXIT_EXPORT;
     }
 
   FxStepReport rep;
@@ -447,7 +449,7 @@ flexion_cli_run (int argc, char **argv, const char *usage_text)
       return status;
     }
   if (!outputs_finish (out, N_OUTPUTS, status == 0))
-    return EXIT_EXPORT;
+    return flexion_cli_interrupted ? flexion_cli_interrupted_status ("run") : EXIT_EXPORT;
 
   double wall = (g_get_monotonic_time () - start) / 1e6;
   printf ("%u steps to t = %.6g s in %.3f s wall (%.1fx real time); "

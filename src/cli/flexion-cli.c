@@ -97,8 +97,9 @@ static const char *usage_text =
   FLEXION_CLI_MODES_OPTIONS
   "Options of run, check, export, modes and ensemble:\n"
   "  --max-memory SIZE  refuse a model whose system and solver need more memory\n"
-  "                  than SIZE together (e.g. 2G, 512M; default: half of this\n"
-  "                  machine's memory); exit 2\n"
+  "                  than SIZE together: bytes, or a number with K, M, G or T\n"
+  "                  (powers of 1024; e.g. 2G, 1.5G, 512M; default: half of\n"
+  "                  this machine's memory); exit 2\n"
   "\n"
   "--dt and --until are checked like the model's time.dt and time.end: finite,\n"
   "positive, and at most 1e8 steps. CSV fields with a comma, quote or newline\n"
@@ -439,17 +440,11 @@ cmd_export (int argc, char **argv)
           return export_status (error);
         }
       if (csv && !fx_series_write_csv (series, csv, &error))
-        {
-          g_printerr ("flexion-cli export: %s\n", error->message);
-          return EXIT_EXPORT;
-        }
+        return flexion_cli_write_failed ("export", error);
       if (csv)
         printf ("%s: %u rows\n", csv, fx_series_len (series));
       if (probes_csv && !fx_series_write_probes_csv (series, probes_csv, &error))
-        {
-          g_printerr ("flexion-cli export: %s\n", error->message);
-          return EXIT_EXPORT;
-        }
+        return flexion_cli_write_failed ("export", error);
       if (probes_csv)
         printf ("%s: %u rows, %u probes\n", probes_csv, fx_series_len (series),
                 fx_series_n_probes (series));
@@ -465,10 +460,7 @@ cmd_export (int argc, char **argv)
           st.dark = o.dark;
           st.t_window = 0;  /* the whole run */
           if (!fx_export_plot (series, kind, &st, eq + 1, 800, 450, &error))
-            {
-              g_printerr ("flexion-cli export: %s\n", error->message);
-              return EXIT_EXPORT;
-            }
+            return flexion_cli_write_failed ("export", error);
           printf ("%s: %s plot\n", eq + 1, kind_name);
         }
       if (picture)
@@ -481,10 +473,7 @@ cmd_export (int argc, char **argv)
           st.diagram = o.diagram;
           g_autoptr (FxStepFrame) initial = fx_step_frame_new_from_model (model);
           if (!fx_export_scene (model, last, initial, &st, picture, o.width, o.height, &error))
-            {
-              g_printerr ("flexion-cli export: %s\n", error->message);
-              return EXIT_EXPORT;
-            }
+            return flexion_cli_write_failed ("export", error);
           printf ("%s: picture at t = %g s\n", picture, last->t);
         }
     }

@@ -87,7 +87,7 @@ gboolean fx_export_animation (const FxModel *model, const char *path, FxAnimatio
  * largest moment; no energy inset or trails. Atomic like the others. */
 gboolean fx_export_frames    (const FxModel *model, GPtrArray *frames, const char *path,
                               FxAnimationFormat format, const FxAnimationOptions *options,
-                              GError **error);
+                              FxExportProgress progress, gpointer data, GError **error);
 
 /* A plot of `series` as PNG, SVG or PDF (by the file name), w x h points. */
 gboolean fx_export_plot      (const FxSeries *series, FxPlotKind kind, const FxPlotStyle *style,

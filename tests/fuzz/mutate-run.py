@@ -218,9 +218,86 @@ def add_link_load(rng, model):
     model.setdefault("loads", []).append(load)
 
 
+TINY = "tiny"  # the id of tiny_link's load: its model must not freeze
+
+
+def tiny_link(rng, model):
+    """A link shrunk to 1e-9..1e-6 m (its far joint moved next to its near
+    one), often floating-frame, with a constant point load at its tip that
+    must move it (issue 31: a 1 N load on a 1e-7 m floating-frame link took 0
+    Newton iterations and never moved, exit 0)."""
+    links = [l for l in model.get("links", []) if isinstance(l, dict) and "id" in l]
+    joints = {j.get("id"): j for j in model.get("joints", []) if isinstance(j, dict)}
+    if not links:
+        return
+    link = rng.choice(links)
+    a, b = joints.get(link.get("from")), joints.get(link.get("to"))
+    if not (a and b and isinstance(a.get("at"), list) and len(a["at"]) == 2):
+        return
+    length = rng.choice([1e-9, 1e-8, 1e-7, 1e-6])
+    b["at"] = [a["at"][0] + length, a["at"][1]]
+    if rng.random() < 0.7:
+        link["model"] = "floating-frame"
+        link["elements"] = rng.choice([1, 2, 4])
+    force = rng.choice([1.0, 1e-12, 1e3])
+    model.setdefault("loads", []).append({"id": TINY, "link": link["id"], "s": 1,
+                                          "force": [0, -force]})
+
+
 MUTATIONS = [mutate_number] * 5 + [mutate_elements, delete_key, duplicate_item, odd_string,
                                    same_place, wrong_type, add_noise, add_noise, add_drag,
-                                   add_drag, floating_link, floating_link, add_link_load]
+                                   add_drag, floating_link, floating_link, add_link_load,
+                                   tiny_link, tiny_link]
+
+
+def frozen(model, energy):
+    """None, or why an exit 0 of a model with tiny_link's load is wrong: a
+    step after t = 0 accepted without a Newton iteration (nothing moved)."""
+    if not any(isinstance(l, dict) and l.get("id") == TINY for l in model.get("loads", [])):
+        return None
+    if not os.path.exists(energy):
+        return None
+    with open(energy, encoding="utf-8") as f:
+        header = next(f, "").strip().split(",")
+        if "newton_iters" not in header:
+            return None
+        col = header.index("newton_iters")
+        for n, line in enumerate(f, 2):
+            cells = line.strip().split(",")
+            if n > 2 and col < len(cells) and cells[col] == "0":
+                return f"exit 0 with a step of 0 Newton iterations under the tiny link's load (line {n})"
+    return None
+
+
+def damage_partial(rng, partial, work):
+    """A copy of `partial` damaged the ways issue 31 found merged silently
+    (bytes overwritten in the middle, truncated, joined to itself, an
+    appended byte), or None when there is no partial yet."""
+    if not os.path.exists(partial):
+        return None
+    with open(partial, "rb") as f:
+        data = f.read()
+    if len(data) < 200:
+        return None
+    how = rng.choice(["overwrite", "truncate", "double", "append", "flip"])
+    if how == "overwrite":
+        at = rng.randrange(120, len(data) - 8)
+        bad = data[:at] + bytes(rng.randrange(256) for _ in range(8)) + data[at + 8:]
+    elif how == "truncate":
+        bad = data[: rng.randrange(0, len(data) - 1)]
+    elif how == "double":
+        bad = data + data
+    elif how == "append":
+        bad = data + b"\0"
+    else:
+        at = rng.randrange(len(data))
+        bad = data[:at] + bytes([data[at] ^ (1 << rng.randrange(8))]) + data[at + 1:]
+    if bad == data:
+        return None
+    damaged = os.path.join(work, "mutant-damaged.bin")
+    with open(damaged, "wb") as f:
+        f.write(bad)
+    return damaged
 
 
 def other_command(rng, cli, model_path, work):
@@ -228,7 +305,7 @@ def other_command(rng, cli, model_path, work):
     with odd values among good ones (outputs inside `work`)."""
     stats = os.path.join(work, "mutant-stats.csv")
     partial = os.path.join(work, "mutant-part.bin")
-    kind = rng.choice(["ensemble", "merge", "modes"])
+    kind = rng.choice(["ensemble", "merge", "modes", "damaged"])
     odd = ["1", "2", "3", "0", "-1", "8", "1000000000", "4294967297", "x", ""]
     if kind == "ensemble":
         args = [cli, "ensemble", model_path, "--samples", rng.choice(odd[:3] + odd),
@@ -238,6 +315,12 @@ def other_command(rng, cli, model_path, work):
             args += ["--part", k, "--partial", partial]
         if rng.random() < 0.3:
             args += ["--keep", rng.choice(odd), "--paths", os.path.join(work, "mutant-paths.csv")]
+    elif kind == "damaged":
+        damaged = damage_partial(rng, partial, work)
+        if damaged is None:
+            return other_command(rng, cli, model_path, work)
+        # must be refused (exit 2) naming the file: 0 is a damaged merge
+        return [cli, "ensemble-merge", damaged, "--allow-incomplete", "--stats", stats]
     elif kind == "merge":
         args = [cli, "ensemble-merge", partial, partial if rng.random() < 0.2 else model_path,
                 "--stats", stats]
@@ -343,7 +426,8 @@ def main():
     print(f"# mutate-run: seed {seed} (FLEXION_FUZZ_SEED={seed} replays), {seconds:g} s")
     end = time.monotonic() + seconds
     tried = findings = 0
-    kinds = "run; drags, noise profiles; ensemble, ensemble-merge, modes command lines"
+    kinds = ("run; drags, noise profiles, tiny links; ensemble, ensemble-merge, damaged "
+             "partials, modes command lines")
     while time.monotonic() < end:
         model = copy.deepcopy(rng.choice(seeds))
         for _ in range(rng.randint(1, 3)):
@@ -377,14 +461,17 @@ def main():
             took = time.monotonic() - started
             if took > SLOW:
                 print(f"# slow ({took:.0f} s, not a finding): {' '.join(args[1:])}")
-            if other:
+            if other and "mutant-damaged.bin" in args:
+                why = None if p.returncode == 2 and "mutant-damaged.bin" in p.stderr else \
+                    f"a damaged partial gave exit {p.returncode}, not a refusal naming it"
+            elif other:
                 # exit 2 there is a refused model or partial: a message is enough
                 why = judge(p.returncode, "", p.stderr, None) if p.returncode != 2 else \
                     judge(0 if p.stderr.strip() else 3, "", p.stderr, None)
             else:
                 why = judge(p.returncode, p.stdout, p.stderr, energy)
                 if why is None and p.returncode == 0:
-                    why = books_kept(p.stdout, probes)
+                    why = books_kept(p.stdout, probes) or frozen(model, energy)
             if why is None and not other and tried % 4 == 0:
                 c = subprocess.run([cli, "check", model_path, "--max-memory", "64M"],
                                    capture_output=True, text=True, timeout=TIMEOUT, env=env,

@@ -3,30 +3,36 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
 
 gboolean
 fx_memory_parse_size (const char *text, guint64 *bytes)
 {
-  char *end = NULL;
-  double v = g_ascii_strtod (text, &end);
-  double unit = 1;
+  /* the documented forms only: 0x10 (16 bytes), 1e3 and 1GB (is that 1e9
+   * or 2^30?) were taken before (issue 31, item 9) */
+  const char *p = text;
+  gboolean fraction = FALSE;
 
-  if (end == text || !isfinite (v) || v <= 0)
+  if (!g_ascii_isdigit (*p))
     return FALSE;
-  switch (g_ascii_toupper (*end))
+  while (g_ascii_isdigit (*p))
+    p++;
+  if (*p == '.')
     {
-    case '\0': break;
-    case 'K': unit = 1024.0; end++; break;
-    case 'M': unit = 1024.0 * 1024; end++; break;
-    case 'G': unit = 1024.0 * 1024 * 1024; end++; break;
-    case 'T': unit = 1024.0 * 1024 * 1024 * 1024; end++; break;
-    default: return FALSE;
+      fraction = TRUE;
+      if (!g_ascii_isdigit (*++p))
+        return FALSE;
+      while (g_ascii_isdigit (*p))
+        p++;
     }
-  if (unit > 1 && (*end == 'B' || *end == 'b'))
-    end++;
-  if (*end != '\0' || v * unit >= 1.8e19 || v * unit < 1)
+  const char *units = "KMGT", *u = *p ? strchr (units, g_ascii_toupper (*p)) : NULL;
+  if ((*p != '\0' && (u == NULL || p[1] != '\0')) || (fraction && u == NULL))
     return FALSE;
-  *bytes = (guint64) (v * unit);
+  double unit = u ? ldexp (1.0, 10 * (int) (u - units + 1)) : 1.0;
+  double v = g_ascii_strtod (text, NULL) * unit;
+  if (!(v >= 1) || v >= 1.8e19)
+    return FALSE;
+  *bytes = (guint64) v;
   return TRUE;
 }
 

@@ -12,8 +12,10 @@
 
 G_BEGIN_DECLS
 
-/* Parses "2G", "512M", "1.5GB", "800000K" or plain bytes (K, M, G, T are
- * powers of 1024). FALSE if `text` is none of those or is 0. */
+/* Parses the documented forms of --max-memory: a whole number of bytes
+ * ("1000000"), or a number with an optional decimal fraction and one of
+ * K, M, G, T (either case; powers of 1024): "2G", "512M", "1.5G", "800000k".
+ * FALSE for anything else ("0x10", "1e3", "1GB", " 2G", "+2G") and for 0. */
 gboolean fx_memory_parse_size (const char *text, guint64 *bytes);
 
 /* TRUE if `bytes` fits in what fx_memory_limit_get() leaves beside the

@@ -405,6 +405,7 @@ fx_document_add_link (FxDocument *doc, guint from, guint to, guint elements,
   FxModel *em = fx_document_begin_edit (doc);
   FxLink *link = fx_model_add_link (em, id, from_id, to_id, MAX (elements, 1u));
   link->section = *section;
+  link->degree = FX_NEW_LINK_DEGREE;
   fx_document_end_edit (doc, _("Add Link"), NULL);
   return (int) em->links->len - 1;
 }
@@ -453,6 +454,7 @@ fx_document_add_link_at (FxDocument *doc, double x0, double y0, double x1, doubl
   g_autofree char *id = fx_document_fresh_id (doc, "L");
   FxLink *link = fx_model_add_link (em, id, from, to, MAX (elements, 1u));
   link->section = *section;
+  link->degree = FX_NEW_LINK_DEGREE;
   fx_document_end_edit (doc, _("Add Link"), NULL);
   return (int) em->links->len - 1;
 }

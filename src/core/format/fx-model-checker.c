@@ -105,6 +105,12 @@ check_fraction (Report *r, const char *path, const char *key, double v)
 {
   if (check_finite (r, path, key, v) && !(v >= 0.0 && v <= 1.0))
     fx_io_report_error (r, path, key, "must be between 0 and 1, got %s", fx_io_num (v));
+  /* like any non-zero number: a point 1e-300 of the way along is the end
+   * itself, and a load there drove the solver into denormal numbers (exit 3
+   * after 512 substeps; issue 31, item 6) */
+  else if (v > 0.0 && v < FX_MIN_MAGNITUDE)
+    fx_io_report_error (r, path, key, "%s is too close to 0: write 0, or at least %s",
+                        fx_io_num (v), fx_io_num (FX_MIN_MAGNITUDE));
 }
 
 static void
@@ -443,8 +449,6 @@ check_floating_frame (Check *c, const char *path, const FxLink *link)
     {
       if (link->frame != FX_LINK_FRAME_MEAN_AXIS)
         fx_io_report_error (c->r, path, "frame", "applies only to a \"floating-frame\" link");
-      if (link->kelvin_voigt != 0.0)
-        fx_io_report_error (c->r, path, "damping", "kelvin_voigt applies only to a \"floating-frame\" link");
       if (fx_link_has_ends (link))
         fx_io_report_error (c->r, path, "ends",
                             "applies only to a \"floating-frame\" link; set \"formulation\" instead");
@@ -484,7 +488,14 @@ check_link (Check *c, guint i, const char *path, guint64 *total)
     fx_io_report_error (c->r, path, "elements", "must be an integer from 1 to %u, got %u",
                   FX_MAX_ELEMENTS_PER_LINK, link->elements);
   else
-    *total += link->elements;
+    *total += (guint64) link->elements * CLAMP (link->degree, 1u, FX_MAX_DEGREE);
+  if (link->degree < 1 || link->degree > FX_MAX_DEGREE)
+    fx_io_report_error (c->r, path, "degree", "must be an integer from 1 to %u, got %u",
+                        FX_MAX_DEGREE, link->degree);
+  else if (link->degree != 1 && link->kind == FX_LINK_FLOATING_FRAME)
+    fx_io_report_error (c->r, path, "degree",
+                        "a \"floating-frame\" link keeps its own Hermite elements; the degree "
+                        "applies to geometrically exact links only (leave it out or set 1)");
   check_section (c->r, path, link);
   check_enum (c->r, path, "formulation", link->formulation,
               fx_formulation_to_string (link->formulation));

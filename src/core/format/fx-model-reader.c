@@ -263,7 +263,7 @@ static void
 read_link (Report *r, FxModel *model, JsonObject *o, const char *path)
 {
   static const char *const keys[] = {
-    "id", "from", "to", "elements", "section", "formulation", "rigid", "initial", "damping",
+    "id", "from", "to", "elements", "degree", "section", "formulation", "rigid", "initial", "damping",
     "model", "frame", "ends", NULL
   };
   FxLink *link = fx_model_add_link (model, NULL, NULL, NULL, 0);
@@ -276,6 +276,7 @@ read_link (Report *r, FxModel *model, JsonObject *o, const char *path)
   fx_io_read_string (r, o, path, "from", FALSE, &link->from);
   fx_io_read_string (r, o, path, "to", FALSE, &link->to);
   fx_io_read_uint (r, o, path, "elements", TRUE, 1, FX_MAX_ELEMENTS_PER_LINK, &link->elements);
+  fx_io_read_uint (r, o, path, "degree", FALSE, 1, FX_MAX_DEGREE, &link->degree);
   fx_io_read_bool (r, o, path, "rigid", &link->rigid);  /* before the section: it relaxes it */
   read_section (r, o, path, link);
   if ((name = fx_io_read_name (r, o, path, "formulation", FALSE))

@@ -242,6 +242,8 @@ link_node (gconstpointer item)
   set_string (o, "from", link->from);
   set_string (o, "to", link->to);
   json_object_set_int_member (o, "elements", link->elements);
+  if (link->degree != 1)
+    json_object_set_int_member (o, "degree", link->degree);
   if (link->rigid)
     json_object_set_boolean_member (o, "rigid", TRUE);
   if (link->formulation != FX_FORMULATION_AUTO)

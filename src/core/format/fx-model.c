@@ -1,5 +1,6 @@
 /* fx-model.c: the mechanism as plain data; see fx-model.h. */
 #include "fx-model.h"
+#include "fx-model-index.h"
 
 #include <gsl/gsl_interp.h>
 #include <math.h>
@@ -157,6 +158,7 @@ fx_model_free (FxModel *model)
   g_array_unref (model->springs);
   g_array_unref (model->bodies);
   g_array_unref (model->drags);
+  fx_model_index_free (model->index);
   g_free (model);
 }
 
@@ -365,6 +367,7 @@ fx_model_add_link (FxModel *model, const char *id, const char *from,
   link->from = g_strdup (from);
   link->to = g_strdup (to);
   link->elements = elements;
+  link->degree = 1;
   link->section.form = FX_SECTION_CANONICAL;
   link->formulation = FX_FORMULATION_AUTO;
   link->rigid = FALSE;
@@ -554,10 +557,7 @@ fx_model_find_joint (const FxModel *model, const char *id)
 
   if (id == NULL)
     return -1;
-  for (guint i = 0; i < model->joints->len && i <= G_MAXINT; i++)
-    if (g_strcmp0 (fx_model_joint (model, i)->id, id) == 0)
-      return (int) i;
-  return -1;
+  return fx_model_index_find_joint (model, id);
 }
 
 int
@@ -571,6 +571,17 @@ fx_model_find_link (const FxModel *model, const char *id)
     if (g_strcmp0 (fx_model_link (model, i)->id, id) == 0)
       return (int) i;
   return -1;
+}
+
+double
+fx_link_cantilever_omega (const FxModel *model, const FxLink *link)
+{
+  const double beta = 1.8751040687119611;  /* cos b cosh b = -1 */
+  double L = fx_link_length (model, link);
+
+  if (link->rigid || !(L > 0.0) || !(link->section.rhoA > 0.0) || !(link->section.EI > 0.0))
+    return 0.0;
+  return beta * beta * sqrt (link->section.EI / (link->section.rhoA * L * L * L * L));
 }
 
 double

@@ -148,6 +148,9 @@ typedef struct {
   char *id;
   char *from, *to;  /* joint ids; s = 0 at `from`, s = L at `to` */
   guint elements;
+  /* Polynomial degree k of its elements (physics.md §15): CG_k and DG_{k-1}
+   * fields, 1 to FX_MAX_DEGREE; geometrically exact links only. */
+  guint degree;
   FxSection section;
   FxFormulation formulation;
   gboolean rigid;   /* zero compliance: stresses become multipliers inside the link */
@@ -285,11 +288,16 @@ typedef struct {
   /* regularisation.mass_fraction: epsilon of the regularising inertia
    * (docs/theory.md), 0 < epsilon <= 1, default 0.01 */
   double regularisation_mass_fraction;
+
+  /* private: the id look-up's table (fx-model-index.h), made on first use;
+   * a model copied field by field must not share it */
+  struct _FxModelIndex *index;
 } FxModel;
 
 #define FX_DEFAULT_REGULARISATION 0.01
 
 #define FX_MAX_ELEMENTS_PER_LINK 1000000u
+#define FX_MAX_DEGREE            3u  /* element degree k of a link (physics.md §15) */
 #define FX_MAX_FLOATING_ELEMENTS 200u  /* a floating-frame link (docs/model-format.md) */
 #define FX_MAX_ELEMENTS_TOTAL    2000000u  /* over all links of a model */
 
@@ -359,6 +367,11 @@ int       fx_model_find_body_of_joint (const FxModel *model, const char *id);
 int       fx_model_find_joint     (const FxModel *model, const char *id);  /* -1 if absent */
 int       fx_model_find_link      (const FxModel *model, const char *id);  /* -1 if absent */
 double    fx_link_length          (const FxModel *model, const FxLink *link);  /* 0 if a joint is missing */
+/* The first bending frequency (rad/s) of the link as a slender cantilever,
+ * 1.8751^2 sqrt(EI / (rhoA L^4)): the scale of its material damping ratio
+ * zeta_1 = eta omega_1 / 2 (physics.md §13). 0 when it has none (rigid,
+ * massless, no length). */
+double    fx_link_cantilever_omega (const FxModel *model, const FxLink *link);
 
 /* Fill the canonical values from the material form (E, nu, rho, shape) and
  * set form to MATERIAL. A shear_factor <= 0 means "the shape's default" and is

@@ -105,6 +105,8 @@ split_link (FxModel *m, guint l)
   second->damping = damping;
   second->rotational_damping = rdamping;
   second->rigid = rigid;
+  second->degree = first->degree;
+  second->kelvin_voigt = first->kelvin_voigt;
 
   /* what sat on the second half moves to it */
   for (guint i = 0; i < m->loads->len; i++)

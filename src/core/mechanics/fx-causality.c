@@ -480,6 +480,7 @@ link_copy_physics (FxLink *dst, const FxLink *src)
   dst->kind = src->kind;
   dst->frame = src->frame;
   dst->kelvin_voigt = src->kelvin_voigt;
+  dst->degree = src->degree;
   memcpy (dst->ends, src->ends, sizeof dst->ends);
 }
 

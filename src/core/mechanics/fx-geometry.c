@@ -44,8 +44,9 @@ static void
 segment_point (const FxSystem *sys, guint seg, double s_fraction, double *x, double *y)
 {
   const FxLinkSys *l = &sys->links[seg];
-  double s = CLAMP (s_fraction, 0.0, 1.0) * l->N;
-  guint e = (guint) MIN (floor (s), (double) (l->N - 1));
+  /* between the drawn points: kN of them on a degree-k link */
+  double s = CLAMP (s_fraction, 0.0, 1.0) * l->n_draw;
+  guint e = (guint) MIN (floor (s), (double) (l->n_draw - 1));
   double xi = s - e, a[2], b[2];
 
   if (l->model->point != NULL)
@@ -91,9 +92,9 @@ static guint
 node_segment (const FxSystem *sys, guint link, guint *i)
 {
   guint seg = sys->seg_first[link];
-  if (sys->seg_count[link] == 2 && *i > sys->links[seg].N)
+  if (sys->seg_count[link] == 2 && *i > sys->links[seg].n_draw)
     {
-      *i -= sys->links[seg].N;
+      *i -= sys->links[seg].n_draw;
       seg++;
     }
   return seg;
@@ -115,13 +116,14 @@ fx_system_point_segment (const FxSystem *sys, guint link, double *s)
   return seg;
 }
 
-/* The elements of a model link, over its segments (two when it is split). */
+/* The drawn intervals of a model link, over its segments (two when it is
+ * split): its elements, times k on a degree-k link (points at s = i h / k). */
 guint
 fx_system_link_elements (const FxSystem *s, guint l)
 {
   guint n = 0;
   for (guint k = 0; k < s->seg_count[l]; k++)
-    n += s->links[s->seg_first[l] + k].N;
+    n += s->links[s->seg_first[l] + k].n_draw;
   return n;
 }
 
@@ -138,14 +140,14 @@ double
 fx_system_node_fraction (const FxSystem *sys, guint link, guint i)
 {
   g_return_val_if_fail (link < sys->n_model_links, 0.0);
-  guint seg = sys->seg_first[link], n = sys->links[seg].N;
+  guint seg = sys->seg_first[link], n = sys->links[seg].n_draw;
 
   if (sys->seg_count[link] == 2)
     {
       /* two halves of equal length: the first's nodes, then the second's */
       if (i <= n)
         return 0.5 * i / MAX (n, 1u);
-      guint n2 = sys->links[seg + 1].N;
+      guint n2 = sys->links[seg + 1].n_draw;
       return 0.5 + 0.5 * MIN (i - n, n2) / MAX (n2, 1u);
     }
   return (double) MIN (i, n) / MAX (n, 1u);
@@ -229,8 +231,8 @@ fx_system_joint_gap (const FxSystem *sys)
             const FxPort *pb = &g_array_index (j->ports, FxPort, b);
             const FxLinkSys *la = &sys->links[pa->link], *lb = &sys->links[pb->link];
             double ra[2], rb[2];
-            fx_node_position (la, sys->x, pa->side ? la->N : 0, ra);
-            fx_node_position (lb, sys->x, pb->side ? lb->N : 0, rb);
+            fx_node_position (la, sys->x, pa->side ? la->n_draw : 0, ra);
+            fx_node_position (lb, sys->x, pb->side ? lb->n_draw : 0, rb);
             gap = MAX (gap, hypot (ra[0] - rb[0], ra[1] - rb[1]));
           }
       if (j->inertia_dof >= 0)
@@ -239,7 +241,7 @@ fx_system_joint_gap (const FxSystem *sys)
             const FxPort *pa = &g_array_index (j->ports, FxPort, a);
             const FxLinkSys *la = &sys->links[pa->link];
             double ra[2];
-            fx_node_position (la, sys->x, pa->side ? la->N : 0, ra);
+            fx_node_position (la, sys->x, pa->side ? la->n_draw : 0, ra);
             gap = MAX (gap, hypot (ra[0] - j->pos[0], ra[1] - j->pos[1]));
           }
     }

@@ -78,8 +78,8 @@ fx_tjunction_free (FxSystem *sys, const FxJunction *j, Acc *a)
       const FxPort *p = &g_array_index (j->ports, FxPort, k);
       th[k] = end_theta (&sys->links[p->link], p->side, dt);
       rot (theta_value (&th[k], a->xm), &cs[2 * k]);
-      y[2 * k] = p->sigma * a->xm[p->dof];
-      y[2 * k + 1] = p->sigma * a->xm[p->dof + 1];
+      y[2 * k] = p->sigma * port_value (a, p, 0);
+      y[2 * k + 1] = p->sigma * port_value (a, p, 1);
     }
 
   for (guint i = 0; i < j->loads->len; i++)
@@ -142,7 +142,7 @@ fx_tjunction_free (FxSystem *sys, const FxJunction *j, Acc *a)
           for (guint r = 0; r < 2; r++)
             {
               for (guint cc = 0; cc < 2; cc++)
-                acc_K (a, pf->dof + r, pk->dof + cc, -dt * pf->sigma * M[r][cc] * pk->sigma);
+                acc_K_port (a, pf->dof + r, pk, cc, -dt * pf->sigma * M[r][cc] * pk->sigma);
               acc_K_theta (a, pf->dof + r, &th[k], -dt * pf->sigma * MJy[r]);
             }
         }
@@ -192,7 +192,7 @@ fx_tjunction_free (FxSystem *sys, const FxJunction *j, Acc *a)
           for (guint r = 0; r < 2; r++)
             {
               for (guint cc = 0; cc < 2; cc++)
-                acc_K (a, pk->dof + r, pf->dof + cc, dt * pk->sigma * M[r][cc] * pf->sigma);
+                acc_K_port (a, pk->dof + r, pf, cc, dt * pk->sigma * M[r][cc] * pf->sigma);
               acc_K_theta (a, pk->dof + r, &th[j->f], dt * pk->sigma * MJy[r]);
             }
         }
@@ -253,14 +253,14 @@ fx_rjunction_free (FxSystem *sys, const FxJunction *j, Acc *a)
       if ((int) k == j->f)
         continue;
       const FxPort *pk = &g_array_index (j->ports, FxPort, k);
-      double yk = pk->sigma * a->xm[pk->dof];
+      double yk = pk->sigma * port_value (a, pk, 0);
       uf -= yk;
       uf_mag += fabs (yk);
-      acc_K (a, pf->dof, pk->dof, -dt * pf->sigma * pk->sigma);
+      acc_K_port (a, pf->dof, pk, 0, -dt * pf->sigma * pk->sigma);
     }
   acc_G (a, pf->dof, dt * pf->sigma * uf, dt * uf_mag);
 
-  double yf = pf->sigma * a->xm[pf->dof], power = M_ext * yf;
+  double yf = pf->sigma * port_value (a, pf, 0), power = M_ext * yf;
   for (guint k = 0; k < j->ports->len; k++)
     {
       if ((int) k == j->f)
@@ -268,8 +268,8 @@ fx_rjunction_free (FxSystem *sys, const FxJunction *j, Acc *a)
       const FxPort *pk = &g_array_index (j->ports, FxPort, k);
       double d = relative_drive (sys, j, pk), uk = yf + d;
       acc_G (a, pk->dof, dt * pk->sigma * uk, dt * (fabs (yf) + fabs (d)));
-      acc_K (a, pk->dof, pf->dof, dt * pk->sigma * pf->sigma);
-      power += d * pk->sigma * a->xm[pk->dof];
+      acc_K_port (a, pk->dof, pf, 0, dt * pk->sigma * pf->sigma);
+      power += d * pk->sigma * port_value (a, pk, 0);
     }
   return power;
 }
@@ -317,7 +317,7 @@ fx_tjunction_mass (FxSystem *sys, const FxJunction *j, Acc *a)
     {
       const FxPort *pk = &g_array_index (j->ports, FxPort, k);
       ThetaRef th = end_theta (&sys->links[pk->link], pk->side, dt);
-      double cs[2], y[2] = { pk->sigma * a->xm[pk->dof], pk->sigma * a->xm[pk->dof + 1] };
+      double cs[2], y[2] = { pk->sigma * port_value (a, pk, 0), pk->sigma * port_value (a, pk, 1) };
       double Ly[2], Jy[2], LJy[2], uk[2], Suk[2];
       rot (theta_value (&th, a->xm), cs);
       lam (cs, y, Ly);
@@ -331,7 +331,7 @@ fx_tjunction_mass (FxSystem *sys, const FxJunction *j, Acc *a)
       for (guint r = 0; r < 2; r++)
         {
           for (guint c = 0; c < 2; c++)
-            acc_K (a, d + r, pk->dof + c, -dt * M[r][c] * pk->sigma);
+            acc_K_port (a, d + r, pk, c, -dt * M[r][c] * pk->sigma);
           acc_K_theta (a, d + r, &th, -dt * LJy[r]);
         }
       /* the member rows: u_k = Lambda_k^T v */
@@ -394,7 +394,7 @@ fx_tjunction_body (FxSystem *sys, const FxJunction *j, Acc *a)
     {
       const FxPort *pk = &g_array_index (j->ports, FxPort, k);
       ThetaRef th = end_theta (&sys->links[pk->link], pk->side, dt);
-      double cs[2], y[2] = { pk->sigma * a->xm[pk->dof], pk->sigma * a->xm[pk->dof + 1] };
+      double cs[2], y[2] = { pk->sigma * port_value (a, pk, 0), pk->sigma * port_value (a, pk, 1) };
       double Ly[2], Jy[2], LJy[2], uk[2], Suk[2], du[2];
       rot (theta_value (&th, a->xm), cs);
       lam (cs, y, Ly);
@@ -408,14 +408,14 @@ fx_tjunction_body (FxSystem *sys, const FxJunction *j, Acc *a)
         {
           acc_G (a, d + rr, -dt * Ly[rr], mag);
           for (guint c = 0; c < 2; c++)
-            acc_K (a, d + rr, pk->dof + c, -dt * M[rr][c] * pk->sigma);
+            acc_K_port (a, d + rr, pk, c, -dt * M[rr][c] * pk->sigma);
           acc_K_theta (a, d + rr, &th, -dt * LJy[rr]);
         }
       acc_G (a, dw, -dt * cross (r, Ly), mag * hypot (r[0], r[1]));
       for (guint c = 0; c < 2; c++)
         {
           const double Mc[2] = { M[0][c], M[1][c] };
-          acc_K (a, dw, pk->dof + c, -dt * cross (r, Mc) * pk->sigma);
+          acc_K_port (a, dw, pk, c, -dt * cross (r, Mc) * pk->sigma);
         }
       acc_K_theta (a, dw, &th, -dt * cross (r, LJy));
       acc_K (a, dw, dw, -dt * cross (dr_dw, Ly));
@@ -468,9 +468,9 @@ fx_rjunction_inertia (FxSystem *sys, const FxJunction *j, Acc *a)
   for (guint k = 0; k < j->ports->len; k++)
     {
       const FxPort *pk = &g_array_index (j->ports, FxPort, k);
-      double yk = pk->sigma * a->xm[pk->dof];
+      double yk = pk->sigma * port_value (a, pk, 0);
       acc_G (a, d, -dt * yk, fabs (dt * yk));
-      acc_K (a, d, pk->dof, -dt * pk->sigma);
+      acc_K_port (a, d, pk, 0, -dt * pk->sigma);
       acc_G (a, pk->dof, dt * pk->sigma * w, fabs (dt * w));
       acc_K (a, pk->dof, d, dt * pk->sigma);
     }
@@ -493,7 +493,7 @@ fx_junction_driven (FxSystem *sys, const FxJunction *j, gboolean translation, Ac
         {
           double u = s * j->drive[0];
           acc_G (a, pk->dof, dt * pk->sigma * u, fabs (dt * u));
-          power += pk->sigma * a->xm[pk->dof] * u;
+          power += pk->sigma * port_value (a, pk, 0) * u;
           continue;
         }
       ThetaRef th = end_theta (&sys->links[pk->link], pk->side, dt);
@@ -505,7 +505,7 @@ fx_junction_driven (FxSystem *sys, const FxJunction *j, gboolean translation, Ac
         {
           acc_G (a, pk->dof + r, dt * pk->sigma * u[r], fabs (dt * u[r]));
           acc_K_theta (a, pk->dof + r, &th, dt * pk->sigma * Su[r]);
-          power += pk->sigma * a->xm[pk->dof + r] * u[r];
+          power += pk->sigma * port_value (a, pk, r) * u[r];
         }
     }
   return power;
@@ -549,7 +549,7 @@ fx_tjunction_slider (FxSystem *sys, const FxJunction *j, Acc *a)
     {
       const FxPort *pk = &g_array_index (j->ports, FxPort, k);
       ThetaRef th = end_theta (&sys->links[pk->link], pk->side, dt);
-      double cs[2], y[2] = { pk->sigma * a->xm[pk->dof], pk->sigma * a->xm[pk->dof + 1] };
+      double cs[2], y[2] = { pk->sigma * port_value (a, pk, 0), pk->sigma * port_value (a, pk, 1) };
       double Ly[2], Jy[2], LJy[2], Lt_t[2], u[2], Su[2];
       rot (theta_value (&th, a->xm), cs);
       lam (cs, y, Ly);
@@ -559,7 +559,7 @@ fx_tjunction_slider (FxSystem *sys, const FxJunction *j, Acc *a)
       /* d/dx_k of -t . Lambda_k sigma x_k = -sigma (Lambda_k^T t) */
       lam_t (cs, t, Lt_t);
       for (guint c = 0; c < 2; c++)
-        acc_K (a, d, pk->dof + c, -dt * pk->sigma * Lt_t[c]);
+        acc_K_port (a, d, pk, c, -dt * pk->sigma * Lt_t[c]);
       acc_K_theta (a, d, &th, -dt * (t[0] * LJy[0] + t[1] * LJy[1]));
       /* members: u_k = Lambda_k^T t w */
       u[0] = Lt_t[0] * w;

@@ -90,9 +90,45 @@ acc_E (Acc *a, guint row, guint col, double coef)
     fx_matrix_add_fast (a->J, &a->band, row, col, coef);
 }
 
+/* dt times the rate of unknown col over the step (the midpoint rule: x - x_n):
+ * what Kelvin-Voigt damping reads (physics.md §13). */
+static inline double
+acc_rate_dt (const Acc *a, guint col)
+{
+  return a->x[col] - a->xn[col];
+}
+
+/* K-term through that rate: value = dt dF_row / d(acc_rate_dt (col)); with
+ * x - x_n = 2 (x_mid - x_n) it is an ordinary K-term of twice the value. */
+static inline void
+acc_K_rate (Acc *a, guint row, guint col, double value)
+{
+  acc_K (a, row, col, 2.0 * value);
+}
+
+/* Component c of a port's output unknown at the midpoint: for a damped
+ * stress end the total stress x_mid + eta/dt (x - x_n) (physics.md §13). */
+static inline double
+port_value (const Acc *a, const FxPort *p, guint c)
+{
+  double v = a->xm[p->dof + c];
+  if (p->eta != 0.0 && a->dt > 0.0)
+    v += p->eta / a->dt * acc_rate_dt (a, p->dof + c);
+  return v;
+}
+
+/* K-term in the column of a port's output: value = dt dF_row / d port_value. */
+static inline void
+acc_K_port (Acc *a, guint row, const FxPort *p, guint c, double value)
+{
+  acc_K (a, row, p->dof + c, value);
+  if (p->eta != 0.0 && a->dt > 0.0)
+    acc_K_rate (a, row, p->dof + c, value * p->eta / a->dt);
+}
+
 /* ------------------------------------------------------- link bookkeeping */
 
-/* Is field f of this link CG1 (node slots) or DG0 (element slots)? */
+/* Is field f of this link CG_k (even slots) or DG_{k-1} (odd slots)? */
 static inline gboolean
 field_is_cg (const FxLinkSys *l, int f)
 {
@@ -113,7 +149,7 @@ field_comp (int f)
   return comp[f];
 }
 
-/* Unknown of field f at node i (CG1 fields) or element i (DG0 fields). */
+/* Unknown of field f: CG value i (0 .. kN) or DG coefficient i (0 .. kN - 1). */
 static inline guint
 field_dof (const FxLinkSys *l, int f, guint i)
 {
@@ -134,29 +170,131 @@ field_mass (const FxLinkSys *l, int f)
     }
 }
 
-/* Up to two (unknown, shape value) pairs that evaluate field f at xi of element e. */
+/* ------------------------------------------- degree-k bases (§15) */
+
+/* CG_k: Lagrange polynomials on the equally spaced nodes xi_c = c / k of
+ * the element (xi in [0, 1]); k = 1 is the hat pair (1 - xi, xi). */
+static inline void
+cg_basis (guint k, double xi, double *L)
+{
+  if (k == 1)
+    {
+      L[0] = 1.0 - xi;
+      L[1] = xi;
+      return;
+    }
+  for (guint c = 0; c <= k; c++)
+    {
+      double v = 1.0;
+      for (guint j = 0; j <= k; j++)
+        if (j != c)
+          v *= (k * xi - j) / ((double) c - j);
+      L[c] = v;
+    }
+}
+
+/* dL_c / dxi */
+static inline void
+cg_basis_d (guint k, double xi, double *dL)
+{
+  for (guint c = 0; c <= k; c++)
+    {
+      double sum = 0.0;
+      for (guint m = 0; m <= k; m++)
+        {
+          if (m == c)
+            continue;
+          double v = k / ((double) c - m);
+          for (guint j = 0; j <= k; j++)
+            if (j != c && j != m)
+              v *= (k * xi - j) / ((double) c - j);
+          sum += v;
+        }
+      dL[c] = sum;
+    }
+}
+
+/* DG_{k-1}: Legendre polynomials P_d(2 xi - 1), d < k: orthogonal, so the
+ * element mass block is diagonal, h / (2d + 1). */
+static inline void
+dg_basis (guint k, double xi, double *P)
+{
+  double x = 2.0 * xi - 1.0;
+  P[0] = 1.0;
+  if (k > 1)
+    P[1] = x;
+  if (k > 2)
+    P[2] = 0.5 * (3.0 * x * x - 1.0);
+}
+
+/* Gauss rules on [0, 1] with ceil((3k + 1) / 2) points (2, 4, 5 for
+ * k = 1, 2, 3): exact for the products of three fields. Every element
+ * integral, energy and position update of a degree-k link uses its rule,
+ * a term and its transposed partner alike, so the operator stays skew. */
 typedef struct {
-  guint dof[2];
-  double w[2];
+  guint n;
+  const double *xi, *w;
+} GaussRule;
+
+static const double gauss_xi[2] = { 0.5 - 0.28867513459481288225, 0.5 + 0.28867513459481288225 };
+static const double gauss_w2[2] = { 0.5, 0.5 };
+static const double gauss_xi4[4] = {
+  0.5 - 0.5 * 0.86113631159405257522, 0.5 - 0.5 * 0.33998104358485626480,
+  0.5 + 0.5 * 0.33998104358485626480, 0.5 + 0.5 * 0.86113631159405257522 };
+static const double gauss_w4[4] = {
+  0.5 * 0.34785484513745385737, 0.5 * 0.65214515486254614263,
+  0.5 * 0.65214515486254614263, 0.5 * 0.34785484513745385737 };
+static const double gauss_xi5[5] = {
+  0.5 - 0.5 * 0.90617984593866399280, 0.5 - 0.5 * 0.53846931010568309104, 0.5,
+  0.5 + 0.5 * 0.53846931010568309104, 0.5 + 0.5 * 0.90617984593866399280 };
+static const double gauss_w5[5] = {
+  0.5 * 0.23692688505618908751, 0.5 * 0.47862867049936646804, 0.5 * 0.56888888888888888889,
+  0.5 * 0.47862867049936646804, 0.5 * 0.23692688505618908751 };
+
+static inline GaussRule
+gauss_rule (guint k)
+{
+  switch (k)
+    {
+    case 1: return (GaussRule) { 2, gauss_xi, gauss_w2 };
+    case 2: return (GaussRule) { 4, gauss_xi4, gauss_w4 };
+    default: return (GaussRule) { 5, gauss_xi5, gauss_w5 };
+    }
+}
+
+/* Values of field f per link: CG_k has kN + 1, DG_{k-1} kN. */
+static inline guint
+field_count (const FxLinkSys *l, int f)
+{
+  return l->k * l->N + (field_is_cg (l, f) ? 1 : 0);
+}
+
+/* Up to k + 1 (unknown, shape value) pairs that evaluate field f at xi of element e. */
+#define FX_SHAPE_MAX (FX_MAX_DEGREE + 1)
+typedef struct {
+  guint dof[FX_SHAPE_MAX];
+  double w[FX_SHAPE_MAX];
   guint n;
 } Shape;
 
 static inline void
 field_shape (const FxLinkSys *l, int f, guint e, double xi, Shape *s)
 {
+  const guint k = l->k;
+
   if (field_is_cg (l, f))
     {
-      s->n = 2;
-      s->dof[0] = field_dof (l, f, e);
-      s->dof[1] = field_dof (l, f, e + 1);
-      s->w[0] = 1.0 - xi;
-      s->w[1] = xi;
+      s->n = k + 1;
+      cg_basis (k, xi, s->w);
+      for (guint c = 0; c <= k; c++)
+        s->dof[c] = field_dof (l, f, k * e + c);
     }
   else
     {
-      s->n = 1;
-      s->dof[0] = field_dof (l, f, e);
-      s->w[0] = 1.0;
+      s->n = k;
+      dg_basis (k, xi, s->w);
+      for (guint d = 0; d < k; d++)
+        s->dof[d] = field_dof (l, f, k * e + d);
     }
 }
 
@@ -169,13 +307,33 @@ shape_eval (const Shape *s, const double *x)
   return v;
 }
 
-/* theta_n at xi of element e (theta lives in the space of omega). */
+/* theta_n at xi of element e (theta lives in the space of omega, with the
+ * same values or coefficients). */
 static inline double
 theta_n_at (const FxLinkSys *l, guint e, double xi)
 {
+  const guint k = l->k;
+  double b[FX_SHAPE_MAX], v = 0.0;
+
+  if (k == 1)
+    {
+      if (l->R == FX_CAUSAL_F)
+        return (1.0 - xi) * l->theta[e] + xi * l->theta[e + 1];
+      return l->theta[e];
+    }
   if (l->R == FX_CAUSAL_F)
-    return (1.0 - xi) * l->theta[e] + xi * l->theta[e + 1];
-  return l->theta[e];
+    {
+      cg_basis (k, xi, b);
+      for (guint c = 0; c <= k; c++)
+        v += b[c] * l->theta[k * e + c];
+    }
+  else
+    {
+      dg_basis (k, xi, b);
+      for (guint d = 0; d < k; d++)
+        v += b[d] * l->theta[k * e + d];
+    }
+  return v;
 }
 
 /* Sampling points of a point at fraction s: a DG0 field has no value at an
@@ -198,10 +356,6 @@ point_samples (const FxLinkSys *l, double s_fraction, FxPointSample at[2])
   return 1;
 }
 
-
-/* The 2-point Gauss rule on an element, xi in [0, 1] (weights 1/2 each):
- * every element integral, energy and position update uses it. */
-static const double gauss_xi[2] = { 0.5 - 0.28867513459481288225, 0.5 + 0.28867513459481288225 };
 
 /* ---------------------------------------------------- the kernels' files */
 

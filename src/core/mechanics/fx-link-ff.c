@@ -637,7 +637,7 @@ static FxPort
 ff_port (const FxLinkSys *l, guint side, FxChannel channel)
 {
   const FfData *d = l->impl;
-  FxPort p = { 0, side, l->offset + (guint) d->port[side][channel], 1.0, 0.0, NULL };
+  FxPort p = { 0, side, l->offset + (guint) d->port[side][channel], 1.0, 0.0, NULL, 0.0 };
   return p;
 }
 

@@ -398,14 +398,57 @@ fx_regularising_mass_at (const FxModel *model, guint joint, double *member_mass)
   return regularising_mass_from (model, mm);
 }
 
-/* `at` is the model the joint is counted in (the expanded one for a split's
- * midpoint); `model` gives epsilon and the total mass. */
+/* members_at for every joint at once, in one pass over the links: per
+ * joint it was a pass over every link, quadratic in a model of thousands of
+ * welded joints (issue 31, item 8). */
+typedef struct {
+  double *member_mass, *h_min;
+} Members;
+
 static void
-add_regulariser_at (GArray *regs, const FxModel *model, const FxModel *at, guint joint,
-                    FxChannel channel, int link)
+members_all (const FxModel *model, Members *out)
+{
+  guint n = model->joints->len;
+  out->member_mass = g_new0 (double, MAX (n, 1));
+  out->h_min = g_new (double, MAX (n, 1));
+  for (guint j = 0; j < n; j++)
+    out->h_min[j] = G_MAXDOUBLE;
+  for (guint l = 0; l < model->links->len; l++)
+    {
+      const FxLink *link = fx_model_link (model, l);
+      int ends[2] = { fx_model_find_joint (model, link->from), fx_model_find_joint (model, link->to) };
+      double L = fx_link_length (model, link);
+      for (guint side = 0; side < 2; side++)
+        if (ends[side] >= 0)
+          {
+            out->member_mass[ends[side]] += 0.5 * link->section.rhoA * L;
+            out->h_min[ends[side]] = MIN (out->h_min[ends[side]], L / MAX (link->elements, 1u));
+          }
+    }
+  for (guint j = 0; j < n; j++)
+    if (out->h_min[j] == G_MAXDOUBLE)
+      out->h_min[j] = 0.0;
+}
+
+static void
+members_clear (Members *m)
+{
+  g_free (m->member_mass);
+  g_free (m->h_min);
+}
+
+/* `at` is the model the joint is counted in (the expanded one for a split's
+ * midpoint), `members` its members_all (NULL: count them here); `model`
+ * gives epsilon and the total mass. */
+static void
+add_regulariser_at (GArray *regs, const FxModel *model, const FxModel *at, const Members *members,
+                    guint joint, FxChannel channel, int link)
 {
   double mm, h;
-  members_at (at, joint, &mm, &h);
+  if (members)
+    mm = members->member_mass[joint], h = members->h_min[joint];
+  else
+    members_at (at, joint, &mm, &h);
   FxRegulariser r = { joint, channel, regularising_mass_from (model, mm), 0.0, mm, link };
   if (channel == FX_CHANNEL_ROTATION)
     r.inertia = r.mass * (0.5 * h) * (0.5 * h);
@@ -415,7 +458,7 @@ add_regulariser_at (GArray *regs, const FxModel *model, const FxModel *at, guint
 void
 cx_add_regulariser (GArray *regs, const FxModel *model, guint joint, FxChannel channel)
 {
-  add_regulariser_at (regs, model, model, joint, channel, -1);
+  add_regulariser_at (regs, model, model, NULL, joint, channel, -1);
 }
 
 /* The regularisers of tier 3: at model joints, and at split midpoints
@@ -430,16 +473,22 @@ cx_add_tier3_regularisers (FxAssignment *a, const FxModel *model, const gboolean
   for (guint l = 0, k = model->joints->len; l < model->links->len; l++)
     if (split[l])
       mid_link[k++] = (int) l;
+  Members own, expanded;
+  members_all (model, &own);
+  members_all (e, &expanded);
   for (guint c = 0; c < 2; c++)
     for (guint i = 0; i < t3->ch[c].exposed->len; i++)
       {
         guint joint = g_array_index (t3->ch[c].exposed, guint, i);
         FxChannel channel = c == 0 ? FX_CHANNEL_TRANSLATION : FX_CHANNEL_ROTATION;
         if (joint < model->joints->len)
-          cx_add_regulariser (a->regularisers, model, joint, channel);
+          add_regulariser_at (a->regularisers, model, model, &own, joint, channel, -1);
         else
-          add_regulariser_at (a->split_regularisers, model, e, joint, channel, mid_link[joint]);
+          add_regulariser_at (a->split_regularisers, model, e, &expanded, joint, channel,
+                              mid_link[joint]);
       }
+  members_clear (&own);
+  members_clear (&expanded);
 }
 
 gint

@@ -7,10 +7,14 @@
 
 G_BEGIN_DECLS
 
-/* Unknowns of a link: slots 0 .. 2N alternate node (even) and element (odd);
- * each slot holds [translation x, translation y, rotation]: the CG1 fields in
- * node slots, the DG0 fields in element slots. Element e couples slots 2e,
- * 2e+1, 2e+2, that is nine consecutive unknowns, so the band is 8 wide. */
+/* Unknowns of a geometrically exact link of degree k: slots 0 .. 2kN
+ * alternate CG (even) and DG (odd); each slot holds [translation x,
+ * translation y, rotation]: the CG_k fields' nodal values in even slots, the
+ * DG_{k-1} fields' Legendre coefficients in odd ones. CG value i (0 .. kN,
+ * element i / k, local node i % k at xi = (i % k) / k) is slot 2i; DG
+ * coefficient i (element i / k, degree i % k) is slot 2i + 1. Element e
+ * couples slots 2ke .. 2k(e+1), 3 (2k + 1) consecutive unknowns, so the band
+ * is 6k + 2 wide. k = 1 is the lowest-order pair CG1/DG0. */
 enum { FX_SLOT = 3 };
 
 /* Field components in a link, in the order the element kernel uses. */
@@ -23,6 +27,8 @@ typedef struct {
   guint model_index;
   const char *id;
   guint N;
+  guint k;        /* element degree (physics.md §15); 1 for other models */
+  guint n_draw;   /* drawn points 0 .. n_draw (model node() indices): kN, or N */
   double L, h;
   double rhoA, rhoI, Ct[2], Cr;  /* compliances; 0 for a rigid link */
   FxCausality T, R;
@@ -36,9 +42,9 @@ typedef struct {
   /* configuration, advanced after each step (not Newton unknowns);
    * its sizes are the model's: n_theta angles, n_r position pairs */
   guint n_theta, n_r;
-  double *theta;       /* in the space of omega: N+1 nodes (R = F) or N elements */
+  double *theta;       /* in the space of omega: kN+1 values (R = F) or kN coefficients */
   double theta_end[2]; /* R = V: end angles, theta_end' = Omega_end              */
-  double *r;           /* in the space of v: 2 (N+1) or 2 N, interleaved x, y    */
+  double *r;           /* in the space of v: 2 (kN+1) or 2 kN, interleaved x, y  */
 
   /* for R = V ends: where Omega comes from (-1: a ground, Omega = 0) */
   int omega_source[2];
@@ -46,6 +52,7 @@ typedef struct {
   double omega_drive_now[2];  /* a speed motor's Omega at t_mid (else 0) */
 
   double damping, rotational_damping;  /* viscous, per unit length */
+  double eta;          /* Kelvin-Voigt time constant (physics.md §13), s; 0: none */
   guint64 coupling;    /* element kernel: which field derivatives can be non-zero */
 } FxLinkSys;
 
@@ -60,6 +67,9 @@ typedef struct {
    * drive(t) (rad/s, 0 for the reference member). */
   double drive;
   const FxProfile *drive_profile;
+  /* A stress end of a link with Kelvin-Voigt damping outputs the total
+   * stress sigma + eta sigma_dot (physics.md §13): its eta, else 0. */
+  double eta;
 } FxPort;
 
 typedef struct {

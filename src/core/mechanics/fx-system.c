@@ -4,6 +4,7 @@
  * fx-assembly.c and the kernels it calls; see docs/architecture.md.
 
  */
+#include "fx-joint-index.h"
 #include "fx-cancel.h"
 #include "fx-kernel.h"
 #include "fx-link-model.h"
@@ -46,6 +47,8 @@ link_init (FxSystem *sys, FxLinkSys *l, const FxLink *ml, const FxLinkAssignment
   l->model = fx_link_model_find (fx_link_kind_to_string (ml->kind));
   l->id = ml->id;
   l->N = ml->elements;
+  l->k = ml->kind == FX_LINK_GEOMETRICALLY_EXACT ? CLAMP (ml->degree, 1u, FX_MAX_DEGREE) : 1;
+  l->n_draw = l->N;  /* the model's setup may draw more points */
   l->L = hypot (dx, dy);
   l->h = l->L / l->N;
   l->rhoA = ml->section.rhoA;
@@ -214,140 +217,9 @@ build_joint_drives (FxSystem *sys, guint jt, guint first_r, GError **error)
   return TRUE;
 }
 
-/* ---- who meets where, indexed once ----
- *
- * Which link ends meet at each joint, which joints and bodies number their
- * unknowns after each segment, which loads act at each joint: built in one
- * pass over the model, so that setting up a joint does not scan every link
- * (a 200 x 200 lattice took 569 s and 6.5 GB in `check`, issue 25). The
- * orders are those of the scans they replace: members by link then side,
- * joints and bodies by index, loads by index. */
-typedef struct {
-  guint *member_start, *member_link, *member_side;  /* per joint: its link ends   */
-  guint *owned_start, *owned;                       /* per segment: joints it owns */
-  guint *body_start, *body;                         /* per segment: bodies it owns */
-  guint *load_start, *load;                         /* per joint: loads there      */
-  int *body_of_joint;                               /* the first body at a joint   */
-} JointIndex;
-
-static void
-joint_index_clear (JointIndex *x)
-{
-  g_free (x->member_start);
-  g_free (x->member_link);
-  g_free (x->member_side);
-  g_free (x->owned_start);
-  g_free (x->owned);
-  g_free (x->body_start);
-  g_free (x->body);
-  g_free (x->load_start);
-  g_free (x->load);
-  g_free (x->body_of_joint);
-}
-
-/* Counting sort of `n` items into `n_keys` buckets (key G_MAXUINT: none),
- * stable: bucket k's items, in their order, are items[start[k] .. start[k+1]). */
-static void
-bucket (const guint *keys, guint n, guint n_keys, guint **start, guint **items)
-{
-  guint *at = g_new0 (guint, n_keys + 1);
-
-  *start = g_new0 (guint, n_keys + 2);
-  for (guint i = 0; i < n; i++)
-    if (keys[i] != G_MAXUINT)
-      (*start)[keys[i] + 1]++;
-  for (guint k = 0; k < n_keys; k++)
-    (*start)[k + 1] += (*start)[k];
-  *items = g_new (guint, MAX ((*start)[n_keys], 1));
-  for (guint i = 0; i < n; i++)
-    if (keys[i] != G_MAXUINT)
-      (*items)[(*start)[keys[i]] + at[keys[i]]++] = i;
-  g_free (at);
-}
-
-static GHashTable *
-joint_ids (const FxModel *model)
-{
-  GHashTable *ids = g_hash_table_new (g_str_hash, g_str_equal);
-
-  /* ids are unique (the checker says so); the first wins as a scan would */
-  for (guint jt = model->joints->len; jt-- > 0;)
-    g_hash_table_insert (ids, fx_model_joint (model, jt)->id, GUINT_TO_POINTER (jt + 1));
-  return ids;
-}
-
-static guint
-joint_key (GHashTable *ids, const char *id)
-{
-  guint v = id ? GPOINTER_TO_UINT (g_hash_table_lookup (ids, id)) : 0;
-  return v > 0 ? v - 1 : G_MAXUINT;
-}
-
-/* The members of every joint, and `owner`: the first link at each joint
- * (-1: none). */
-static void
-joint_index_members (JointIndex *x, const FxModel *model, GHashTable *ids, int *owner)
-{
-  guint n_joints = model->joints->len, n_links = model->links->len;
-  g_autofree guint *end_joint = g_new (guint, MAX (2 * n_links, 1));
-  g_autofree guint *ends = NULL;
-
-  for (guint l = 0; l < n_links; l++)
-    for (guint side = 0; side < 2; side++)
-      {
-        const FxLink *ml = fx_model_link (model, l);
-        end_joint[2 * l + side] = joint_key (ids, side == 0 ? ml->from : ml->to);
-      }
-  bucket (end_joint, 2 * n_links, n_joints, &x->member_start, &ends);
-  guint n_ends = x->member_start[n_joints];
-  x->member_link = g_new (guint, MAX (n_ends, 1));
-  x->member_side = g_new (guint, MAX (n_ends, 1));
-  for (guint k = 0; k < n_ends; k++)
-    {
-      x->member_link[k] = ends[k] / 2;
-      x->member_side[k] = ends[k] % 2;
-    }
-  for (guint jt = 0; jt < n_joints; jt++)
-    owner[jt] = x->member_start[jt + 1] > x->member_start[jt]
-                ? (int) x->member_link[x->member_start[jt]] : -1;
-}
-
-static void
-joint_index_build (JointIndex *x, const FxModel *model, int *owner, const int *body_owner)
-{
-  guint n_joints = model->joints->len, n_links = model->links->len;
-  guint n_bodies = fx_model_n_bodies (model), n_loads = model->loads->len;
-  g_autoptr (GHashTable) ids = joint_ids (model);
-
-  joint_index_members (x, model, ids, owner);
-  g_autofree guint *key = g_new (guint, MAX (MAX (n_joints, n_bodies), MAX (n_loads, 1)));
-  for (guint jt = 0; jt < n_joints; jt++)
-    key[jt] = owner[jt] >= 0 ? (guint) owner[jt] : G_MAXUINT;
-  bucket (key, n_joints, n_links, &x->owned_start, &x->owned);
-  for (guint b = 0; b < n_bodies; b++)
-    key[b] = body_owner && body_owner[b] >= 0 ? (guint) body_owner[b] : G_MAXUINT;
-  bucket (key, n_bodies, n_links, &x->body_start, &x->body);
-  for (guint i = 0; i < n_loads; i++)
-    key[i] = joint_key (ids, fx_model_load (model, i)->joint);
-  bucket (key, n_loads, n_joints, &x->load_start, &x->load);
-  x->body_of_joint = g_new (int, MAX (n_joints, 1));
-  for (guint jt = 0; jt < n_joints; jt++)
-    x->body_of_joint[jt] = -1;
-  for (guint b = 0; b < n_bodies; b++)
-    {
-      const FxBody *mb = fx_model_body (model, b);
-      for (guint k = 0; k < mb->n_joints; k++)
-        {
-          guint jt = joint_key (ids, mb->joints[k]);
-          if (jt != G_MAXUINT && x->body_of_joint[jt] < 0)
-            x->body_of_joint[jt] = (int) b;
-        }
-    }
-}
-
 /* Build the junctions of both channels at one joint, with its loads. */
 static gboolean
-build_joint (FxSystem *sys, guint jt, const JointIndex *x, GError **error)
+build_joint (FxSystem *sys, guint jt, const FxJointIndex *x, GError **error)
 {
   const FxModel *model = sys->built;
   const FxJoint *joint = fx_model_joint (model, jt);
@@ -620,8 +492,14 @@ fx_system_estimate_bytes (const FxModel *model)
 {
   guint64 elements = 0;
 
+  /* a degree-k element carries k times the unknowns of a linear one, each
+   * coupled to k times as many: peaks of `check` on 3e5, 1.5e5, 1e5 elements
+   * of degree 1, 2, 3 (as many unknowns) were 0.74, 1.39 and 2.03 GB */
   for (guint l = 0; l < model->links->len; l++)
-    elements += fx_model_link (model, l)->elements;
+    {
+      guint64 k = MAX (fx_model_link (model, l)->degree, 1u);
+      elements += (guint64) fx_model_link (model, l)->elements * k * k;
+    }
   return elements * SYSTEM_BYTES_PER_ELEMENT
          + (guint64) (model->links->len + model->joints->len) * SYSTEM_BYTES_PER_PART;
 }
@@ -689,9 +567,9 @@ fx_system_new (const FxModel *model, GError **error)
   g_autofree int *owner = g_new (int, MAX (n_joints, 1));
   sys->joint_tdof = g_new0 (guint, MAX (n_joints, 1));
   sys->joint_rdof = g_new0 (guint, MAX (n_joints, 1));
-  JointIndex index = { 0 };
-  g_autoptr (GHashTable) ids = joint_ids (sys->built);
-  joint_index_members (&index, sys->built, ids, owner);
+  FxJointIndex index = { 0 };
+  g_autoptr (GHashTable) ids = fx_joint_ids (sys->built);
+  fx_joint_index_members (&index, sys->built, ids, owner);
   sys->bodies = g_array_new (FALSE, TRUE, sizeof (FxBodySys));
   g_autofree int *body_owner = g_new (int, MAX (fx_model_n_bodies (sys->built), 1));
   for (guint b = 0; b < fx_model_n_bodies (sys->built); b++)
@@ -703,13 +581,13 @@ fx_system_new (const FxModel *model, GError **error)
       body_owner[b] = -1;
       for (guint k = 0; k < mb->n_joints; k++)
         {
-          guint jt = joint_key (ids, mb->joints[k]);
+          guint jt = fx_joint_key (ids, mb->joints[k]);
           if (jt != G_MAXUINT && owner[jt] >= 0 && (body_owner[b] < 0 || owner[jt] < body_owner[b]))
             body_owner[b] = owner[jt];
         }
     }
-  joint_index_clear (&index);
-  joint_index_build (&index, sys->built, owner, body_owner);
+  fx_joint_index_clear (&index);
+  fx_joint_index_build (&index, sys->built, owner, body_owner);
   guint offset = 0, seg = 0;
   for (guint l = 0; l < sys->n_model_links; l++)
     {
@@ -779,10 +657,10 @@ fx_system_new (const FxModel *model, GError **error)
   for (guint jt = 0; jt < sys->built->joints->len; jt++)
     if (fx_cancel_check (error) || !build_joint (sys, jt, &index, error))
       {
-        joint_index_clear (&index);
+        fx_joint_index_clear (&index);
         return NULL;
       }
-  joint_index_clear (&index);
+  fx_joint_index_clear (&index);
   if (!check_single_link_limits (sys, error))
     return NULL;
   build_point_loads (sys);

@@ -118,6 +118,15 @@ all_finite (const double *v, guint n)
   return TRUE;
 }
 
+static gboolean
+all_zero (const double *v, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    if (v[i] != 0.0)
+      return FALSE;
+  return TRUE;
+}
+
 /* max over rows of |R_row| / (largest term size in the row's block).
  * A block whose terms all vanish (a massless link's momentum rows, a field
  * that is zero by symmetry) would be judged against its own round-off, so
@@ -335,9 +344,13 @@ newton (FxIntegrator *it, double dt, gboolean extrapolate, gboolean full,
       if (!all_finite (it->R, it->n))
         return STEP_NOT_FINITE;
       *residual = scaled_residual (it);
+      /* the predictor is accepted as it is only when nothing acts on it:
+       * a residual below the tolerance can still be all the step's load (a
+       * 1 N load on a floating-frame link 1e-7 m long, scaled by its
+       * EI / L^2, froze it with exit 0; issue 31, item 3) */
       if (*residual < it->tolerance
           && (upd < it->tolerance || error_estimate < it->tolerance
-              || *residual < 1e-2 * it->tolerance)
+              || (*residual < 1e-2 * it->tolerance && (*iters > 0 || all_zero (it->R, it->n))))
           && (always_fresh || *iters == 0 || error_estimate < ROUNDOFF_UPDATE))
         return STEP_OK;
       if (*iters >= it->max_iterations)
@@ -507,7 +520,6 @@ substep (FxIntegrator *it, double h, guint level, gboolean full, Tree *tree,
   StepStatus st = newton (it, h, extrapolate, full, &iters, &facts, &res, error);
   rep->newton_iters += iters;
   rep->factorisations += facts;
-  rep->residual = MAX (rep->residual, res);
   tree->last_residual = res;
   if (st != STEP_OK)
     return st;
@@ -542,6 +554,9 @@ substep (FxIntegrator *it, double h, guint level, gboolean full, Tree *tree,
     }
   rep->supplied += supplied;
   rep->dissipated += dissipated;
+  /* the accepted substeps' residual only: a failed attempt's 0.9 was
+   * reported on steps its halves then solved (issue 31, item 9) */
+  rep->residual = MAX (rep->residual, res);
   tree->pos += FINEST >> level;
   tree->deepest = MAX (tree->deepest, level);
   tree->substeps++;

@@ -15,7 +15,7 @@ typedef struct {
   double balance;      /* H_{n+1} - H_n - supplied + dissipated                */
   guint newton_iters;  /* Newton updates (linear solves), summed over substeps,
                         * failed attempts included                             */
-  double residual;     /* final scaled residual (largest over sub-steps)        */
+  double residual;     /* final scaled residual (largest over accepted sub-steps) */
   double joint_gap;    /* largest distance between member ends at a junction   */
   guint substeps;      /* substeps the step was taken in (1 normally)            */
   guint factorisations;  /* Newton matrices factorised, summed like newton_iters */

@@ -1,6 +1,6 @@
 /* fx-ensemble.c: samples on worker threads, folded in sample order into
  * mergeable statistics (see fx-ensemble.h). */
-#include "fx-ensemble.h"
+#include "fx-ensemble-private.h"
 #include "fx-output.h"
 #include "fx-csv.h"
 #include "fx-exact-sum.h"
@@ -10,6 +10,7 @@
 #include "fx-system.h"
 #include "fx-measure.h"
 #include "fx-memory.h"
+#include "fx-cancel.h"
 
 #include <glib/gi18n-lib.h>
 #include <gsl/gsl_sort.h>
@@ -18,49 +19,19 @@
 #include <string.h>
 #ifdef __linux__
 #include <sys/resource.h>
+#include <unistd.h>
 #endif
-
-/* /3: eight columns per probe (fx-measure.h), where /1 had x and y; exact
- * sums instead of Welford's mean and M2, and the part k/K */
-#define PARTIAL_MAGIC "flexion-ensemble-partial/3"
-#define PARTIAL_TYPE "(stuuuuuuuadasstauadauada(udds)auadd)"
+#include <stdio.h>
 
 static const char *const energy_names[FX_ENSEMBLE_N_ENERGY] = {
   "H", "kinetic", "elastic", "gravity", "supplied", "dissipated"
 };
 
-struct _FxEnsemble {
-  guint64 seed;
-  guint n_samples;          /* N of the study                      */
-  guint first, count;       /* the share of samples this covers    */
-  guint quantile_samples, keep;
-  guint n_times, n_cols;
-  double *times;
-  GPtrArray *cols;          /* char *                              */
-  char *model_sum;          /* SHA-256 of the model as saved        */
-
-  guint part, n_parts;      /* k - 1 and K of --part k/K (0, 1: all) */
-
-  guint64 n_ok;
-  /* per cell (n_times * n_cols): the exact sums of the values and of their
-   * squares over the successful samples, so that the statistics do not
-   * depend on how the samples were split, threaded or merged */
-  FxExactSum *s1, *s2;
-  double *mean, *m2;        /* per cell, from s1 and s2 (lazy)      */
-  gboolean moments_stale;
-  GArray *q_index;          /* guint: samples kept for quantiles   */
-  GArray *q_values;         /* n_times * n_cols doubles per sample */
-  GArray *failures;         /* FxEnsembleFailure                   */
-  GArray *path_index;       /* guint: kept probe paths             */
-  GArray *path_values;      /* n_times * n_cols doubles per path     */
-  double worst_balance;
-  double *q_cache;          /* per cell: min, q05, q95, max (lazy)  */
-};
 
 /* ------------------------------------------------------------ basics */
 
-static FxEnsemble *
-ensemble_new (guint n_times, const double *times, GPtrArray *cols)
+FxEnsemble *
+fx_ensemble_new (guint n_times, const double *times, GPtrArray *cols)
 {
   FxEnsemble *e = g_new0 (FxEnsemble, 1);
 
@@ -91,6 +62,7 @@ fx_ensemble_free (FxEnsemble *e)
   g_free (e->times);
   g_ptr_array_unref (e->cols);
   g_free (e->model_sum);
+  g_free (e->source);
   for (gsize k = 0; k < (gsize) e->n_times * e->n_cols; k++)
     {
       fx_exact_sum_clear (&e->s1[k]);
@@ -467,6 +439,8 @@ worker (gpointer data)
   if (run->options->nice > 0)
     setpriority (PRIO_PROCESS, 0, run->options->nice);
 #endif
+  /* a sample under way stops within a Newton iteration, not at its end */
+  gint *before = fx_cancel_attach (run->options->cancel);
 
   for (;;)
     {
@@ -482,7 +456,22 @@ worker (gpointer data)
       run_sample (run, res);
       deliver (run, index, res);
     }
+  fx_cancel_attach (before);
   return NULL;
+}
+
+/* The process's resident bytes (Linux; 0 elsewhere). */
+static guint64
+resident_bytes (void)
+{
+#ifdef __linux__
+  g_autofree char *statm = NULL;
+  unsigned long long size = 0, resident = 0;
+  if (g_file_get_contents ("/proc/self/statm", &statm, NULL, NULL)
+      && sscanf (statm, "%llu %llu", &size, &resident) == 2)
+    return resident * (guint64) sysconf (_SC_PAGESIZE);
+#endif
+  return 0;
 }
 
 static gboolean
@@ -525,7 +514,7 @@ fx_ensemble_run (const FxModel *model, const FxEnsembleOptions *o, GError **erro
   /* a model that cannot be built fails once here, not once per sample;
    * its system and Newton matrix are what each worker books in the memory
    * ledger (fx-memory.h) */
-  guint64 booked = fx_memory_reserved ();
+  guint64 booked = fx_memory_reserved (), resident = resident_bytes ();
   if (!(probe_sys = fx_system_new (model, error)))
     return NULL;
   g_autoptr (FxIntegrator) probe_it = fx_integrator_new (probe_sys, model->tolerance,
@@ -533,6 +522,11 @@ fx_ensemble_run (const FxModel *model, const FxEnsembleOptions *o, GError **erro
   if (!fx_integrator_prepare (probe_it, error))
     return NULL;
   guint64 per_worker = MAX (fx_memory_reserved () - MIN (booked, fx_memory_reserved ()), 1);
+  /* what a worker really takes, where the ledger's estimates fall short (2
+   * workers of a 20,000-element link reached 158 MB under --max-memory
+   * 100M; issue 31, item 4) */
+  guint64 grown = resident_bytes ();
+  per_worker = MAX (per_worker, grown > resident ? grown - resident : 0);
   g_clear_pointer (&probe_it, fx_integrator_free);
   g_clear_pointer (&probe_sys, fx_system_free);
 
@@ -542,7 +536,7 @@ fx_ensemble_run (const FxModel *model, const FxEnsembleOptions *o, GError **erro
   run.n_steps = n_steps_of (model);
   cols = column_names (model);
   guint n_times = output_times (model, run.every, &times);
-  FxEnsemble *e = run.e = ensemble_new (n_times, times, cols);
+  FxEnsemble *e = run.e = fx_ensemble_new (n_times, times, cols);
 
   e->seed = o->seed;
   e->n_samples = o->n_samples;
@@ -595,23 +589,47 @@ fx_ensemble_run (const FxModel *model, const FxEnsembleOptions *o, GError **erro
 
 /* ------------------------------------------------------------ merging */
 
+/* "FILE" for a loaded partial, "a partial" for one run here */
+static const char *
+name_of (const FxEnsemble *e)
+{
+  return e->source ? e->source : _("a partial");
+}
+
+/* The first thing two partials disagree on, or NULL when they are of one
+ * study (a partial of another model, seed or size is foreign). */
+static const char *
+study_difference (const FxEnsemble *a, const FxEnsemble *b)
+{
+  if (g_strcmp0 (a->model_sum, b->model_sum) != 0)
+    return _("the model");
+  if (a->seed != b->seed)
+    return _("the seed");
+  if (a->n_samples != b->n_samples)
+    return _("the number of samples");
+  if (a->quantile_samples != b->quantile_samples || a->keep != b->keep)
+    return _("the options (--quantile-samples, --keep)");
+  gboolean same = a->n_times == b->n_times && a->n_cols == b->n_cols;
+  for (guint i = 0; same && i < a->n_times; i++)
+    same = a->times[i] == b->times[i];
+  if (!same)
+    return _("the output times or columns");
+  for (guint c = 0; c < a->n_cols; c++)
+    if (strcmp (g_ptr_array_index (a->cols, c), g_ptr_array_index (b->cols, c)) != 0)
+      return _("the output times or columns");
+  return NULL;
+}
+
 static gboolean
 same_study (const FxEnsemble *a, const FxEnsemble *b, GError **error)
 {
-  gboolean same = a->seed == b->seed && a->n_samples == b->n_samples
-                  && a->quantile_samples == b->quantile_samples && a->keep == b->keep
-                  && a->n_times == b->n_times && a->n_cols == b->n_cols
-                  && g_strcmp0 (a->model_sum, b->model_sum) == 0;
+  const char *difference = study_difference (a, b);
 
-  for (guint i = 0; same && i < a->n_times; i++)
-    same = a->times[i] == b->times[i];
-  for (guint c = 0; same && c < a->n_cols; c++)
-    same = strcmp (g_ptr_array_index (a->cols, c), g_ptr_array_index (b->cols, c)) == 0;
-  if (!same)
+  if (difference != NULL)
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                 _("the partials are not of one study (model, seed, samples, times "
-                   "and options must agree)"));
-  return same;
+                 _("%s is not of the study of %s: %s differs (model, seed, samples, times and "
+                   "options must agree)"), name_of (b), name_of (a), difference);
+  return difference == NULL;
 }
 
 static int
@@ -671,14 +689,14 @@ fx_ensemble_merge (FxEnsemble *const *parts, guint n_parts, GError **error)
       if (b->first < a->first + a->count)
         {
           g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                       _("two partials both hold samples %u to %u"), b->first,
-                       MIN (a->first + a->count, b->first + b->count) - 1);
+                       _("%s and %s both hold samples %u to %u"), name_of (a), name_of (b),
+                       b->first, MIN (a->first + a->count, b->first + b->count) - 1);
           return NULL;
         }
     }
 
   const FxEnsemble *first = g_ptr_array_index (sorted, 0);
-  FxEnsemble *m = ensemble_new (first->n_times, first->times, first->cols);
+  FxEnsemble *m = fx_ensemble_new (first->n_times, first->times, first->cols);
 
   m->seed = first->seed;
   m->n_samples = first->n_samples;
@@ -749,221 +767,6 @@ fx_ensemble_write_paths (const FxEnsemble *e, const char *path, GError **error)
         g_string_append_c (s, '\n');
       }
   return fx_output_set_contents (path, s->str, s->len, error);
-}
-
-/* ------------------------------------------------------------ partials */
-
-static GVariant *
-doubles (const double *v, gsize n)
-{
-  return g_variant_new_fixed_array (G_VARIANT_TYPE_DOUBLE, v, n, sizeof (double));
-}
-
-static GVariant *
-uints (const guint *v, gsize n)
-{
-  return g_variant_new_fixed_array (G_VARIANT_TYPE_UINT32, v, n, sizeof (guint32));
-}
-
-gboolean
-fx_ensemble_save (const FxEnsemble *e, const char *path, GError **error)
-{
-  GVariantBuilder failures, cols;
-  gsize cells = (gsize) e->n_times * e->n_cols;
-
-  g_variant_builder_init (&failures, G_VARIANT_TYPE ("a(udds)"));
-  for (guint i = 0; i < e->failures->len; i++)
-    {
-      const FxEnsembleFailure *f = fx_ensemble_failure (e, i);
-
-      g_variant_builder_add (&failures, "(udds)", f->sample, f->t, f->residual,
-                             f->message ? f->message : "");
-    }
-  g_variant_builder_init (&cols, G_VARIANT_TYPE ("as"));
-  for (guint c = 0; c < e->n_cols; c++)
-    g_variant_builder_add (&cols, "s", (char *) g_ptr_array_index (e->cols, c));
-  /* the exact sums: the number of partials of each (s1 then s2 per cell),
-   * then all the partials in that order */
-  g_autoptr (GArray) sum_n = g_array_sized_new (FALSE, FALSE, sizeof (guint32), 2 * cells);
-  g_autoptr (GArray) sum_p = g_array_new (FALSE, FALSE, sizeof (double));
-  for (gsize k = 0; k < 2 * cells; k++)
-    {
-      const FxExactSum *sum = k < cells ? &e->s1[k] : &e->s2[k - cells];
-      guint32 n = sum->n;
-      g_array_append_val (sum_n, n);
-      g_array_append_vals (sum_p, sum->p, sum->n);
-    }
-
-  GVariant *v = g_variant_new ("(stuuuuuuu@ad@asst@au@ad@au@ad@a(udds)@au@add)",
-                               PARTIAL_MAGIC, e->seed, e->n_samples, e->first, e->count,
-                               e->quantile_samples, e->keep, e->part, e->n_parts,
-                               doubles (e->times, e->n_times), g_variant_builder_end (&cols),
-                               e->model_sum ? e->model_sum : "", e->n_ok,
-                               uints ((guint *) sum_n->data, sum_n->len),
-                               doubles ((double *) sum_p->data, sum_p->len),
-                               uints ((guint *) e->q_index->data, e->q_index->len),
-                               doubles ((double *) e->q_values->data, e->q_values->len),
-                               g_variant_builder_end (&failures),
-                               uints ((guint *) e->path_index->data, e->path_index->len),
-                               doubles ((double *) e->path_values->data, e->path_values->len),
-                               e->worst_balance);
-  g_variant_ref_sink (v);
-  if (G_BYTE_ORDER == G_BIG_ENDIAN)
-    {
-      GVariant *swapped = g_variant_byteswap (v);
-
-      g_variant_unref (v);
-      v = swapped;
-    }
-  gboolean ok = fx_output_set_contents (path, g_variant_get_data (v), g_variant_get_size (v),
-                                     error);
-  g_variant_unref (v);
-  return ok;
-}
-
-/* An index list (quantile samples, kept paths) within the part's samples,
- * increasing, and below `limit`. */
-static gboolean
-indices_sane (const GArray *index, guint first, guint count, guint limit)
-{
-  for (guint k = 0; k < index->len; k++)
-    {
-      guint i = g_array_index (index, guint, k);
-      if (i < first || (guint64) i >= (guint64) first + count || i >= limit
-          || (k > 0 && i <= g_array_index (index, guint, k - 1)))
-        return FALSE;
-    }
-  return TRUE;
-}
-
-/* What a partial written by fx_ensemble_save always satisfies: a hand-edited
- * or damaged one (0 samples, a range past N, more results than samples)
- * is refused rather than merged into wrong statistics. */
-static const char *
-partial_problem (const FxEnsemble *e)
-{
-  guint64 end = (guint64) e->first + e->count;
-
-  if (e->n_samples < 1 || e->count < 1)
-    return _("it holds no samples");
-  if (end > e->n_samples)
-    return _("its samples run past the study's number of samples");
-  if (e->n_parts < 1 || e->part >= e->n_parts || e->n_parts > e->n_samples)
-    return _("its part number is out of range");
-  if (e->n_ok + e->failures->len > e->count)
-    return _("it holds more results than samples");
-  if (!indices_sane (e->q_index, e->first, e->count, e->quantile_samples)
-      || !indices_sane (e->path_index, e->first, e->count, e->keep))
-    return _("its kept samples are outside its range");
-  for (guint i = 0; i < e->failures->len; i++)
-    {
-      guint f = fx_ensemble_failure (e, i)->sample;
-      if (f < e->first || f >= end)
-        return _("a failed sample is outside its range");
-    }
-  for (guint i = 0; i < e->n_times; i++)
-    if (!isfinite (e->times[i]) || e->times[i] < 0 || (i > 0 && e->times[i] <= e->times[i - 1]))
-      return _("its output times are not increasing");
-  if (!(e->worst_balance >= 0) || !isfinite (e->worst_balance))
-    return _("its balance is not a finite number");
-  return NULL;
-}
-
-static const double *
-fixed_doubles (GVariant *v, gsize *n)
-{
-  return g_variant_get_fixed_array (v, n, sizeof (double));
-}
-
-FxEnsemble *
-fx_ensemble_load (const char *path, GError **error)
-{
-  char *data = NULL;
-  gsize length = 0;
-
-  if (!g_file_get_contents (path, &data, &length, error))
-    return NULL;
-  g_autoptr (GVariant) raw = g_variant_ref_sink (
-    g_variant_new_from_data (G_VARIANT_TYPE (PARTIAL_TYPE), data, length, FALSE, g_free, data));
-  g_autoptr (GVariant) v = G_BYTE_ORDER == G_BIG_ENDIAN ? g_variant_byteswap (raw)
-                                                        : g_variant_get_normal_form (raw);
-  g_autoptr (GVariant) times_v = NULL, cols_v = NULL, sn_v = NULL, sp_v = NULL, qi_v = NULL;
-  g_autoptr (GVariant) qv_v = NULL, fail_v = NULL, pi_v = NULL, pv_v = NULL;
-  const char *magic = NULL, *sum = NULL;
-  guint64 seed = 0, n_ok = 0;
-  guint32 n_samples, first, count, q, keep, part, n_parts;
-  double worst;
-
-  g_variant_get (v, "(&stuuuuuuu@ad@as&st@au@ad@au@ad@a(udds)@au@add)", &magic, &seed,
-                 &n_samples, &first, &count, &q, &keep, &part, &n_parts, &times_v, &cols_v, &sum,
-                 &n_ok, &sn_v, &sp_v, &qi_v, &qv_v, &fail_v, &pi_v, &pv_v, &worst);
-  gsize n_times, n_sn, n_sp, n_qi, n_qv, n_pi, n_pv;
-  const double *times = fixed_doubles (times_v, &n_times);
-  const guint32 *sn = g_variant_get_fixed_array (sn_v, &n_sn, sizeof (guint32));
-  const double *sp = fixed_doubles (sp_v, &n_sp);
-  const guint32 *qi = g_variant_get_fixed_array (qi_v, &n_qi, sizeof (guint32));
-  const double *qv = fixed_doubles (qv_v, &n_qv);
-  const guint32 *pi = g_variant_get_fixed_array (pi_v, &n_pi, sizeof (guint32));
-  const double *pv = fixed_doubles (pv_v, &n_pv);
-  g_autoptr (GPtrArray) cols = g_ptr_array_new_with_free_func (g_free);
-  GVariantIter iter;
-  const char *name;
-
-  g_variant_iter_init (&iter, cols_v);
-  while (g_variant_iter_next (&iter, "&s", &name))
-    g_ptr_array_add (cols, g_strdup (name));
-  gsize cells = n_times * cols->len, n_partials = 0;
-  for (gsize k = 0; k < n_sn && k < 2 * cells; k++)
-    n_partials += sn[k];
-  if (strcmp (magic, PARTIAL_MAGIC) != 0 || cols->len < FX_ENSEMBLE_N_ENERGY || n_times == 0
-      || (cols->len - FX_ENSEMBLE_N_ENERGY) % FX_PROBE_N_VALUES != 0
-      || n_sn != 2 * cells || n_sp != n_partials || n_qv != n_qi * cells
-      || n_pv != n_pi * cells)
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                   _("%s is not a Flexion ensemble partial (flexion-cli ensemble --partial)"),
-                   path);
-      return NULL;
-    }
-
-  FxEnsemble *e = ensemble_new ((guint) n_times, times, cols);
-  e->seed = seed;
-  e->n_samples = n_samples;
-  e->first = first;
-  e->count = count;
-  e->quantile_samples = q;
-  e->keep = keep;
-  e->model_sum = g_strdup (sum);
-  e->part = part;
-  e->n_parts = n_parts;
-  e->n_ok = n_ok;
-  e->worst_balance = worst;
-  e->moments_stale = TRUE;
-  for (gsize k = 0, at = 0; k < 2 * cells; at += sn[k], k++)
-    for (guint32 j = 0; j < sn[k]; j++)
-      fx_exact_sum_add (k < cells ? &e->s1[k] : &e->s2[k - cells], sp[at + j]);
-  g_array_append_vals (e->q_index, qi, n_qi);
-  g_array_append_vals (e->q_values, qv, n_qv);
-  g_array_append_vals (e->path_index, pi, n_pi);
-  g_array_append_vals (e->path_values, pv, n_pv);
-
-  FxEnsembleFailure f = { 0 };
-  const char *message;
-  g_variant_iter_init (&iter, fail_v);
-  while (g_variant_iter_next (&iter, "(udd&s)", &f.sample, &f.t, &f.residual, &message))
-    {
-      f.message = g_strdup (message);
-      g_array_append_val (e->failures, f);
-    }
-  const char *problem = partial_problem (e);
-  if (problem != NULL)
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                   _("%s is not a usable ensemble partial: %s"), path, problem);
-      fx_ensemble_free (e);
-      return NULL;
-    }
-  return e;
 }
 
 char *

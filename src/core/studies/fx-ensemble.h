@@ -114,7 +114,10 @@ double       fx_ensemble_worst_balance (const FxEnsemble *e);
 gboolean     fx_ensemble_write_stats  (const FxEnsemble *e, const char *path, GError **error);
 gboolean     fx_ensemble_write_paths  (const FxEnsemble *e, const char *path, GError **error);
 
-/* A partial: everything merging needs, as a little-endian GVariant. */
+/* A partial: everything merging needs, as a little-endian GVariant after a
+ * line with its length and SHA-256 (fx-ensemble-partial.c). Loading reads
+ * regular files only and refuses, naming the file, a partial that is
+ * truncated, doubled, damaged or of an older format. */
 gboolean     fx_ensemble_save         (const FxEnsemble *e, const char *path, GError **error);
 FxEnsemble  *fx_ensemble_load         (const char *path, GError **error);
 

@@ -4,6 +4,7 @@
 #include "fx-modes-private.h"
 #include "fx-modes-frame.h"
 #include "fx-memory.h"
+#include "fx-cancel.h"
 
 #include <glib/gi18n-lib.h>
 #include <gsl/gsl_complex_math.h>
@@ -105,6 +106,18 @@ orthogonalise (const double *V, guint count, gsize n, double *w, gsl_matrix *H, 
  * one start vector finds only one copy. V holds m + B rows of n, H is
  * (m + B) x m with B subdiagonals. Returns the dimension reached (less than
  * m on breakdown). */
+static _Thread_local struct {
+  FxModesProgress fn;
+  gpointer data;
+} progress;
+
+void
+fx_modes_progress_attach (FxModesProgress fn, gpointer data)
+{
+  progress.fn = fn;
+  progress.data = data;
+}
+
 static guint
 arnoldi (const Op *op, guint m, double *V, gsl_matrix *H)
 {
@@ -124,6 +137,10 @@ arnoldi (const Op *op, guint m, double *V, gsl_matrix *H)
     }
   for (guint j = 0; j < m; j++)
     {
+      if (fx_cancel_requested ())  /* the caller sees it and gives up */
+        return MAX (j, 1u);
+      if (progress.fn && (j % 8 == 0 || j + 1 == m))
+        progress.fn ((double) j / m, j, m, progress.data);
       apply_T (op, &V[(gsize) j * n], w);
       orthogonalise (V, j + B, n, w, H, j);
       double beta = normalise (w, n);
@@ -141,19 +158,33 @@ static guint64
 arnoldi_bytes (gsize n, guint m)
 {
   guint64 mb = (guint64) m + FX_MODES_BLOCK;
+  /* and the modes kept, about (m - 20) / 4 of them, each with its state and
+   * stresses (RawMode) and then FxMode's state and shape: four vectors of
+   * n (--count 100000 under 300M reached 367 MB when they were not counted;
+   * issue 31, item 4) */
+  guint64 kept = m > 20 ? (m - 20) / 4 : 1;
   return (mb + 1) * n * sizeof (double) + mb * m * sizeof (double)
-         + (guint64) m * m * (sizeof (double) + 2 * sizeof (double)) + 2 * n * sizeof (double) * 2;
+         + (guint64) m * m * (sizeof (double) + 2 * sizeof (double)) + 2 * n * sizeof (double) * 2
+         + kept * 4 * n * sizeof (double);
 }
 
 /* Krylov dimension for `want` vibrations: four per mode and a margin,
  * within the unknowns, ARNOLDI_MAX_M and the memory limit. */
+static guint64
+krylov_size_unlimited (gsize n, guint want)
+{
+  guint64 m = MAX ((guint64) ARNOLDI_MIN, 4 * (guint64) want + 20);
+  return MIN (m, MIN ((guint64) ARNOLDI_MAX_M, n > FX_MODES_BLOCK + 1 ? n - FX_MODES_BLOCK - 1 : 1));
+}
+
 static guint
 krylov_size (gsize n, guint want)
 {
-  guint64 m = MAX ((guint64) ARNOLDI_MIN, 4 * (guint64) want + 20);
-  m = MIN (m, MIN ((guint64) ARNOLDI_MAX_M, n > FX_MODES_BLOCK + 1 ? n - FX_MODES_BLOCK - 1 : 1));
-  /* what the limit leaves beside the system and matrix already booked */
-  guint64 limit = fx_memory_limit_get (), used = fx_memory_reserved ();
+  guint64 m = krylov_size_unlimited (n, want);
+  /* what the limit leaves beside the system and matrix already booked, and
+   * beside a tenth of it for what nothing books (the libraries, the model,
+   * the allocator's slack: 300M gave 309 MB with all of it for Krylov) */
+  guint64 limit = fx_memory_limit_get () / 10 * 9, used = fx_memory_reserved ();
   guint64 left = limit > used ? limit - used : 0;
   while (m > 1 && arnoldi_bytes (n, (guint) m) > left)
     m = m * 3 / 4;
@@ -371,6 +402,11 @@ fx_modes_arnoldi_solve (FxSystem *sys, guint want, GArray *raw, GError **error)
       g_free (V);
       V = g_new0 (double, (gsize) (m + FX_MODES_BLOCK) * op.N);
       reached = ritz_pairs (&op, m, V, &Y, found);
+      if (fx_cancel_check (error))
+        {
+          g_clear_pointer (&Y, gsl_matrix_complex_free);
+          return FALSE;
+        }
       if (found->len >= want || m >= m_max || reached < m)
         break;
       m = MIN (2 * m, m_max);
@@ -383,6 +419,15 @@ fx_modes_arnoldi_solve (FxSystem *sys, guint want, GArray *raw, GError **error)
         g_array_append_val (raw, rm);
     }
   gsl_matrix_complex_free (Y);
+  if (raw->len == 0 && m_max < krylov_size_unlimited (op.N, want))
+    {
+      /* the limit, not the model: say so (it read "found no vibration mode") */
+      g_set_error (error, FX_MODES_ERROR, FX_MODES_ERROR_TOO_LARGE,
+                   _("the memory limit leaves room for %u Krylov vectors of %u unknowns, too "
+                     "few for any vibration to converge: raise --max-memory or use fewer "
+                     "elements per link"), m_max, (guint) op.N);
+      return FALSE;
+    }
   if (raw->len == 0)
     {
       g_set_error_literal (error, FX_MODES_ERROR, FX_MODES_ERROR_FAILED,

@@ -13,6 +13,7 @@
 #include "fx-system-private.h"
 #include "fx-link-model.h"
 #include "fx-memory.h"
+#include "fx-cancel.h"
 
 #define DENSE_MATRICES 6
 
@@ -139,7 +140,8 @@ static void
 node_fields (const FxSystem *sys, guint l, guint k, guint j, NodeFields *out)
 {
   const FxLinkSys *ls = &sys->links[sys->seg_first[l] + k];
-  const guint nseg = sys->seg_count[l], N = ls->N;
+  /* drawn intervals: kN on a degree-k link */
+  const guint nseg = sys->seg_count[l], N = ls->n_draw;
   const gboolean dg_v = ls->T == FX_CAUSAL_V, dg_n = ls->T == FX_CAUSAL_F, dg_m = ls->R == FX_CAUSAL_F;
   NodeFields at_node, a, b;
   double wa, wb;
@@ -174,7 +176,7 @@ node_fields (const FxSystem *sys, guint l, guint k, guint j, NodeFields *out)
 static guint
 local_node (const FxSystem *sys, guint l, guint i, guint *j)
 {
-  guint na = sys->links[sys->seg_first[l]].N;
+  guint na = sys->links[sys->seg_first[l]].n_draw;
   if (sys->seg_count[l] == 2 && i > na)
     {
       *j = i - na;
@@ -460,6 +462,8 @@ fx_modes_compute_with (const FxModel *model, guint max_vibrations, FxModesMethod
   g_autoptr (GArray) raw = g_array_new (FALSE, FALSE, sizeof (RawMode));
   g_array_set_clear_func (raw, fx_modes_raw_clear);
   gboolean ok = fx_modes_dense_solve (sys, max_vibrations, res, raw, error);
+  if (ok && fx_cancel_check (error))  /* a signal during the decomposition */
+    ok = FALSE;
   gsl_set_error_handler (old);
   fx_memory_release (dense_bytes);
   if (!ok)

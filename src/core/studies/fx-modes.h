@@ -106,6 +106,13 @@ void      fx_modes_free         (FxModes *modes);
  * n_unknowns: half the unknowns, the Krylov space's own cap and the memory
  * limit (fx_memory_limit_get). The dense method lists every mode. */
 guint     fx_modes_iterative_cap (guint n_unknowns);
+
+/* Progress of the iterative method on the calling thread (NULL: none):
+ * called every few Krylov vectors with the share done, the vectors built so
+ * far and the space's size (a 50,000-element link takes minutes; issue 31,
+ * item 8). */
+typedef void (*FxModesProgress) (double fraction, guint done, guint total, gpointer data);
+void      fx_modes_progress_attach (FxModesProgress progress, gpointer data);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FxModes, fx_modes_free)
 
 guint     fx_modes_count        (const FxModes *modes, FxModeKind kind);
