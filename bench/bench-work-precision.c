@@ -111,6 +111,16 @@ pendulum (guint n, guint k)
   return m;
 }
 
+/* The cantilever example (plucked at the tip, under gravity). */
+static FxModel *
+cantilever (guint n, guint k)
+{
+  FxModel *m = load_example ("cantilever.flexion");
+  fx_model_link (m, 0)->elements = n;
+  set_degree (m, k);
+  return m;
+}
+
 /* The four-bar example with each link's elements scaled from the shipped
  * 10, 6, 6 (n is the crank's). */
 static FxModel *
@@ -417,6 +427,8 @@ main (int argc, char **argv)
   static const double sp_t[] = { 1e-1, 1e-2, 1e-3 };
   static const double pe_t[] = { 1e-2, 1e-4, 1e-6 };
   static const double fb_t[] = { 1e-2, 1e-3, 1e-4 };
+  static const guint ca_n[] = { 2, 4, 8, 16, 32, 64, 128 };
+  static const double ca_t[] = { 1e-4, 1e-5, 1e-6 };
   const char *only = NULL, *svg_dir = NULL;
 
   for (int i = 1; i < argc; i++)
@@ -436,6 +448,8 @@ main (int argc, char **argv)
       0.1, quick ? 5 : 6, 3, 40, 60, FX_INTEGRATOR_GAUSS4, 0.1 / 32, sp_t, G_N_ELEMENTS (sp_t) },
     { "pendulum", "tip position (m)", 5.0, 1, pendulum, 2, tip, pe_n, 1, 0.1, quick ? 5 : 8, 1, 1, 1,
       FX_INTEGRATOR_GAUSS4, 0.1 / 1024, pe_t, G_N_ELEMENTS (pe_t) },
+    { "cantilever", "tip position (m)", 0.2, 10, cantilever, 2, tip, ca_n, G_N_ELEMENTS (ca_n), 0.004,
+      quick ? 4 : 6, 3, 32, 48, FX_INTEGRATOR_GAUSS4, 0.004 / 128, ca_t, G_N_ELEMENTS (ca_t) },
     { "four-bar", "rocker angle (rad)", 1.0, 20, four_bar, 1, rocker_angle, fb_n,
       G_N_ELEMENTS (fb_n), 0.01, quick ? 4 : 5, 3, 20, 30, FX_INTEGRATOR_GAUSS4, 0.01 / 64, fb_t,
       G_N_ELEMENTS (fb_t) },

@@ -1,6 +1,7 @@
 /* flexion-application.c: the application: settings, style, app actions,
  * command-line files and the first-start gallery. */
 #include "flexion-application.h"
+#include "flexion-help-window.h"
 #include "flexion-window.h"
 #include "flexion-preferences.h"
 
@@ -155,8 +156,9 @@ app_examples (GSimpleAction *a, GVariant *p, gpointer data)
 }
 
 /* The help: the Mallard pages in yelp ("help:flexion") when yelp and the
- * pages are installed; else the same text as one HTML page, in the
- * browser (Debian 12 ships yelp only with the GNOME desktop). */
+ * pages are installed; else the same text, bundled as an HTML page, in a
+ * help window of our own (flexion-help-window.c): Debian 12 ships yelp
+ * only with the GNOME desktop, and a classroom PC may have no browser. */
 char *
 flexion_application_help_uri (void)
 {
@@ -164,16 +166,34 @@ flexion_application_help_uri (void)
   g_autofree char *page = g_build_filename (FLEXION_HELPDIR, "C", "flexion", "index.page", NULL);
   if (yelp && g_file_test (page, G_FILE_TEST_IS_REGULAR))
     return g_strdup ("help:flexion");
-  g_autofree char *html = g_build_filename (FLEXION_PKGDATADIR, "help", "index.html", NULL);
-#ifdef FLEXION_SOURCE_HELP
-  /* run from the build tree: the page in the sources */
-  if (!g_file_test (html, G_FILE_TEST_IS_REGULAR))
+  g_autofree char *html = flexion_help_page_path ();
+  return html ? g_filename_to_uri (html, NULL, NULL) : NULL;
+}
+
+/* The help in a window of the application, beside `parent`. */
+GtkWidget *
+flexion_application_show_help_window (GtkWindow *parent)
+{
+  g_autofree char *path = flexion_help_page_path ();
+  GtkWidget *help = flexion_help_window_new (path);
+  if (parent)
     {
-      g_free (html);
-      html = g_build_filename (FLEXION_SOURCE_HELP, "html", "index.html", NULL);
+      gtk_window_set_transient_for (GTK_WINDOW (help), parent);
+      gtk_window_set_application (GTK_WINDOW (help), gtk_window_get_application (parent));
     }
-#endif
-  return g_filename_to_uri (html, NULL, NULL);
+  gtk_window_present (GTK_WINDOW (help));
+  return help;
+}
+
+static void
+on_yelp_shown (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  if (!gtk_show_uri_full_finish (GTK_WINDOW (source), result, &error))
+    {
+      g_debug ("yelp did not show the help (%s): the help window does", error->message);
+      flexion_application_show_help_window (GTK_WINDOW (source));
+    }
 }
 
 static void
@@ -181,8 +201,11 @@ app_help (GSimpleAction *a, GVariant *p, gpointer data)
 {
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (data));
   g_autofree char *uri = flexion_application_help_uri ();
-  if (uri)
-    gtk_show_uri (parent, uri, GDK_CURRENT_TIME);
+  /* yelp, when it is there; if it fails after all, our own window */
+  if (parent && uri && g_str_equal (uri, "help:flexion"))
+    gtk_show_uri_full (parent, uri, GDK_CURRENT_TIME, NULL, on_yelp_shown, NULL);
+  else
+    flexion_application_show_help_window (parent);
 }
 
 static const GActionEntry app_entries[] = {

@@ -13,6 +13,8 @@ FlexionApplication *flexion_application_new          (void);
 GSettings          *flexion_application_get_settings (FlexionApplication *app);
 /* What Help (F1) opens: "help:flexion" (yelp), or the bundled HTML page. */
 char               *flexion_application_help_uri     (void);
+/* The bundled help in a window of the application (when yelp is missing). */
+GtkWidget          *flexion_application_show_help_window (GtkWindow *parent);
 /* Where the bundled example models are. */
 const char         *flexion_application_get_examples_dir (FlexionApplication *app);
 

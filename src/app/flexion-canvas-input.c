@@ -18,6 +18,7 @@ static void
 on_drag_begin (GtkGestureDrag *gesture, double dx, double dy, FlexionCanvas *self)
 {
   gtk_widget_grab_focus (GTK_WIDGET (self));
+  self->view_moved = TRUE;  /* in use: a new size keeps the view */
   self->press_dx = dx;
   self->press_dy = dy;
   self->moved = FALSE;

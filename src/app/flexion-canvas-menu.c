@@ -64,6 +64,7 @@ context_menu_for (FlexionCanvas *self, int joint, int link)
 static void
 on_context_pressed (GtkGestureClick *gesture, int n_press, double x, double y, FlexionCanvas *self)
 {
+  self->view_moved = TRUE;  /* in use: a new size keeps the view */
   if (self->presentation || canvas_playing (self))
     return;
   int joint, link;

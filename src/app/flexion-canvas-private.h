@@ -39,9 +39,12 @@ struct _FlexionCanvas {
   FlexionCanvasOverlay overlay;  /* flexion_canvas_set_overlay */
   gpointer overlay_data;
   gboolean view_valid;
-  gboolean view_moved;  /* zoomed or panned by hand since the last fit: until
-                         * then a new size fits again (a model opened
-                         * before the window took its final size) */
+  gboolean view_moved;  /* used since the document was set (zoomed, panned,
+                         * pointed at, edited): until then a new size fits
+                         * again (a model opened before the window took its
+                         * final size); after, a new size keeps the model
+                         * where it is on screen. Only open, Reset and
+                         * Ctrl+0 fit then. */
   FxSceneStyle style;
   double deflection_setting;  /* the chosen scale; 0: auto */
   gboolean snap;

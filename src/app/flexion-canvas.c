@@ -89,6 +89,9 @@ on_document_changed (FlexionCanvas *self)
 {
   rebuild_model_frame (self);
   clamp_selection (self);
+  /* an edit is made on the view as it is: a panel that opens or closes
+   * after it must not re-fit the model under the pointer (issue 32) */
+  self->view_moved = TRUE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -241,7 +244,6 @@ flexion_canvas_fit (FlexionCanvas *self)
       self->view.oy = h / 2.0;
     }
   self->view_valid = TRUE;
-  self->view_moved = FALSE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -563,6 +565,7 @@ flexion_canvas_set_document (FlexionCanvas *self, FxDocument *doc)
   rebuild_model_frame (self);
   self->selected_joint = self->selected_link = -1;
   self->view_valid = FALSE;
+  self->view_moved = FALSE;
   g_signal_emit (self, signals[SELECTION_CHANGED], 0);
   flexion_canvas_fit (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));

@@ -49,7 +49,10 @@ on_link_model (AdwComboRow *row, GParamSpec *p, FlexionInspector *self)
       l->formulation = FX_FORMULATION_AUTO;
       l->rigid = FALSE;
       l->damping = l->rotational_damping = 0.0;
+      l->degree = 1;  /* its own Hermite elements */
     }
+  else
+    l->degree = FX_NEW_LINK_DEGREE;
   inspector_structural_edit (self, m, _("Set Link Model"));
 }
 
@@ -315,6 +318,19 @@ show_link_section (FlexionInspector *self, const FxModel *m, guint li)
   inspector_button_row (more, _("Delete Link"), "win.delete", NULL, NULL);
 }
 
+static void
+link_rigid_rows (FlexionInspector *self, AdwPreferencesGroup *g, const FxLink *l, guint li)
+{
+  inspector_number_row (self, g, _("Elements"), NULL, l->elements, 1, 10000, F_LINK_ELEMENTS, li);
+  GtkWidget *degree = inspector_number_row (self, g, _("Degree"), NULL, l->degree, 1, FX_MAX_DEGREE,
+                                            F_LINK_DEGREE, li);
+  gtk_widget_set_tooltip_text (degree, _("Polynomial degree of the elements: 2 or 3 reach a given "
+                                         "accuracy with far fewer elements (frequencies converge "
+                                         "as h^(2k))"));
+  inspector_switch_row (g, _("Rigid"), _("No compliance: stresses become multipliers"), l->rigid,
+              G_CALLBACK (on_rigid), self);
+}
+
 void
 inspector_show_link (FlexionInspector *self, const FxModel *m, guint li)
 {
@@ -357,6 +373,19 @@ inspector_show_link (FlexionInspector *self, const FxModel *m, guint li)
                             F_LINK_ELEMENTS, li);
       show_link_section (self, m, li);
       return;
+    }
+
+  /* the lesson view leaves the ports to the solver while they fit
+   * together: the rows a class needs come first (issue 32) */
+  if (self->lesson)
+    {
+      g_autoptr (FxAssignment) fits = fx_assignment_compute (m);
+      if (fx_assignment_ok (fits))
+        {
+          link_rigid_rows (self, g, l, li);
+          show_link_section (self, m, li);
+          return;
+        }
     }
 
   /* each choice says whether the others leave it a consistent assignment */
@@ -433,14 +462,6 @@ inspector_show_link (FlexionInspector *self, const FxModel *m, guint li)
       inspector_conflict_rows (c, m, shown == 0);
       g = inspector_add_group (self, NULL, NULL);
     }
-  inspector_number_row (self, g, _("Elements"), NULL, l->elements, 1, 10000, F_LINK_ELEMENTS, li);
-  GtkWidget *degree = inspector_number_row (self, g, _("Degree"), NULL, l->degree, 1, FX_MAX_DEGREE,
-                                            F_LINK_DEGREE, li);
-  gtk_widget_set_tooltip_text (degree, _("Polynomial degree of the elements: 2 or 3 reach a given "
-                                         "accuracy with far fewer elements (frequencies converge "
-                                         "as h^(2k))"));
-  inspector_switch_row (g, _("Rigid"), _("No compliance: stresses become multipliers"), l->rigid,
-              G_CALLBACK (on_rigid), self);
-
+  link_rigid_rows (self, g, l, li);
   show_link_section (self, m, li);
 }

@@ -18,6 +18,7 @@ struct _FlexionInspector {
   GtkWidget *box;       /* the groups */
   char *modes_summary;  /* from the Modes panel, shown with the model */
   GtkWidget *modes_row, *modes_label;  /* its row, while the model is shown */
+  gboolean lesson;      /* the lesson view: no causality ports while they fit */
 };
 
 

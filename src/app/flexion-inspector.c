@@ -547,10 +547,23 @@ show_causality (FlexionInspector *self, const FxModel *m)
   inspector_conflict_rows (g, m, TRUE);
 }
 
+/* The kinematics lesson's switch: every link rigid (win.all-rigid, one
+ * undoable edit), as PMKS+ and Linkage draw links. */
+static void
+all_rigid_row (AdwPreferencesGroup *g)
+{
+  GtkWidget *sw = gtk_switch_new ();
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (sw), "win.all-rigid");
+  flexion_control_row (g, _("All links rigid"), _("For kinematics: no link bends or stretches"), sw);
+}
+
 static void
 show_model (FlexionInspector *self, const FxModel *m)
 {
-  show_causality (self, m);
+  g_autoptr (FxAssignment) fits = fx_assignment_compute (m);
+  /* the lesson view: the ports only when they do not fit together */
+  if (!self->lesson || !fx_assignment_ok (fits))
+    show_causality (self, m);
   AdwPreferencesGroup *t = inspector_add_group (self, _("Simulation"), NULL);
   inspector_number_row (self, t, _("Time step Δt"), _("s"), m->dt, 1e-7, 10, F_DT, 0);
   inspector_number_row (self, t, _("End time"), _("s (for exports and the command line)"), m->t_end, 0, 1e6, F_T_END, 0);
@@ -566,6 +579,8 @@ show_model (FlexionInspector *self, const FxModel *m)
   /* Translators: the model's contents: joints, links, loads, probes */
   g_autofree char *counts = g_strdup_printf (_("%s, %s, %s, %s"), joints, links, loads, probes);
   inspector_info_row (s, _("Contents"), counts);
+  if (m->links->len > 0)
+    all_rigid_row (s);
   /* its own row, so that new counts update one label and not the sidebar */
   self->modes_row = adw_action_row_new ();
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->modes_row), _("Modes"));
@@ -700,6 +715,15 @@ flexion_inspector_set_document (FlexionInspector *self, FxDocument *doc)
   g_set_object (&self->doc, doc);
   self->changed_id = g_signal_connect_swapped (doc, "changed", G_CALLBACK (on_doc_changed), self);
   self->joint = self->link = -1;
+  rebuild (self);
+}
+
+void
+flexion_inspector_set_lesson (FlexionInspector *self, gboolean lesson)
+{
+  if (self->lesson == lesson)
+    return;
+  self->lesson = lesson;
   rebuild (self);
 }
 

@@ -16,6 +16,8 @@ GtkWidget *flexion_inspector_new          (void);
 void       flexion_inspector_set_document (FlexionInspector *self, FxDocument *doc);
 /* Shows the joint or link (-1, -1: the model). */
 void       flexion_inspector_show         (FlexionInspector *self, int joint, int link);
+/* The lesson view: causality ports are not shown while they fit together. */
+void       flexion_inspector_set_lesson   (FlexionInspector *self, gboolean lesson);
 
 /* The model section's modes line ("mobility 1 · statically determinate"),
  * from the Modes panel; NULL or "" hides it. */

@@ -7,12 +7,14 @@
  *   measure.plot ((suu): "probe"/"support", probe or joint index, value)
  *   measure.against ((suu)): the same as the horizontal axis ("time" for t)
  *   measure.close: empty the plot and hide it
+ *   measure.tear-off: the plot, large, in a window of its own
  */
 #pragma once
 
 #include <gtk/gtk.h>
 #include "flexion-simulation.h"
 #include "fx-measure-plot.h"
+#include "fx-document.h"
 
 G_BEGIN_DECLS
 
@@ -22,6 +24,14 @@ G_DECLARE_FINAL_TYPE (FlexionMeasureView, flexion_measure_view, FLEXION, MEASURE
 GtkWidget *flexion_measure_view_new        (void);
 /* The run whose series it draws (it redraws on each of its frames). */
 void       flexion_measure_view_set_simulation (FlexionMeasureView *view, FlexionSimulation *sim);
+/* The document the plot belongs to: a new one starts the plot empty,
+ * against time; curves follow their probes and supports through its edits
+ * and go when they are deleted (undo brings them back). */
+void       flexion_measure_view_set_document (FlexionMeasureView *view, FxDocument *doc);
+/* The plot, copied, in a window of its own (measure.tear-off): returned. */
+GtkWidget *flexion_measure_view_tear_off   (FlexionMeasureView *view);
+/* Pinned (the lesson view): shown even with nothing plotted, with its hint. */
+void       flexion_measure_view_set_pinned (FlexionMeasureView *view, gboolean pinned);
 /* Adds the measure.* actions to `widget` (the window). */
 void       flexion_measure_view_install_actions (FlexionMeasureView *view, GtkWidget *widget);
 

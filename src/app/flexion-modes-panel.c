@@ -2,6 +2,7 @@
 #define _GNU_SOURCE  /* syscall (SYS_gettid): a thread's own priority */
 #include "flexion-modes-panel.h"
 #include "fx-export.h"
+#include "fx-deflection.h"
 #include "fx-conflicts.h"
 
 #include <glib/gi18n.h>
@@ -64,6 +65,7 @@ draw_shown (FlexionModesPanel *self, double phase)
   double amplitude = AMPLITUDE_FRACTION * MAX (self->modes->size, 1e-9);
   g_autoptr (FxStepFrame) frame = fx_modes_frame (self->modes, self->modes_model, (guint) self->shown,
                                                   phase, amplitude);
+  fx_mode_frame_smooth_angles (frame);
   flexion_canvas_set_mode_frame (self->canvas, frame, label);
 }
 
@@ -566,6 +568,8 @@ on_animation_response (GtkNativeDialog *dialog, int response, FlexionModesPanel 
       job->model = fx_model_copy (self->modes_model);
       job->frames = fx_modes_cycle (self->modes, self->modes_model, (guint) self->shown, 48,
                                     1.25 * AMPLITUDE_FRACTION * MAX (self->modes->size, 1e-9));
+      for (guint i = 0; i < job->frames->len; i++)
+        fx_mode_frame_smooth_angles (job->frames->pdata[i]);
       job->path = g_steal_pointer (&path);
       job->label = fx_mode_label (self->modes, &self->modes->modes[self->shown]);
       GTask *task = g_task_new (self, NULL, on_animation_saved, NULL);

@@ -109,7 +109,11 @@ static void
 flexion_plot_view_measure (GtkWidget *widget, GtkOrientation orientation, int for_size,
                            int *minimum, int *natural, int *min_baseline, int *nat_baseline)
 {
-  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 220 : 140;
+  /* 150 px at least: with the Modes panel and the Measurements plot, five
+   * of the row's equal shares must fit beside the inspector at 1254 px
+   * (at 220 the window outgrew the screen when a measurement was plotted,
+   * issue 32) */
+  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 150 : 140;
   *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 360 : 200;
 }
 

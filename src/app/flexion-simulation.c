@@ -17,6 +17,11 @@ struct _FlexionSimulation {
   FxSeries *series;
   FxTrails *trails;
   double moment_range;
+  /* the largest moment over the links whose gauges hold (no link_warning):
+   * a floating-frame blade that runs away to 1e8 N m would otherwise turn
+   * every other link grey, in the run and its replay (issue 32) */
+  double sane_range;
+  GArray *warn_since;    /* double per link: t its warning came on; NaN: never */
   double deflection_max; /* m, the largest seen in the run */
   double deflection_ratio; /* the largest over its link's length (fx_deflection_max_ratio) */
 
@@ -70,6 +75,9 @@ clear_run (FlexionSimulation *sim)
   fx_series_clear (sim->series);
   g_clear_pointer (&sim->trails, fx_trails_free);
   sim->moment_range = 0;
+  sim->sane_range = 0;
+  if (sim->warn_since)
+    g_array_set_size (sim->warn_since, 0);
   sim->deflection_max = 0;
   sim->deflection_ratio = 0;
   if (sim->history)
@@ -114,6 +122,7 @@ flexion_simulation_finalize (GObject *object)
   fx_series_free (sim->series);
   g_clear_pointer (&sim->model, fx_model_free);
   g_clear_pointer (&sim->history, g_ptr_array_unref);
+  g_clear_pointer (&sim->warn_since, g_array_unref);
   G_OBJECT_CLASS (flexion_simulation_parent_class)->finalize (object);
 }
 
@@ -183,6 +192,7 @@ flexion_simulation_init (FlexionSimulation *sim)
   sim->speed = 1;
   sim->model = fx_model_new ();
   sim->history = g_ptr_array_new_with_free_func ((GDestroyNotify) fx_step_frame_unref);
+  sim->warn_since = g_array_new (FALSE, FALSE, sizeof (double));
   sim->history_stride = 1;
   sim->replay = -1;
 }
@@ -450,6 +460,38 @@ record_frame (FlexionSimulation *sim, FxStepFrame *frame)
   sim->history_stride *= 2;
 }
 
+/* The run's warnings, per link: when each came on, and the moment range
+ * of the links that still make sense. */
+static void
+note_warnings (FlexionSimulation *sim, const FxStepFrame *f)
+{
+  if (sim->warn_since->len < f->n_links)
+    {
+      guint old = sim->warn_since->len;
+      g_array_set_size (sim->warn_since, f->n_links);
+      for (guint l = old; l < f->n_links; l++)
+        g_array_index (sim->warn_since, double, l) = NAN;
+    }
+  for (guint l = 0; l < f->n_links; l++)
+    {
+      gboolean warned = f->link_warning && f->link_warning[l];
+      double *since = &g_array_index (sim->warn_since, double, l);
+      if (warned && isnan (*since))
+        *since = f->t;
+      if (warned)
+        continue;
+      for (guint n = f->node_offset[l]; n < f->node_offset[l + 1]; n++)
+        if (isfinite (f->moment[n]))
+          sim->sane_range = MAX (sim->sane_range, fabs (f->moment[n]));
+    }
+}
+
+double
+flexion_simulation_get_warning_since (FlexionSimulation *sim, guint link)
+{
+  return link < sim->warn_since->len ? g_array_index (sim->warn_since, double, link) : NAN;
+}
+
 /* Show `frame` (taking it) and record it in the series, trails and history. */
 static void
 show_frame (FlexionSimulation *sim, FxStepFrame *frame)
@@ -460,6 +502,7 @@ show_frame (FlexionSimulation *sim, FxStepFrame *frame)
     fx_trails_add (sim->trails, frame);
   if (isfinite (frame->moment_max_abs))
     sim->moment_range = MAX (sim->moment_range, frame->moment_max_abs);
+  note_warnings (sim, frame);
   sim->deflection_max = MAX (sim->deflection_max, fx_deflection_max (sim->model, frame));
   sim->deflection_ratio = MAX (sim->deflection_ratio, fx_deflection_max_ratio (sim->model, frame));
   g_clear_pointer (&sim->frame, fx_step_frame_unref);
@@ -500,6 +543,46 @@ replay_tick (FlexionSimulation *sim)
   return sim->replay >= 0;
 }
 
+/* The link that ran away by the last frame computed: the one reaching
+ * farthest from where the rest of the mechanism is, and why it likely did
+ * (issue 32: the stop blamed the loads when a floating-frame blade, which
+ * leaves out geometric stiffening, diverged as its model must); explained:
+ * the cause is known. NULL when no link stands out. */
+static char *
+runaway_note (FlexionSimulation *sim, const FxStepFrame *f, gboolean *explained)
+{
+  *explained = FALSE;
+  int worst = -1;
+  double far = 0;
+  for (guint l = 0; l < f->n_links && l < sim->model->links->len; l++)
+    for (guint n = f->node_offset[l]; n < f->node_offset[l + 1]; n++)
+      {
+        double d = isfinite (f->x[n]) && isfinite (f->y[n]) ? hypot (f->x[n], f->y[n]) : INFINITY;
+        if (d > far)
+          far = d, worst = (int) l;
+      }
+  if (worst < 0)
+    return NULL;
+  const FxLink *link = fx_model_link (sim->model, (guint) worst);
+  double since = flexion_simulation_get_warning_since (sim, (guint) worst);
+  if (link->kind == FX_LINK_FLOATING_FRAME)
+    {
+      g_autofree char *gamma = f->link_gamma ? g_strdup_printf (", \u03b3 = %.2g", f->link_gamma[worst])
+                                             : g_strdup ("");
+      *explained = TRUE;
+      if (!isnan (since))
+        return g_strdup_printf (_("Link %s ran away: it is a floating-frame link, which leaves out "
+                                  "geometric stiffening (its warning held from t = %.3g s%s). "
+                                  "Make it geometrically exact to follow it further."),
+                                link->id, since, gamma);
+      return g_strdup_printf (_("Link %s ran away: it is a floating-frame link, which leaves out "
+                                "geometric stiffening%s. Make it geometrically exact to follow it further."),
+                              link->id, gamma);
+    }
+  return g_strdup_printf (_("Link %s ran away first: are its loads or motors far too large, or "
+                            "the time step too long?"), link->id);
+}
+
 static void
 check_failure (FlexionSimulation *sim)
 {
@@ -512,7 +595,23 @@ check_failure (FlexionSimulation *sim)
   sim->step_pending = FALSE;
   set_playing (sim, FALSE);
   g_autofree char *message = flexion_stop_message (sim->frame ? sim->frame->t : 0.0, error);
-  g_signal_emit (sim, signals[FAILED], 0, message);
+  gboolean explained = FALSE;
+  g_autofree char *culprit = sim->frame ? runaway_note (sim, sim->frame, &explained) : NULL;
+  if (explained)
+    {
+      /* the integrator's guess at the loads, a question in brackets at
+       * the end, would mislead */
+      char *q = g_strrstr (message, " (");
+      if (q && g_str_has_suffix (q, "?)"))
+        q[0] = '.', q[1] = '\0';
+    }
+  if (culprit)
+    {
+      g_autofree char *both = g_strdup_printf ("%s\n%s", message, culprit);
+      g_signal_emit (sim, signals[FAILED], 0, both);
+    }
+  else
+    g_signal_emit (sim, signals[FAILED], 0, message);
 }
 
 char *
@@ -708,7 +807,7 @@ flexion_simulation_get_trails (FlexionSimulation *sim)
 double
 flexion_simulation_get_moment_range (FlexionSimulation *sim)
 {
-  return sim->moment_range;
+  return sim->sane_range > 0 ? sim->sane_range : sim->moment_range;
 }
 
 double

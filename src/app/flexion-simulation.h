@@ -88,6 +88,9 @@ GPtrArray         *flexion_simulation_dup_recorded     (FlexionSimulation *sim);
 /* Whether a kept frame before the newest is on screen. */
 gboolean           flexion_simulation_get_replaying    (FlexionSimulation *sim);
 void               flexion_simulation_seek             (FlexionSimulation *sim, double t);
+/* When link's small-deformation warning first held in this run (s), NaN
+ * if never: the badge and the stop message say it from then on. */
+double             flexion_simulation_get_warning_since (FlexionSimulation *sim, guint link);
 
 double             flexion_simulation_get_speed    (FlexionSimulation *sim);
 /* Simulated seconds per wall second achieved on screen (0 while paused or

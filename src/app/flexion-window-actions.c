@@ -397,9 +397,10 @@ add_joint_device (FlexionWindow *self, Device device)
   FxModel *m = fx_document_begin_edit (self->doc);
   if (motor && type == FX_MOTOR_SPEED)
     {
-      /* 1 rad/s reached over half a second: a sudden start would ring a
-       * flexible link */
-      FxMotor *mo = fx_model_add_motor (m, id, jid, la, lb, FX_MOTOR_SPEED, 1.0);
+      /* 2.5 rad/s, about one turn in 2.5 s: a pace a class can follow
+       * (issue 32; 1 rad/s took over six seconds a turn), reached over
+       * half a second: a sudden start would ring a flexible link */
+      FxMotor *mo = fx_model_add_motor (m, id, jid, la, lb, FX_MOTOR_SPEED, 2.5);
       mo->profile.type = FX_PROFILE_RAMP;
       mo->profile.t0 = 0;
       mo->profile.t1 = 0.5;
@@ -486,6 +487,48 @@ win_remove_item (GSimpleAction *a, GVariant *p, gpointer data)
   if (array && i < array->len)
     g_array_remove_index (array, i);
   fx_document_end_edit (self->doc, _("Remove"), NULL);
+}
+
+/* ---- the kinematics lesson: every link rigid ---- */
+
+static gboolean
+all_links_rigid (const FxModel *m)
+{
+  guint rigid = 0;
+  for (guint i = 0; i < m->links->len; i++)
+    rigid += fx_model_link (m, i)->rigid;
+  return m->links->len > 0 && rigid == m->links->len;
+}
+
+void
+_flexion_window_update_all_rigid (FlexionWindow *self)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "all-rigid");
+  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (all_links_rigid (model (self))));
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), model (self)->links->len > 0);
+}
+
+/* All links rigid, or none (one undoable edit). A floating-frame link
+ * becomes geometrically exact: it is never rigid (as the inspector's
+ * Model row switches it). */
+static void
+win_all_rigid (GSimpleAction *a, GVariant *p, gpointer data)
+{
+  FlexionWindow *self = data;
+  gboolean rigid = !all_links_rigid (model (self));
+  FxModel *m = fx_document_begin_edit (self->doc);
+  for (guint i = 0; i < m->links->len; i++)
+    {
+      FxLink *l = fx_model_link (m, i);
+      if (rigid && l->kind == FX_LINK_FLOATING_FRAME)
+        {
+          l->kind = FX_LINK_GEOMETRICALLY_EXACT;
+          l->frame = FX_LINK_FRAME_MEAN_AXIS;
+          l->kelvin_voigt = 0.0;
+        }
+      l->rigid = rigid;
+    }
+  fx_document_end_edit (self->doc, rigid ? _("All Links Rigid") : _("All Links Flexible"), NULL);
 }
 
 /* ---- actions: view and simulation ---- */
@@ -714,6 +757,7 @@ static const GActionEntry win_entries[] = {
   { .name = "faster", .activate = win_faster },
   { .name = "slower", .activate = win_slower },
   { .name = "presentation", .activate = win_presentation, .state = "false" },
+  { .name = "all-rigid", .activate = win_all_rigid, .state = "false" },
   { .name = "leave-presentation", .activate = win_leave_presentation },
   { .name = "show-labels", .activate = win_show_labels, .state = "false" },
   { .name = "diagram", .activate = win_diagram, .parameter_type = "s", .state = "'none'" },

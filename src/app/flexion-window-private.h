@@ -37,6 +37,7 @@ struct _FlexionWindow {
   GtkScale *speed_scale;
   GtkAdjustment *dt_adjustment;
   GtkSpinButton *dt_spin;
+  GtkLabel *dt_warning;  /* why the Δt field is amber, in view */
   GtkDropDown *deflection_dropdown;
   GtkScale *timeline;
   AdwToast *cannot_run;  /* the "Cannot run" toast on screen, or NULL */
@@ -54,6 +55,7 @@ struct _FlexionWindow {
   FlexionModesPanel *modes_panel;  /* beside the plots */
   GtkWidget *measure;              /* the Measurements plot, beside them too */
   gboolean presentation;
+  gboolean lesson;  /* the lesson view (setting lesson-view) */
   gboolean inspector_before;  /* the inspector's visibility before presenting */
   gboolean close_confirmed;
   gboolean updating_controls;
@@ -120,6 +122,8 @@ gboolean       _flexion_window_cancel_busy            (FlexionWindow *self);
 
 /* flexion-window-actions.c */
 void           _flexion_window_actions_init           (FlexionWindow *self);
+/* win.all-rigid's state: whether every link of the model is rigid. */
+void           _flexion_window_update_all_rigid       (FlexionWindow *self);
 
 /* flexion-window-dnd.c */
 void           _flexion_window_dnd_init               (FlexionWindow *self);

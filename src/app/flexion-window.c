@@ -146,8 +146,12 @@ update_time (FlexionWindow *self)
   g_autofree char *summary = solver_summary (self->sim);
   gtk_inscription_set_text (self->solver_label, summary);
   /* the pointer's coordinates are for drawing: during a run their room is
-   * the solver's */
-  gtk_widget_set_visible (GTK_WIDGET (self->pointer_label), *summary == '\0');
+   * the solver's, but in the lesson view, where the solver's line is not
+   * shown */
+  gtk_widget_set_visible (GTK_WIDGET (self->pointer_label), *summary == '\0' || self->lesson);
+  /* and an empty solver line leaves the pointer its room (at 1254 px the
+   * read-out was cut to "x 0.00…", issue 32) */
+  gtk_widget_set_visible (GTK_WIDGET (self->solver_label), *summary != '\0' && !self->lesson);
   /* the whole read-out, the substep level and a solver slower than real
    * time in words, is the tooltip */
   g_autofree char *solver = flexion_simulation_describe_solver (self->sim);
@@ -230,6 +234,7 @@ on_doc_changed (FlexionWindow *self)
     flexion_window_toast (self, _("The model changed: the run starts again from the drawn model"));
   _flexion_window_forget_stop (self);
   follow_model_dt (self);
+  _flexion_window_update_all_rigid (self);
   update_title (self);
   update_history (self);
   update_selection_actions (self);
@@ -327,8 +332,9 @@ static void
 on_pointer_moved (FlexionWindow *self, double x, double y)
 {
   char buf[80];
-  /* Translators: the pointer position in metres */
-  g_snprintf (buf, sizeof buf, _("x %.3f m, y %.3f m"), x, y);
+  /* Translators: the pointer position in metres; short, so that it fits
+   * beside the other controls at 1254 px (issue 32) */
+  g_snprintf (buf, sizeof buf, _("x %.3f, y %.3f m"), x, y);
   gtk_inscription_set_text (self->pointer_label, buf);
 }
 
@@ -350,6 +356,11 @@ flexion_window_set_document (FlexionWindow *self, FxDocument *doc)
   flexion_canvas_set_document (self->canvas, doc);
   flexion_inspector_set_document (self->inspector, doc);
   flexion_modes_panel_set_document (self->modes_panel, doc);
+  flexion_measure_view_set_document (FLEXION_MEASURE_VIEW (self->measure), doc);
+  _flexion_window_update_all_rigid (self);
+  /* not amber for the document before: its own modes will say */
+  gtk_widget_remove_css_class (GTK_WIDGET (self->dt_spin), "warning");
+  gtk_widget_set_visible (GTK_WIDGET (self->dt_warning), FALSE);
   update_title (self);
   update_history (self);
   update_selection_actions (self);
@@ -421,6 +432,23 @@ apply_dark (FlexionWindow *self)
     flexion_plot_view_set_dark (FLEXION_PLOT_VIEW (self->plots[i]), dark);
 }
 
+/* The lesson view (issue 32): the solver's diagnostics (balance residual,
+ * Newton iterations, the solver's line, causality glyphs and ports) give
+ * their place to the Measurements plot, shown even before anything is
+ * picked, so a class sees where its measurements go. */
+static void
+apply_lesson_view (FlexionWindow *self, gboolean on)
+{
+  self->lesson = on;
+  gtk_widget_set_visible (self->plots[1], !on);
+  gtk_widget_set_visible (self->plots[2], !on);
+  flexion_canvas_set_show (self->canvas, "causality",
+                           !on && g_settings_get_boolean (self->settings, "show-causality"));
+  flexion_inspector_set_lesson (self->inspector, on);
+  flexion_measure_view_set_pinned (FLEXION_MEASURE_VIEW (self->measure), on);
+  update_time (self);
+}
+
 static void
 on_setting_changed (GSettings *settings, const char *key, FlexionWindow *self)
 {
@@ -434,9 +462,11 @@ on_setting_changed (GSettings *settings, const char *key, FlexionWindow *self)
                              g_settings_get_double (settings, "grid-step"));
   if (key == NULL || g_str_equal (key, "keep-in-view"))
     flexion_canvas_set_follow (self->canvas, g_settings_get_boolean (settings, "keep-in-view"));
+  if (key == NULL || g_str_equal (key, "lesson-view") || g_str_equal (key, "show-causality"))
+    apply_lesson_view (self, g_settings_get_boolean (settings, "lesson-view"));
   static const char *shows[][2] = {
     { "show-grid", "grid" }, { "show-initial", "initial" }, { "show-trails", "trails" },
-    { "show-joint-gaps", "joint-gaps" }, { "show-causality", "causality" },
+    { "show-joint-gaps", "joint-gaps" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (shows); i++)
     if (key == NULL || g_str_equal (key, shows[i][0]))
@@ -706,6 +736,7 @@ flexion_window_class_init (FlexionWindowClass *klass)
   gtk_widget_class_bind_template_child (wc, FlexionWindow, speed_scale);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, dt_adjustment);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, dt_spin);
+  gtk_widget_class_bind_template_child (wc, FlexionWindow, dt_warning);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, deflection_dropdown);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, timeline);
   gtk_widget_class_bind_template_child (wc, FlexionWindow, timeline_adjustment);
@@ -735,8 +766,11 @@ static void
 check_dt (FlexionWindow *self)
 {
   double f1 = first_frequency (self), dt = model (self)->dt;
-  gboolean coarse = f1 > 0 && dt > 1 / (10 * f1);
+  /* nothing drawn, nothing to resolve (the modes of the document before
+   * a New are not this one's) */
+  gboolean coarse = f1 > 0 && dt > 1 / (10 * f1) && model (self)->links->len > 0;
   GtkWidget *spin = GTK_WIDGET (self->dt_spin);
+  gtk_widget_set_visible (GTK_WIDGET (self->dt_warning), coarse);
   if (!coarse)
     {
       gtk_widget_remove_css_class (spin, "warning");
@@ -750,6 +784,11 @@ check_dt (FlexionWindow *self)
       "fast vibrations will not be resolved"), dt, f1, 1 / (10 * f1));
   gtk_widget_add_css_class (spin, "warning");
   gtk_widget_set_tooltip_text (spin, why);
+  /* Translators: beside the amber time step field: the step the first
+   * vibration (its frequency) needs at most */
+  g_autofree char *brief = g_strdup_printf (_("too long for %.3g Hz: ≤ %.2g s"), f1, 1 / (10 * f1));
+  gtk_label_set_text (self->dt_warning, brief);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->dt_warning), why);
   if (self->warned_dt != dt)
     flexion_window_toast (self, why);
   self->warned_dt = dt;
@@ -841,9 +880,13 @@ flexion_window_new (AdwApplication *app, GSettings *settings, const char *exampl
   if (settings)
     {
       self->settings = g_object_ref (settings);
-      GAction *follow = g_settings_create_action (settings, "keep-in-view");
-      g_action_map_add_action (G_ACTION_MAP (self), follow);
-      g_object_unref (follow);
+      static const char *const toggles[] = { "keep-in-view", "lesson-view" };
+      for (guint i = 0; i < G_N_ELEMENTS (toggles); i++)
+        {
+          GAction *toggle = g_settings_create_action (settings, toggles[i]);
+          g_action_map_add_action (G_ACTION_MAP (self), toggle);
+          g_object_unref (toggle);
+        }
       /* the diagram view is remembered: it replaces the session-only one */
       GAction *diagram = g_settings_create_action (settings, "diagram");
       g_action_map_add_action (G_ACTION_MAP (self), diagram);

@@ -7,6 +7,7 @@
 #include "fx-modes.h"
 #ifdef FLEXION_HAVE_RENDER
 #include "fx-export.h"
+#include "fx-deflection.h"
 #endif
 
 #include <glib.h>
@@ -104,6 +105,8 @@ write_animation (const FxModes *modes, const FxModel *model, const char *name, c
   options.label = label;
   options.show_initial = TRUE;
   g_autoptr (GPtrArray) frames = fx_modes_cycle (modes, model, (guint) index, 48, 0.1 * modes->size);
+  for (guint i = 0; i < frames->len; i++)
+    fx_mode_frame_smooth_angles (frames->pdata[i]);  /* no ripple per element (issue 32) */
   if (!fx_export_frames (model, frames, path, fx_animation_format_for_path (path), &options,
                          not_interrupted, NULL, &error))
     {

@@ -312,3 +312,21 @@ fx_deflection_label (double scale)
   /* Translators: the magnification of drawn bending, e.g. "deflection ×200" */
   return g_strdup_printf (_("deflection ×%g"), scale);
 }
+
+void
+fx_mode_frame_smooth_angles (FxStepFrame *f)
+{
+  for (guint l = 0; l < f->n_links; l++)
+    {
+      guint a = f->node_offset[l], b = f->node_offset[l + 1];
+      if (b - a < 2)
+        continue;
+      for (guint i = a; i < b; i++)
+        {
+          guint p = i > a ? i - 1 : i, n = i + 1 < b ? i + 1 : i;
+          double tx = f->x[n] - f->x[p], ty = f->y[n] - f->y[p];
+          if (tx != 0 || ty != 0)
+            f->theta[i] = atan2 (ty, tx);
+        }
+    }
+}

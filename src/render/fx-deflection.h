@@ -54,4 +54,12 @@ FxStepFrame *fx_deflection_magnify    (const FxModel *model, const FxStepFrame *
 /* "deflection ×200", or NULL when the scale is 1. */
 char        *fx_deflection_label      (double scale);
 
+/* A mode shape's frame (fx_modes_frame) has its nodes displaced but its
+ * section angles left at the drawn model's: drawn with those tangents, each
+ * element bends into an S and a smooth mode looks rippled, one ripple per
+ * element (issue 32). This sets each node's angle along the displaced
+ * centreline (central differences, one-sided at the ends), so the shape is
+ * drawn as smoothly as a moving beam. */
+void         fx_mode_frame_smooth_angles (FxStepFrame *frame);
+
 G_END_DECLS

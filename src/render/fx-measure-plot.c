@@ -13,28 +13,74 @@
 
 /* ---------------------------------------------------------- quantities */
 
-static const char *const probe_names[FX_PROBE_N_VALUES] = {
+static const char *const probe_names[FX_PROBE_N_ALL] = {
   N_("position x"), N_("position y"), N_("velocity x"), N_("velocity y"),
   N_("section angle"), N_("axial force N"), N_("shear force V"), N_("bending moment M"),
+  N_("speed |v|"), N_("angular velocity ω"), N_("angle within ±180°"),
 };
-static const char *const probe_units[FX_PROBE_N_VALUES] = {
-  "m", "m", "m/s", "m/s", "\u00b0", "N", "N", "N m",
+static const char *const probe_units[FX_PROBE_N_ALL] = {
+  "m", "m", "m/s", "m/s", "\u00b0", "N", "N", "N m", "m/s", "rad/s", "\u00b0",
 };
 static const char *const reaction_names[FX_REACTION_N_VALUES] = {
   N_("reaction x"), N_("reaction y"), N_("reaction moment"),
 };
 /* in titles, legends and axes, where room is short: the symbols of the
  * CSV columns (README) */
-static const char *const probe_symbols[FX_PROBE_N_VALUES] = {
-  "x", "y", "vx", "vy", "\u03b8", "N", "V", "M",
+static const char *const probe_symbols[FX_PROBE_N_ALL] = {
+  "x", "y", "vx", "vy", "\u03b8", "N", "V", "M", "|v|", "\u03c9", "\u03b8\u00b1",
 };
 static const char *const reaction_symbols[FX_REACTION_N_VALUES] = { "Fx", "Fy", "M" };
 static const char *const reaction_units[FX_REACTION_N_VALUES] = { "N", "N", "N m" };
 
 const char *
-fx_probe_value_name (FxProbeValue value)
+fx_probe_value_name (guint value)
 {
-  return _(probe_names[value]);
+  return value < FX_PROBE_N_ALL ? _(probe_names[value]) : "?";
+}
+
+gboolean
+fx_quantity_wraps (const FxQuantity *q)
+{
+  return q->source == FX_QUANTITY_PROBE && q->value == FX_PROBE_ANGLE_WRAPPED;
+}
+
+/* The section's angular velocity at point i (rad/s): the central
+ * difference of the recorded angle, which is continuous (not wrapped),
+ * one-sided at the ends of the series. */
+static double
+probe_omega (const FxSeries *s, guint i, guint probe)
+{
+  guint n = fx_series_len (s);
+  if (n < 2)
+    return NAN;
+  guint a = i > 0 ? i - 1 : 0, b = i + 1 < n ? i + 1 : n - 1;
+  double dt = fx_series_get (s, b)->t - fx_series_get (s, a)->t;
+  if (!(dt > 0))
+    return NAN;
+  return (fx_series_probe_value (s, b, probe, FX_PROBE_ANGLE)
+          - fx_series_probe_value (s, a, probe, FX_PROBE_ANGLE)) / dt;
+}
+
+static double
+probe_value (const FxSeries *s, guint i, guint probe, guint value)
+{
+  switch (value)
+    {
+    case FX_PROBE_SPEED:
+      return hypot (fx_series_probe_value (s, i, probe, FX_PROBE_VX),
+                    fx_series_probe_value (s, i, probe, FX_PROBE_VY));
+    case FX_PROBE_OMEGA:
+      return probe_omega (s, i, probe);
+    case FX_PROBE_ANGLE_WRAPPED:
+      {
+        double deg = remainder (fx_series_probe_value (s, i, probe, FX_PROBE_ANGLE) * 180.0 / G_PI, 360.0);
+        return deg == -180.0 ? 180.0 : deg;
+      }
+    case FX_PROBE_ANGLE:
+      return fx_series_probe_value (s, i, probe, value) * 180.0 / G_PI;
+    default:
+      return fx_series_probe_value (s, i, probe, value);
+    }
 }
 
 const char *
@@ -49,10 +95,9 @@ fx_quantity_value (const FxSeries *s, guint i, const FxQuantity *q)
   switch (q->source)
     {
     case FX_QUANTITY_PROBE:
-      if (q->index >= fx_series_n_probes (s) || q->value >= FX_PROBE_N_VALUES)
+      if (q->index >= fx_series_n_probes (s) || q->value >= FX_PROBE_N_ALL)
         return NAN;
-      double v = fx_series_probe_value (s, i, q->index, q->value);
-      return q->value == FX_PROBE_ANGLE ? v * 180.0 / G_PI : v;
+      return probe_value (s, i, q->index, q->value);
     case FX_QUANTITY_SUPPORT:
       {
         int k = fx_series_find_support (s, q->index);
@@ -69,7 +114,7 @@ fx_quantity_value (const FxSeries *s, guint i, const FxQuantity *q)
 char *
 fx_quantity_name (const FxSeries *s, const FxQuantity *q)
 {
-  if (q->source == FX_QUANTITY_PROBE && q->value < FX_PROBE_N_VALUES)
+  if (q->source == FX_QUANTITY_PROBE && q->value < FX_PROBE_N_ALL)
     {
       const char *id = fx_series_probe_id (s, q->index);
       return g_strdup_printf ("%s: %s", id ? id : "?", probe_symbols[q->value]);
@@ -86,7 +131,7 @@ fx_quantity_name (const FxSeries *s, const FxQuantity *q)
 const char *
 fx_quantity_unit (const FxQuantity *q)
 {
-  if (q->source == FX_QUANTITY_PROBE && q->value < FX_PROBE_N_VALUES)
+  if (q->source == FX_QUANTITY_PROBE && q->value < FX_PROBE_N_ALL)
     return probe_units[q->value];
   if (q->source == FX_QUANTITY_SUPPORT && q->value < FX_REACTION_N_VALUES)
     return reaction_units[q->value];
@@ -261,6 +306,10 @@ draw_curve (cairo_t *cr, const FxMeasurePlot *p, const FxSeries *s, guint c, gui
           pen = FALSE;
           continue;
         }
+      /* a wrapped angle jumps a turn: no line across the plot */
+      if (pen && ((fx_quantity_wraps (&p->y[c]) && fabs (y - last_y) > 180)
+                  || (fx_quantity_wraps (&p->x) && fabs (x - last_x) > 180)))
+        pen = FALSE;
       if (pen)
         cairo_line_to (cr, ax (a, x), ay (a, y));
       else
@@ -309,13 +358,57 @@ draw_legend (cairo_t *cr, const FxMeasurePlot *p, const FxSeries *s, const Area 
     g_free (names[c]);
 }
 
+/* Against another quantity: the point of a curve nearest the pointer,
+ * ringed, with its time and both values. */
+static void
+draw_hover_xy (cairo_t *cr, const FxMeasurePlot *p, const FxSeries *s, guint i0, guint i1,
+               const Area *a, const FxPlotStyle *st, const FxPalette *pal)
+{
+  double k = font_k (st), best = INFINITY;
+  guint bi = 0, bc = 0;
+  guint stride = MAX (1u, (i1 - i0) / MAX_DRAWN);
+  for (guint c = 0; c < p->n_curves; c++)
+    for (guint i = i0; i < i1; i += stride)
+      {
+        double x = fx_quantity_value (s, i, &p->x), y = fx_quantity_value (s, i, &p->y[c]);
+        if (!isfinite (x) || !isfinite (y))
+          continue;
+        double d = hypot (ax (a, x) - st->hover_x, ay (a, y) - st->hover_y);
+        if (d < best)
+          best = d, bi = i, bc = c;
+      }
+  if (!(best < 40 * k))
+    return;
+  double x = fx_quantity_value (s, bi, &p->x), y = fx_quantity_value (s, bi, &p->y[bc]), rgb[3];
+  fx_series_color (bc, st->dark, rgb);
+  fx_set_rgb (cr, rgb);
+  cairo_set_line_width (cr, 2 * k);
+  cairo_arc (cr, ax (a, x), ay (a, y), 5 * k, 0, 2 * G_PI);
+  cairo_stroke (cr);
+  char vx[48], vy[48];
+  fx_format_value (vx, sizeof vx, x);
+  fx_format_value (vy, sizeof vy, y);
+  g_autofree char *xn = fx_quantity_name (s, &p->x), *yn = fx_quantity_name (s, &p->y[bc]);
+  g_autofree char *l0 = g_strdup_printf ("t = %.4g s", fx_series_get (s, bi)->t);
+  g_autofree char *l1 = g_strdup_printf ("%s: %s %s", xn, vx, fx_quantity_unit (&p->x));
+  g_autofree char *l2 = g_strdup_printf ("%s: %s %s", yn, vy, fx_quantity_unit (&p->y[bc]));
+  const char *lines[] = { l0, l1, l2 };
+  const double box[4] = { a->x, a->y, a->w, a->h };
+  fx_draw_readout (cr, ax (a, x), box, lines, 3, k, pal);
+}
+
 /* Against time: a cursor at the hovered time and every curve's value there. */
 static void
 draw_hover (cairo_t *cr, const FxMeasurePlot *p, const FxSeries *s, guint i0, guint i1,
             const Area *a, const FxPlotStyle *st, const FxPalette *pal)
 {
-  if (p->x.source != FX_QUANTITY_TIME || st->hover_x < a->x || st->hover_x > a->x + a->w || i1 <= i0)
+  if (st->hover_x < a->x || st->hover_x > a->x + a->w || i1 <= i0)
     return;
+  if (p->x.source != FX_QUANTITY_TIME)
+    {
+      draw_hover_xy (cr, p, s, i0, i1, a, st, pal);
+      return;
+    }
   double k = font_k (st), t = a->x0 + (st->hover_x - a->x) / a->w * (a->x1 - a->x0);
   guint i = MIN (fx_series_find (s, t), i1 - 1);
   if (i > i0 && fabs (fx_series_get (s, i - 1)->t - t) < fabs (fx_series_get (s, i)->t - t))

@@ -16,6 +16,15 @@ typedef enum {
   FX_QUANTITY_SUPPORT,  /* a support's FxReactionValue; index: its model joint */
 } FxQuantitySource;
 
+/* Values a class asks for, derived from a probe's recorded ones (issue 32):
+ * they follow FxProbeValue as further FxQuantity.value of a probe. */
+enum {
+  FX_PROBE_SPEED = FX_PROBE_N_VALUES,  /* |v|, m/s                               */
+  FX_PROBE_OMEGA,          /* the section's (link's) angular velocity, rad/s   */
+  FX_PROBE_ANGLE_WRAPPED,  /* the section angle wrapped to (-180°, 180°]       */
+  FX_PROBE_N_ALL
+};
+
 typedef struct {
   FxQuantitySource source;
   guint index;
@@ -31,8 +40,12 @@ char       *fx_quantity_name  (const FxSeries *series, const FxQuantity *q);
 /* "m/s", "N", "°", "s" */
 const char *fx_quantity_unit  (const FxQuantity *q);
 gboolean    fx_quantity_equal (const FxQuantity *a, const FxQuantity *b);
-/* A value's name alone: "velocity x", "reaction moment" (translated). */
-const char *fx_probe_value_name    (FxProbeValue value);
+/* An angle wrapped to ±180°: a jump of a full turn is no motion, and its
+ * curve is broken there rather than drawn across the plot. */
+gboolean    fx_quantity_wraps (const FxQuantity *q);
+/* A value's name alone: "velocity x", "reaction moment" (translated);
+ * a probe's value may be one of the derived ones (FX_PROBE_SPEED...). */
+const char *fx_probe_value_name    (guint value);
 const char *fx_reaction_value_name (FxReactionValue value);
 
 #define FX_MEASURE_MAX_CURVES 6

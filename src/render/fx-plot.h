@@ -34,6 +34,7 @@ typedef struct {
   gboolean show_title;
   FxEnergyView energy_view;  /* FX_PLOT_ENERGY only                         */
   double cursor_t;       /* s: a time cursor (scrubbing the timeline); NaN: none */
+  double hover_y;        /* device y of the pointer (plots against a quantity) */
 } FxPlotStyle;
 
 void        fx_plot_style_init (FxPlotStyle *style);

@@ -168,6 +168,30 @@ fx_format_value (char *buf, gsize size, double v)
   typographic_minus (buf, size);
 }
 
+/* "16.8 N", "5.43 kN m", "−120 mN": three significant digits and an SI
+ * prefix, as an engineer writes a value. */
+void
+fx_format_engineering (char *buf, gsize size, double v, const char *unit)
+{
+  static const char *const prefixes[] = { "p", "n", "\u00b5", "m", "", "k", "M", "G", "T" };
+  if (!isfinite (v) || v == 0)
+    {
+      snprintf (buf, size, "%s %s", isfinite (v) ? "0" : "?", unit);
+      return;
+    }
+  /* rounded to three digits first, so 999.7 is "1.00 k", not "1e+03" */
+  int e = (int) floor (log10 (fabs (v)));
+  double r = round (v / pow (10, e - 2)) * pow (10, e - 2);
+  e = (int) floor (log10 (fabs (r)));
+  int k = (int) floor (e / 3.0);
+  k = CLAMP (k, -4, 4);
+  double m = r / pow (10, 3 * k);
+  char number[32];
+  snprintf (number, sizeof number, "%.*f", CLAMP (2 - (e - 3 * k), 0, 2), m);
+  snprintf (buf, size, "%s %s%s", number, prefixes[k + 4], unit);
+  typographic_minus (buf, size);
+}
+
 double
 fx_nice_step (double span, int target)
 {

@@ -66,6 +66,8 @@ void   fx_text_draw_wrapped (cairo_t *cr, double x, double y, double width, cons
 void   fx_format_tick      (char *buf, gsize size, double v, double zero_eps);
 /* A value read-out: 4 significant digits, typographic minus. */
 void   fx_format_value     (char *buf, gsize size, double v);
+/* "16.8 N", "5.43 kN m": three significant digits, an SI prefix, the unit. */
+void   fx_format_engineering (char *buf, gsize size, double v, const char *unit);
 
 /* "Nice" tick spacing on the 1-2-5 ladder for about `target` intervals of
  * `span`, and how many ticks k step fall in [v0, v1] (at most 200; 0 for a

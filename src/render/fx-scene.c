@@ -425,6 +425,31 @@ draw_links (const Scene *sc)
 /* A badge at the middle of each floating-frame link whose gauges say that
  * geometric stiffening matters (docs/theory.md, floating-frame links): its
  * answers are off. */
+/* A link running away leaves the canvas, its middle first: its badge then
+ * goes to the node nearest the middle that is still on the canvas, so the
+ * warning shows for as long as any of the link does (issue 32). */
+static void
+badge_on_canvas (const Scene *sc, guint l, double *x, double *y, double margin)
+{
+  double x0, y0, x1, y1;
+  cairo_clip_extents (sc->cr, &x0, &y0, &x1, &y1);
+  x0 += margin, y0 += margin, x1 -= margin, y1 -= margin;
+  if (*x >= x0 && *x <= x1 && *y >= y0 && *y <= y1)
+    return;
+  const FxStepFrame *f = sc->frame;
+  guint a = f->node_offset[l], b = f->node_offset[l + 1], mid = (a + b) / 2, best = G_MAXUINT;
+  for (guint n = a; n < b; n++)
+    {
+      double nx, ny;
+      scene_dev (sc, f->x[n], f->y[n], &nx, &ny);
+      if (nx >= x0 && nx <= x1 && ny >= y0 && ny <= y1
+          && (best == G_MAXUINT || (n > mid ? n - mid : mid - n) < (best > mid ? best - mid : mid - best)))
+        best = n;
+    }
+  if (best != G_MAXUINT)
+    scene_dev (sc, f->x[best], f->y[best], x, y);
+}
+
 static void
 draw_link_warnings (const Scene *sc)
 {
@@ -439,6 +464,7 @@ draw_link_warnings (const Scene *sc)
       double mx, my, x, y, r = 8 * sc->ls;
       scene_link_point (f, l, 0.5, &mx, &my);
       scene_dev (sc, mx, my, &x, &y);
+      badge_on_canvas (sc, l, &x, &y, 3 * r);
       fx_set_rgb (cr, sc->pal->error);
       cairo_arc (cr, x, y - 2 * r, r, 0, 2 * G_PI);
       cairo_fill (cr);
@@ -498,6 +524,16 @@ draw_pull (const Scene *sc)
   fx_set_rgb (cr, sc->pal->load);
   cairo_set_line_width (cr, 1.5 * sc->ls);
   cairo_stroke (cr);
+}
+
+gboolean
+fx_scene_colorbar_box (const FxSceneStyle *style, double w, double h, double box[4])
+{
+  double ls = style->line_scale > 0 ? style->line_scale : 1, cw = 220 * ls, ch = 62 * ls;
+  if (!style->show_colorbar || !(cw < w - 24 && ch < h - 24))
+    return FALSE;
+  box[0] = w - cw - 12, box[1] = h - ch - 12, box[2] = cw, box[3] = ch;
+  return TRUE;
 }
 
 void
@@ -606,14 +642,9 @@ fx_scene_draw (cairo_t *cr, const FxModel *model, const FxStepFrame *frame,
   if (style->has_pull)
     draw_pull (&sc);
 
-  double ls = sc.ls;
-  if (style->show_colorbar && frame->n_links > 0)
-    {
-      double cw = 220 * ls, ch = 62 * ls;
-      if (cw < w - 24 && ch < h - 24)
-        fx_scene_draw_colorbar (cr, style, fx_scene_moment_range (style, frame),
-                                w - cw - 12, h - ch - 12, cw, ch);
-    }
+  double ls = sc.ls, bar[4];
+  if (frame->n_links > 0 && fx_scene_colorbar_box (style, w, h, bar))
+    fx_scene_draw_colorbar (cr, style, fx_scene_moment_range (style, frame), bar[0], bar[1], bar[2], bar[3]);
   if (style->diagram != FX_DIAGRAM_VIEW_NONE && style->show_diagram_legend && frame->n_links > 0)
     scene_draw_diagram_legend (&sc, style->diagram, w, h);
   if (style->show_time)

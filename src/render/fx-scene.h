@@ -71,6 +71,9 @@ void   fx_scene_draw_reactions (cairo_t *cr, const FxStepFrame *frame, const FxV
 
 /* The colour bar alone, in the box (x, y, w, h): a horizontal gradient with
  * ticks at -range, 0, +range and the label "Bending moment (N m)". */
+/* Where fx_scene_draw puts the colour bar on a w x h canvas (x, y, w, h):
+ * FALSE when it draws none. */
+gboolean fx_scene_colorbar_box (const FxSceneStyle *style, double w, double h, double box[4]);
 void   fx_scene_draw_colorbar (cairo_t *cr, const FxSceneStyle *style, double range,
                                double x, double y, double w, double h);
 

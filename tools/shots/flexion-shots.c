@@ -5,11 +5,15 @@
  *   scale:N (deflection scale, 0 auto)  scrub:SECONDS (timeline)  wait:SECONDS
  *   set:KEY=GVARIANT (a setting)  toast:TEXT  dt:SECONDS (the model's step)
  *   speed:X (playback speed)  link:INDEX / joint:INDEX (select, -1 none)
+ *   plot:SOURCE:INDEX:VALUE / against:SOURCE:INDEX:VALUE (the Measurements
+ *   plot; SOURCE probe, support or time)  help (F1)  pointer:X,Y (metres)
+ *   tear-off (the Measurements plot in its own window)
  *   shot:PATH (import -window root) */
 #include "../../tests/ui/ui-harness.h"
 #include "flexion-window.h"
 #include "flexion-canvas.h"
 #include "flexion-simulation.h"
+#include "flexion-modes-panel.h"
 
 #include <glib/gi18n.h>
 #include <locale.h>
@@ -110,6 +114,28 @@ main (int argc, char **argv)
           flexion_canvas_select (FLEXION_CANVAS (flexion_window_get_canvas (win)),
                                  is_link ? -1 : k, is_link ? k : -1);
         }
+      else if (g_str_has_prefix (s, "plot:") || g_str_has_prefix (s, "against:"))
+        {
+          g_auto (GStrv) p = g_strsplit (s, ":", 4);
+          if (g_strv_length (p) == 4)
+            gtk_widget_activate_action (GTK_WIDGET (win), p[0][0] == 'p' ? "measure.plot" : "measure.against",
+                                        "(suu)", p[1], (guint) atoi (p[2]), (guint) atoi (p[3]));
+        }
+      else if (g_str_has_prefix (s, "mode:"))
+        {
+          /* mode:N: the Modes panel's row N (once the modes are computed) */
+          FlexionModesPanel *panel = FLEXION_MODES_PANEL (ui_find_type (GTK_WIDGET (win), FLEXION_TYPE_MODES_PANEL));
+          for (guint t = 0; t < 200 && flexion_modes_panel_get_modes (panel) == NULL; t++)
+            ui_spin (0.1);
+          flexion_modes_panel_show_mode (panel, atoi (s + 5));
+        }
+      else if (strcmp (s, "help") == 0)
+        g_action_group_activate_action (G_ACTION_GROUP (app), "help", NULL);
+      else if (strcmp (s, "tear-off") == 0)
+        gtk_widget_activate_action (GTK_WIDGET (win), "measure.tear-off", NULL);
+      else if (g_str_has_prefix (s, "pointer:"))
+        g_signal_emit_by_name (flexion_window_get_canvas (win), "pointer-moved",
+                               g_ascii_strtod (s + 8, NULL), g_ascii_strtod (strchr (s, ',') + 1, NULL));
       else if (g_str_has_prefix (s, "toast:"))
         flexion_window_toast (win, s + 6);
       else if (g_str_has_prefix (s, "shot:"))

@@ -30,6 +30,7 @@ frame_alloc (guint n_links, guint n_nodes, guint n_joints, guint n_probes)
   f->reaction = g_new0 (double, FX_REACTION_N_VALUES * MAX (n_joints, 1));
   f->link_warning = g_new0 (guint8, MAX (n_links, 1));
   f->diagram = g_new0 (double, 2 * FX_DIAGRAM_N_VALUES * MAX (n_nodes, 1));
+  f->link_gamma = g_new0 (double, MAX (n_links, 1));
   f->link_axis = g_new (double, 3 * MAX (n_links, 1));
   for (guint k = 0; k < 3 * MAX (n_links, 1); k++)
     f->link_axis[k] = NAN;
@@ -191,6 +192,7 @@ fx_step_frame_new (const FxSystem *system, const FxStepReport *report, guint ste
       if (!fx_system_link_frame (system, l, &g))
         continue;
       f->link_warning[l] = fx_frame_gauges_warn (&g);
+      f->link_gamma[l] = g.gamma;
       f->link_axis[3 * l] = g.x_P;
       f->link_axis[3 * l + 1] = g.y_P;
       f->link_axis[3 * l + 2] = g.theta;
@@ -219,6 +221,8 @@ fx_step_frame_copy (const FxStepFrame *src)
   f->reaction = g_memdup2 (src->reaction, sizeof (double) * FX_REACTION_N_VALUES * joints);
   f->link_warning = src->link_warning
     ? g_memdup2 (src->link_warning, sizeof (guint8) * MAX (src->n_links, 1u)) : NULL;
+  f->link_gamma = src->link_gamma
+    ? g_memdup2 (src->link_gamma, sizeof (double) * MAX (src->n_links, 1u)) : NULL;
   f->link_axis = src->link_axis
     ? g_memdup2 (src->link_axis, sizeof (double) * 3 * MAX (src->n_links, 1u)) : NULL;
   return f;
@@ -254,6 +258,7 @@ fx_step_frame_unref (FxStepFrame *frame)
   g_free (frame->moment);
   g_free (frame->diagram);
   g_free (frame->link_warning);
+  g_free (frame->link_gamma);
   g_free (frame->link_axis);
   g_free (frame->joint_xy);
   g_free (frame->probe_xy);

@@ -45,6 +45,8 @@ typedef struct {
                             * state's); 0 where the joint holds nothing      */
   guint8 *link_warning;    /* n_links: 1 where a floating-frame link's small-
                             * deformation gauges say stiffening matters     */
+  double *link_gamma;      /* n_links: a floating-frame link's gauge gamma
+                            * (fx_frame_gauges_warn), 0 for other links     */
   double *link_axis;       /* 3 n_links: a floating-frame link's frame, the
                             * line its deformation is measured from: origin
                             * x, y (m) and angle (rad); NaN for other links  */
