@@ -140,14 +140,14 @@ double
 fx_system_node_fraction (const FxSystem *sys, guint link, guint i)
 {
   g_return_val_if_fail (link < sys->n_model_links, 0.0);
-  guint seg = sys->seg_first[link], n = sys->links[seg].N;
+  guint seg = sys->seg_first[link], n = sys->links[seg].n_draw;
 
   if (sys->seg_count[link] == 2)
     {
       /* two halves of equal length: the first's nodes, then the second's */
       if (i <= n)
         return 0.5 * i / MAX (n, 1u);
-      guint n2 = sys->links[seg + 1].N;
+      guint n2 = sys->links[seg + 1].n_draw;
       return 0.5 + 0.5 * MIN (i - n, n2) / MAX (n2, 1u);
     }
   return (double) MIN (i, n) / MAX (n, 1u);

@@ -76,8 +76,10 @@ FxCausality fx_system_link_T      (const FxSystem *system, guint link);
 FxCausality fx_system_link_R      (const FxSystem *system, guint link);
 void       fx_system_node         (const FxSystem *system, guint link, guint node,
                                    double *x, double *y, double *theta, double *moment);
-/* The fraction s along the link of its node i (0 .. elements): where a
- * probe at s reads the node; uniform except on a link split unevenly. */
+/* The fraction s along the link of its drawn node i (0 ..
+ * fx_system_link_elements: element nodes, and on a degree-k link the k - 1
+ * points between them): where a probe at s reads the node; uniform except
+ * on a link split unevenly. */
 double     fx_system_node_fraction (const FxSystem *system, guint link, guint node);
 void       fx_system_point        (const FxSystem *system, guint link, double s_fraction,
                                    double *x, double *y);

@@ -150,24 +150,41 @@ statics_moment (const double *left, const double *right, double h, double xi)
   return 0.5 * ((left[M] - xi * h * left[V]) + (right[M] + (1 - xi) * h * right[V]));
 }
 
-/* A load on interior node i back at its point (above): elements i - 1 and
- * i get the shear from outside them and the moment by statics from their
- * outer nodes. */
+/* A load on interior drawn node i back at its point (above): the `span`
+ * drawn intervals on either side of it (one element of degree k = span)
+ * get the shear from outside them, constant, and the moment by statics
+ * from their outer nodes, linear to the load's point. */
 static void
-restore_node_load (Element *el, guint n_elements, guint i)
+restore_node_load (Element *el, guint n_elements, guint i, guint span)
 {
   const int M = FX_DIAGRAM_M, V = FX_DIAGRAM_V;
-  Element *a = &el[i - 1], *b = &el[i];
+  guint lo = i >= span ? i - span : 0, hi = MIN (i + span, n_elements);
   /* the outer nodes' values as the elements beyond give them */
-  double left[FX_DIAGRAM_N_VALUES], right[FX_DIAGRAM_N_VALUES];
-  memcpy (left, i >= 2 ? el[i - 2].at[2] : a->at[0], sizeof left);
-  memcpy (right, i + 2 <= n_elements ? el[i + 1].at[0] : b->at[2], sizeof right);
-  double Mi = statics_moment (left, right, a->h + b->h, a->h / (a->h + b->h));
+  double left[FX_DIAGRAM_N_VALUES], right[FX_DIAGRAM_N_VALUES], hl = 0, hr = 0;
+  memcpy (left, lo >= 1 ? el[lo - 1].at[2] : el[lo].at[0], sizeof left);
+  memcpy (right, hi < n_elements ? el[hi].at[0] : el[hi - 1].at[2], sizeof right);
+  for (guint j = lo; j < i; j++)
+    hl += el[j].h;
+  for (guint j = i; j < hi; j++)
+    hr += el[j].h;
+  if (!(hl > 0) || !(hr > 0))
+    return;
+  double Mi = statics_moment (left, right, hl + hr, hl / (hl + hr));
 
-  a->at[0][M] = left[M], a->at[2][M] = Mi, a->at[1][M] = 0.5 * (left[M] + Mi);
-  b->at[0][M] = Mi, b->at[2][M] = right[M], b->at[1][M] = 0.5 * (Mi + right[M]);
-  for (int k = 0; k < 3; k++)
-    a->at[k][V] = left[V], b->at[k][V] = right[V];
+  double along = 0;
+  for (guint j = lo; j < hi; j++)
+    {
+      Element *e = &el[j];
+      /* the moment linear from the outer node to the load's point and on */
+      for (int k = 0; k < 3; k++)
+        {
+          double x = along + 0.5 * k * e->h;
+          double u = j < i ? x / hl : (x - hl) / hr;
+          e->at[k][M] = j < i ? (1 - u) * left[M] + u * Mi : (1 - u) * Mi + u * right[M];
+          e->at[k][V] = j < i ? left[V] : right[V];
+        }
+      along += e->h;
+    }
 }
 
 /* A load inside element e at fraction xi: a frame code's node there. The
@@ -199,6 +216,8 @@ link_samples (const FxSystem *sys, guint l, guint n_nodes, double length, double
   for (guint i = 0; i + 1 < n_nodes; i++)
     read_element (sys, l, length, i, &el[i]);
   const FxModel *model = fx_system_model (sys);
+  /* drawn intervals per element: a degree-k link draws k per element */
+  guint span = CLAMP (fx_model_link (model, l)->degree, 1u, FX_MAX_DEGREE);
   for (guint k = 0; k < model->loads->len; k++)
     {
       guint e;
@@ -206,7 +225,7 @@ link_samples (const FxSystem *sys, guint l, guint n_nodes, double length, double
       if (!load_place (sys, model, fx_model_load (model, k), l, n_nodes - 1, &e, &xi))
         continue;
       if (xi == 0)
-        restore_node_load (el, n_nodes - 1, e);
+        restore_node_load (el, n_nodes - 1, e, span);
       else
         restore_element_load (el, n_nodes - 1, e, xi);
     }
