@@ -132,9 +132,12 @@ read_partial (const char *path, char **data, gsize *length, GError **error)
   gsize got = size - PARTIAL_HEADER_LENGTH;
   if (got != declared)
     {
+      /* the numbers apart: xgettext cannot see through G_GSIZE_FORMAT */
+      g_autofree char *n_got = g_strdup_printf ("%" G_GSIZE_FORMAT, got);
+      g_autofree char *n_declared = g_strdup_printf ("%" G_GUINT64_FORMAT, declared);
       g_autofree char *why = g_strdup_printf (
-        _("it holds %" G_GSIZE_FORMAT " bytes of data where its first line says %" G_GUINT64_FORMAT
-          " (truncated, or joined to other data)"), got, declared);
+        _("it holds %s bytes of data where its first line says %s (truncated, or joined to other data)"),
+        n_got, n_declared);
       return damaged (error, path, why);
     }
   g_autofree char *actual = g_compute_checksum_for_data (
