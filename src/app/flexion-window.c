@@ -795,7 +795,7 @@ check_dt (FlexionWindow *self)
   gtk_widget_set_tooltip_text (spin, why);
   /* Translators: beside the amber time step field: the step the first
    * vibration (its frequency) needs at most */
-  g_autofree char *brief = g_strdup_printf (_("too long for %.3g Hz: ≤ %.2g s"), f1, 1 / (10 * f1));
+  g_autofree char *brief = g_strdup_printf (_("too long for %.3g Hz: ≤ %.2g s"), f1, 1 / (per_period * f1));
   gtk_label_set_text (self->dt_warning, brief);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->dt_warning), why);
   if (self->warned_dt != dt)
