@@ -79,7 +79,8 @@ if build_draws "$cantilever"; then
   fi
 fi
 rc=0
-"$cli" ensemble "$noisy" --samples 400 --threads 2 --stats "$tmp/ens.csv" --partial "$tmp/ens.bin" \
+# enough samples to be running when the signal comes on any machine
+"$cli" ensemble "$noisy" --samples 20000 --threads 2 --stats "$tmp/ens.csv" --partial "$tmp/ens.bin" \
   >"$tmp/ens.out" 2>"$tmp/ens.err" </dev/null &
 pid=$!
 sleep 1.5

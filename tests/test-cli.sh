@@ -77,7 +77,8 @@ run_cli spaghetti run "$spaghetti" --energy "$tmp/energy.csv" --trace "$tmp/trac
 expect_status spaghetti 0 "run flying-spaghetti exits 0"
 
 expect_header "$tmp/energy.csv" "$energy_header" "energy CSV header"
-expect_rows "$tmp/energy.csv" 151 "energy CSV has 151 rows (t = 0 and 150 steps)"
+# the example: 15 s at 0.05 s, 20 elements of degree 2 (41 drawn points)
+expect_rows "$tmp/energy.csv" 301 "energy CSV has 301 rows (t = 0 and 300 steps)"
 # |balance| < 1e-10 max|H| on every row; every field must be a finite number
 msg=$(awk -F, -v want="$energy_header" '
   NR == 1 { if ($0 != want) { print "bad header"; bad = 1; exit } next }
@@ -103,7 +104,7 @@ msg=$(awk -F, -v want="$energy_header" '
 if (( $? == 0 )); then ok "energy balance |balance| < 1e-10 max|H| on every row ($msg)"; else nok "energy balance |balance| < 1e-10 max|H| on every row" "$msg"; fi
 
 expect_header "$tmp/trace.csv" "t,link,node,x,y,theta,moment" "trace CSV header"
-expect_rows "$tmp/trace.csv" $(( (150 / 10 + 1) * 11 )) "trace CSV with --every 10 has 16 times x 11 nodes"
+expect_rows "$tmp/trace.csv" $(( (300 / 10 + 1) * 41 )) "trace CSV with --every 10 has 31 times x 41 points"
 expect_header "$tmp/probes.csv" "t,tip.x,tip.y,tip.vx,tip.vy,tip.angle,tip.N,tip.V,tip.M" "probes CSV header"
 
 # --- probe values and support reactions ---------------------------------------------
