@@ -138,6 +138,34 @@ check_decrement (double zeta1)
   g_assert_cmpfloat (fabs (b.dissipated_after - b.supplied_after - (b.H_at - b.H_end)), <, 1e-10 * b.E_scale);
 }
 
+/* The same with elements of degree 2 and the two-stage Gauss step: the
+ * damping reads each stage's stress rate, and the books stay exact. */
+static void
+test_degree_gauss4 (void)
+{
+  g_autoptr (FxModel) m = steel_cantilever (2);
+  fx_model_link (m, 0)->elements = 8;
+  const double w1 = first_omega (m), T1 = 2 * G_PI / w1, zeta1 = 0.05;
+  m->integrator = FX_INTEGRATOR_GAUSS4;
+  m->dt = T1 / 40;
+  fx_model_link (m, 0)->kelvin_voigt = 2.0 * zeta1 / w1;
+  FxLoad *ld = fx_model_add_joint_load (m, "tip");
+  ld->force[1] = 5.0;
+  ld->profile.type = FX_PROFILE_HAT;
+  ld->profile.t0 = 0.0;
+  ld->profile.t1 = 0.25 * T1;
+  ld->profile.t2 = 0.5 * T1;
+  Books b;
+  g_autoptr (GArray) y = run_signal (m, 6 * T1, 0.6 * T1, FALSE, &b);
+  double zeta = zeta_from_peaks (y, (guint) (2 * T1 / m->dt));
+  g_test_message ("degree 2, gauss4, dt = T1/40: zeta_1 %.5f (%+.2f %%); max |balance| %.3g of %.3g",
+                  zeta, 100 * (zeta / zeta1 - 1), b.worst_balance, b.E_scale);
+  g_assert_cmpfloat (fabs (zeta / zeta1 - 1), <, 0.03);
+  g_assert_cmpfloat (b.worst_balance, <, 1e-12 * b.E_scale);
+  g_assert_cmpfloat (b.min_dissipated, >=, 0.0);
+  g_assert_cmpfloat (fabs (b.dissipated_after - b.supplied_after - (b.H_at - b.H_end)), <, 1e-10 * b.E_scale);
+}
+
 static void
 test_decrement_half_percent (void)
 {
@@ -237,5 +265,6 @@ main (int argc, char **argv)
   g_test_add_func ("/damping/decrement-5%", test_decrement_five_percent);
   g_test_add_func ("/damping/settles-to-static", test_settles_to_static);
   g_test_add_func ("/damping/formulations-alike", test_formulations_alike);
+  g_test_add_func ("/damping/degree-2-gauss4", test_degree_gauss4);
   return g_test_run ();
 }
