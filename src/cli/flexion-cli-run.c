@@ -113,12 +113,34 @@ write_trace (FxCsvFile *f, const FxSystem *sys, const FxModel *model)
 void
 flexion_cli_write_probes (FxCsvFile *f, const FxSystem *sys, const FxModel *model)
 {
+  flexion_cli_write_probes_of (f, sys, model, FALSE);
+}
+
+void
+flexion_cli_probe_values (const FxSystem *sys, const FxModel *model, guint p, gboolean settled,
+                          double v[FX_PROBE_N_VALUES])
+{
+  const FxProbe *probe = fx_model_probe (model, p);
+  guint link = (guint) fx_model_find_link (model, probe->link);
+  fx_system_probe_values (sys, link, probe->s, v);
+  if (settled)
+    {
+      double d[FX_DIAGRAM_N_VALUES];
+      fx_system_diagram_at (sys, link, probe->s, d);
+      v[FX_PROBE_N] = d[FX_DIAGRAM_N];
+      v[FX_PROBE_V] = d[FX_DIAGRAM_V];
+      v[FX_PROBE_M] = d[FX_DIAGRAM_M];
+    }
+}
+
+void
+flexion_cli_write_probes_of (FxCsvFile *f, const FxSystem *sys, const FxModel *model, gboolean settled)
+{
   fx_csv_file_printf (f, "%.17g", fx_system_time (sys));
   for (guint p = 0; p < model->probes->len; p++)
     {
-      const FxProbe *probe = fx_model_probe (model, p);
       double v[FX_PROBE_N_VALUES];
-      fx_system_probe_values (sys, (guint) fx_model_find_link (model, probe->link), probe->s, v);
+      flexion_cli_probe_values (sys, model, p, settled, v);
       for (guint k = 0; k < FX_PROBE_N_VALUES; k++)
         fx_csv_file_printf (f, ",%.17g", v[k]);
     }

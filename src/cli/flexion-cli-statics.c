@@ -105,12 +105,9 @@ write_outputs (const char *probes_path, const char *reactions_path, const FxSyst
   guint nr = FX_REACTION_N_VALUES * model->joints->len;
   g_autofree double *v = g_new (double, FX_PROBE_N_VALUES * MAX (model->probes->len, 1));
 
+  /* at rest a probe reads what the diagram shows (element end forces) */
   for (guint p = 0; p < model->probes->len; p++)
-    {
-      const FxProbe *probe = fx_model_probe (model, p);
-      fx_system_probe_values (sys, (guint) fx_model_find_link (model, probe->link), probe->s,
-                              &v[FX_PROBE_N_VALUES * p]);
-    }
+    flexion_cli_probe_values (sys, model, p, TRUE, &v[FX_PROBE_N_VALUES * p]);
   if (!all_finite (v, FX_PROBE_N_VALUES * model->probes->len) || !all_finite (rep->reactions, nr))
     {
       g_printerr ("flexion-cli statics: the settled state holds numbers that are not finite; "
@@ -127,7 +124,7 @@ write_outputs (const char *probes_path, const char *reactions_path, const FxSyst
       return EXIT_WRITE;
     }
   if (pf)
-    flexion_cli_write_probes (pf, sys, model);
+    flexion_cli_write_probes_of (pf, sys, model, TRUE);
   if (rf)
     flexion_cli_write_reaction_values (rf, rep->t, rep->reactions, model, holds);
   gboolean ok = commit_csv (pf);
