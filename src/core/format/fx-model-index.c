@@ -6,7 +6,8 @@
 
 struct _FxModelIndex {
   GMutex lock;
-  GHashTable *joints;  /* id (the joint's own string) -> index + 1 */
+  GHashTable *joints;  /* id (a copy: a joint's own string may be freed by a
+                        * rename the table has not seen) -> index + 1 */
 };
 
 void
@@ -44,12 +45,12 @@ static void
 rebuild (FxModelIndex *x, const FxModel *model)
 {
   g_clear_pointer (&x->joints, g_hash_table_unref);
-  x->joints = g_hash_table_new (g_str_hash, g_str_equal);
+  x->joints = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (guint i = model->joints->len; i-- > 0;)
     {
       const char *id = fx_model_joint (model, i)->id;
       if (id != NULL)
-        g_hash_table_insert (x->joints, (gpointer) id, GUINT_TO_POINTER (i + 1));
+        g_hash_table_insert (x->joints, g_strdup (id), GUINT_TO_POINTER (i + 1));
     }
 }
 

@@ -100,13 +100,16 @@ split_link (FxModel *m, guint l)
   FxSection section = first->section;
   double damping = first->damping, rdamping = first->rotational_damping;
   gboolean rigid = first->rigid;
+  guint degree = first->degree;
+  double kelvin_voigt = first->kelvin_voigt;
+  /* adding a link may move the array: `first` is not to be read after it */
   FxLink *second = fx_model_add_link (m, ib, mid, to, n2);
   second->section = section;
   second->damping = damping;
   second->rotational_damping = rdamping;
   second->rigid = rigid;
-  second->degree = first->degree;
-  second->kelvin_voigt = first->kelvin_voigt;
+  second->degree = degree;
+  second->kelvin_voigt = kelvin_voigt;
 
   /* what sat on the second half moves to it */
   for (guint i = 0; i < m->loads->len; i++)
