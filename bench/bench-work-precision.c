@@ -82,13 +82,20 @@ load_example (const char *name)
   return m;
 }
 
+/* A one-link example with its link cut into n elements of degree k. */
 static FxModel *
-spaghetti (guint n, guint k)
+one_link_example (const char *name, guint n, guint k)
 {
-  FxModel *m = load_example ("flying-spaghetti.flexion");
+  FxModel *m = load_example (name);
   fx_model_link (m, 0)->elements = n;
   set_degree (m, k);
   return m;
+}
+
+static FxModel *
+spaghetti (guint n, guint k)
+{
+  return one_link_example ("flying-spaghetti.flexion", n, k);
 }
 
 static void
@@ -105,20 +112,14 @@ tip (FxSystem *sys, double *q)
 static FxModel *
 pendulum (guint n, guint k)
 {
-  FxModel *m = load_example ("flexible-pendulum.flexion");
-  fx_model_link (m, 0)->elements = n;
-  set_degree (m, k);
-  return m;
+  return one_link_example ("flexible-pendulum.flexion", n, k);
 }
 
 /* The cantilever example (plucked at the tip, under gravity). */
 static FxModel *
 cantilever (guint n, guint k)
 {
-  FxModel *m = load_example ("cantilever.flexion");
-  fx_model_link (m, 0)->elements = n;
-  set_degree (m, k);
-  return m;
+  return one_link_example ("cantilever.flexion", n, k);
 }
 
 /* The four-bar example with each link's elements scaled from the shipped
