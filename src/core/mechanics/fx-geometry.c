@@ -216,35 +216,62 @@ fx_frame_gauges_warn (const FxFrameGauges *g)
   return g->gamma > 0.1 || g->deflection > 0.1 * g->length;
 }
 
-double
-fx_system_joint_gap (const FxSystem *sys)
+/* The joint gap (physics.md §5), and where it is worst against the size of
+ * the links that meet: `ratio` is a junction's gap over its shortest
+ * member's length, `joint` that junction's joint (in the built model). */
+static double
+joint_gap_worst (const FxSystem *sys, double *ratio, double *worst_gap, int *joint)
 {
   double gap = 0.0;
 
+  *ratio = *worst_gap = 0.0;
+  *joint = -1;
   for (guint i = 0; i < sys->tjunctions->len; i++)
     {
       const FxJunction *j = &g_array_index (sys->tjunctions, FxJunction, i);
+      double worst = 0.0, shortest = INFINITY;
       for (guint a = 0; a < j->ports->len; a++)
-        for (guint b = a + 1; b < j->ports->len; b++)
-          {
-            const FxPort *pa = &g_array_index (j->ports, FxPort, a);
-            const FxPort *pb = &g_array_index (j->ports, FxPort, b);
-            const FxLinkSys *la = &sys->links[pa->link], *lb = &sys->links[pb->link];
-            double ra[2], rb[2];
-            fx_node_position (la, sys->x, pa->side ? la->n_draw : 0, ra);
-            fx_node_position (lb, sys->x, pb->side ? lb->n_draw : 0, rb);
-            gap = MAX (gap, hypot (ra[0] - rb[0], ra[1] - rb[1]));
-          }
-      if (j->inertia_dof >= 0)
-        for (guint a = 0; a < j->ports->len; a++)
-          {
-            const FxPort *pa = &g_array_index (j->ports, FxPort, a);
-            const FxLinkSys *la = &sys->links[pa->link];
-            double ra[2];
-            fx_node_position (la, sys->x, pa->side ? la->n_draw : 0, ra);
-            gap = MAX (gap, hypot (ra[0] - j->pos[0], ra[1] - j->pos[1]));
-          }
+        {
+          const FxPort *pa = &g_array_index (j->ports, FxPort, a);
+          const FxLinkSys *la = &sys->links[pa->link];
+          double ra[2];
+          fx_node_position (la, sys->x, pa->side ? la->n_draw : 0, ra);
+          shortest = MIN (shortest, la->L);
+          for (guint b = a + 1; b < j->ports->len; b++)
+            {
+              const FxPort *pb = &g_array_index (j->ports, FxPort, b);
+              const FxLinkSys *lb = &sys->links[pb->link];
+              double rb[2];
+              fx_node_position (lb, sys->x, pb->side ? lb->n_draw : 0, rb);
+              worst = MAX (worst, hypot (ra[0] - rb[0], ra[1] - rb[1]));
+            }
+          if (j->inertia_dof >= 0)
+            worst = MAX (worst, hypot (ra[0] - j->pos[0], ra[1] - j->pos[1]));
+        }
+      gap = MAX (gap, worst);
+      if (worst > *ratio * shortest)
+        {
+          *ratio = worst / shortest;
+          *worst_gap = worst;
+          *joint = (int) j->joint;
+        }
     }
   return gap;
+}
+
+double
+fx_system_joint_gap (const FxSystem *sys)
+{
+  double ratio, worst_gap;
+  int joint;
+  return joint_gap_worst (sys, &ratio, &worst_gap, &joint);
+}
+
+const char *
+fx_system_joint_gap_worst (const FxSystem *sys, double *gap, double *ratio)
+{
+  int joint;
+  joint_gap_worst (sys, ratio, gap, &joint);
+  return joint < 0 ? NULL : fx_model_joint (sys->built, (guint) joint)->id;
 }
 

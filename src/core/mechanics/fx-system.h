@@ -84,6 +84,9 @@ double     fx_system_node_fraction (const FxSystem *system, guint link, guint no
 void       fx_system_point        (const FxSystem *system, guint link, double s_fraction,
                                    double *x, double *y);
 double     fx_system_joint_gap    (const FxSystem *system);
+/* The junction whose gap is largest against its shortest member link: its
+ * joint's id (NULL: no junction), its gap (m) and that ratio. */
+const char *fx_system_joint_gap_worst (const FxSystem *system, double *gap, double *ratio);
 
 /* Spatial velocity (m/s) of the point at fraction s of a model link. */
 void       fx_system_point_velocity (const FxSystem *system, guint link, double s_fraction,

@@ -45,6 +45,11 @@ typedef enum {
  * limits gets there except by a failing solution. */
 #define FX_POSITION_LIMIT 1e6
 
+/* A joint gap (physics.md §5) beyond this fraction of the shortest link at
+ * the joint stops a run: the gap measures the position reconstruction and
+ * shrinks with dt^2, so at half a link the positions mean nothing. */
+#define FX_JOINT_GAP_LIMIT 0.5
+
 typedef struct _FxIntegrator FxIntegrator;
 
 /* The integrator steps `system` (borrowed; it must outlive the integrator). */
@@ -59,8 +64,9 @@ void          fx_integrator_report (FxIntegrator *integrator, FxStepReport *repo
  * finite, or whose energy balance is not at round-off) is split in two, on
  * its own, down to dt / 4096 (docs/theory.md §7); the next step starts at the
  * finest level the last one needed and coarsens one level after 4 clean
- * steps. On failure even at dt/4096, or when the state leaves the
- * +-FX_POSITION_LIMIT box, the error names the time, the residual and the
+ * steps. On failure even at dt/4096, when the state leaves the
+ * +-FX_POSITION_LIMIT box, or when the ends at a joint come apart by more
+ * than FX_JOINT_GAP_LIMIT of a link there, the error names the time, the residual and the
  * smallest substep; no non-finite number is ever reported. */
 gboolean      fx_integrator_step   (FxIntegrator *integrator, double dt,
                                     FxStepReport *report, GError **error);
