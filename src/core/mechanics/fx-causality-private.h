@@ -76,6 +76,8 @@ void      cx_explain_infeasible      (Problem *p, GPtrArray *conflicts);
 void      cx_tier3_clear     (Tier3 *t);
 gboolean  cx_regularise      (const FxModel *model, gboolean *split, Tier3 *out);
 gboolean  cx_exact_tier1     (const FxModel *model, Tier3 *out);
+/* Whether the model as drawn has an assignment (cx_exact_tier1's answer). */
+gboolean  cx_tier1_possible  (const FxModel *model);
 void      cx_add_regulariser (GArray *regs, const FxModel *model, guint joint, FxChannel channel);
 void      cx_add_tier3_regularisers (FxAssignment *a, const FxModel *model, const gboolean *split,
                                      const Tier3 *t3);

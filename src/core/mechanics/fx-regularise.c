@@ -534,3 +534,13 @@ cx_exact_tier1 (const FxModel *model, Tier3 *out)
   *out = t;
   return TRUE;
 }
+
+gboolean
+cx_tier1_possible (const FxModel *model)
+{
+  Tier3 t;
+  if (!cx_exact_tier1 (model, &t))
+    return FALSE;
+  cx_tier3_clear (&t);
+  return TRUE;
+}
