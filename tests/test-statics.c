@@ -612,6 +612,7 @@ test_runner_settle (void)
 {
   g_autoptr (FxModel) m = simply_supported (10.0, FALSE);
   m->dt = 0.01;
+  fx_model_add_probe (m, "mid", "beam", 0.5);
   g_autoptr (GError) error = NULL;
   g_autoptr (FxRunner) r = fx_runner_new (m, &error);
   g_assert_no_error (error);
@@ -625,6 +626,12 @@ test_runner_settle (void)
   guint mid = settled->node_offset[0] + 16;
   double w = -settled->y[mid];
   g_assert_cmpfloat (w, >, 1.6e-4);
+  /* the probe at mid-span reads the diagram's F L/4 (physics.md §14), not
+   * the mean of the two elements' moments there (46.6 of the 50 N m a
+   * teacher expects on the app's plot, on a coarser beam) */
+  double M_probe = settled->probe_values[FX_PROBE_M];
+  g_test_message ("settled probe at mid-span: M = %.9g N m (F L/4 = 5)", M_probe);
+  g_assert_cmpfloat (fabs (fabs (M_probe) - 5.0), <, 1e-6 * 5.0);
 
   /* play on for 0.2 s: it stays where it settled */
   fx_runner_set_horizon (r, 0.2);

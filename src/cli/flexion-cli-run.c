@@ -122,15 +122,10 @@ flexion_cli_probe_values (const FxSystem *sys, const FxModel *model, guint p, gb
 {
   const FxProbe *probe = fx_model_probe (model, p);
   guint link = (guint) fx_model_find_link (model, probe->link);
-  fx_system_probe_values (sys, link, probe->s, v);
   if (settled)
-    {
-      double d[FX_DIAGRAM_N_VALUES];
-      fx_system_diagram_at (sys, link, probe->s, d);
-      v[FX_PROBE_N] = d[FX_DIAGRAM_N];
-      v[FX_PROBE_V] = d[FX_DIAGRAM_V];
-      v[FX_PROBE_M] = d[FX_DIAGRAM_M];
-    }
+    fx_system_settled_probe_values (sys, link, probe->s, v);
+  else
+    fx_system_probe_values (sys, link, probe->s, v);
 }
 
 void

@@ -279,3 +279,31 @@ fx_system_diagram_at (const FxSystem *sys, guint link, double s, double values[F
     }
   memset (values, 0, sizeof (double) * FX_DIAGRAM_N_VALUES);
 }
+
+void
+fx_system_settled_probe_values (const FxSystem *sys, guint link, double s,
+                                double values[FX_PROBE_N_VALUES])
+{
+  double d[FX_DIAGRAM_N_VALUES];
+
+  fx_system_probe_values (sys, link, s, values);
+  fx_system_diagram_at (sys, link, s, d);
+  values[FX_PROBE_N] = d[FX_DIAGRAM_N];
+  values[FX_PROBE_V] = d[FX_DIAGRAM_V];
+  values[FX_PROBE_M] = d[FX_DIAGRAM_M];
+}
+
+void
+fx_step_frame_settled_probes (FxStepFrame *f, const FxSystem *sys)
+{
+  const FxModel *model = fx_system_model (sys);
+
+  for (guint p = 0; p < f->n_probes; p++)
+    {
+      const FxProbe *probe = fx_model_probe (model, p);
+      int l = fx_model_find_link (model, probe->link);
+      if (l >= 0)
+        fx_system_settled_probe_values (sys, (guint) l, probe->s,
+                                        &f->probe_values[FX_PROBE_N_VALUES * p]);
+    }
+}

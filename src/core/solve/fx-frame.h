@@ -98,6 +98,16 @@ FxStepFrame *fx_step_frame_new_from_model (const FxModel *model);
 void         fx_system_diagram_at (const FxSystem *system, guint link, double s,
                                    double values[FX_DIAGRAM_N_VALUES]);
 
+/* A probe's values on a settled state (physics.md §14): those of
+ * fx_system_probe_values with N, V and M as the diagram reads them
+ * (fx_system_diagram_at), so that the probe and the diagram agree. */
+void         fx_system_settled_probe_values (const FxSystem *system, guint link, double s,
+                                             double values[FX_PROBE_N_VALUES]);
+
+/* The frame of a settled state: its probes read as
+ * fx_system_settled_probe_values does. */
+void         fx_step_frame_settled_probes (FxStepFrame *frame, const FxSystem *system);
+
 /* For fx-frame.c: fills frame->diagram from the system's state. */
 void         fx_step_frame_fill_diagram (FxStepFrame *frame, const FxSystem *system);
 

@@ -216,6 +216,8 @@ solver_settle (FxRunner *r)
       FxStepReport report;
       fx_integrator_report (r->integrator, &report);
       frame = fx_step_frame_new (r->system, &report, step);
+      /* a probe on a settled state reads what the diagram shows */
+      fx_step_frame_settled_probes (frame, r->system);
     }
   g_mutex_lock (&r->lock);
   r->settling = FALSE;
