@@ -9,12 +9,15 @@
  * number is, bit for bit, what the CLI's CSV files hold. */
 #include "flexion-private.h"
 #include "fx-advice.h"
+#include "fx-frame.h"
 #include "fx-integrator.h"
 #include "fx-matrix.h"
 #include "fx-measure.h"
+#include "fx-statics.h"
 #include "fx-system.h"
 
 #include <math.h>
+#include <string.h>
 
 /**
  * FlexionSimulation:
@@ -48,6 +51,8 @@ struct _FlexionSimulation {
   GArray *probes;           /* FX_PROBE_N_VALUES per probe per frame */
   GArray *reactions;        /* FX_REACTION_N_VALUES per joint per frame */
   guint n_frames;           /* frames so far; the arrays hold the kept ones */
+  double t_origin;          /* steps count from here: 0, or the last settle's t */
+  guint frames_at_origin;   /* n_frames then */
   gboolean keep_history;    /* FALSE: the arrays hold the newest frame only */
   GError *failure;          /* a step failed: no more steps */
 };
@@ -120,9 +125,10 @@ build_error (GError **error, GError *src, const FxModel *model)
   g_error_free (src);
 }
 
-/* Appends the current state's report, probe values and reactions. */
+/* Appends the current state's report, probe values and reactions; a
+ * settled state's probes read the diagram's N, V, M (physics.md §14). */
 static void
-record_frame (FlexionSimulation *self, const FxStepReport *report)
+record_frame (FlexionSimulation *self, const FxStepReport *report, gboolean settled)
 {
   const FxModel *m = self->fx;
   guint n_probes = m->probes->len, n_joints = m->joints->len;
@@ -142,8 +148,12 @@ record_frame (FlexionSimulation *self, const FxStepReport *report)
   for (guint p = 0; p < n_probes; p++)
     {
       const FxProbe *probe = fx_model_probe (m, p);
-      fx_system_probe_values (self->system, (guint) fx_model_find_link (m, probe->link), probe->s,
-                              &g_array_index (self->probes, double, p0 + FX_PROBE_N_VALUES * p));
+      guint link = (guint) fx_model_find_link (m, probe->link);
+      double *v = &g_array_index (self->probes, double, p0 + FX_PROBE_N_VALUES * p);
+      if (settled)
+        fx_system_settled_probe_values (self->system, link, probe->s, v);
+      else
+        fx_system_probe_values (self->system, link, probe->s, v);
     }
   g_array_set_size (self->reactions, r0 + FX_REACTION_N_VALUES * n_joints);
   if (n_joints > 0)
@@ -195,7 +205,8 @@ flexion_simulation_new (FlexionModel *model, GCancellable *cancellable, GError *
   self->holds = g_new (guint8, MAX (self->fx->joints->len, 1));
   fx_system_holds (self->system, self->holds);
   fx_integrator_report (self->integrator, &report);
-  record_frame (self, &report);
+  record_frame (self, &report, FALSE);
+  self->frames_at_origin = 1;
   return g_steal_pointer (&self);
 }
 
@@ -311,7 +322,7 @@ step_once (FlexionSimulation *self, GError **error)
       g_propagate_error (error, g_error_copy (self->failure));
       return FALSE;
     }
-  record_frame (self, &report);
+  record_frame (self, &report, FALSE);
   return TRUE;
 }
 
@@ -366,7 +377,7 @@ flexion_simulation_run_until (FlexionSimulation *self, double t, GCancellable *c
   gboolean ok = TRUE;
 
   g_return_val_if_fail (FLEXION_IS_SIMULATION (self), FALSE);
-  steps = ceil (t / self->fx->dt - 1e-9);
+  steps = ceil ((t - self->t_origin) / self->fx->dt - 1e-9);
   if (!isfinite (t) || steps > FX_MAX_STEPS)
     {
       g_set_error (error, FLEXION_ERROR, FLEXION_ERROR_INVALID,
@@ -375,7 +386,7 @@ flexion_simulation_run_until (FlexionSimulation *self, double t, GCancellable *c
       return FALSE;
     }
   flexion_cancel_begin (&scope, cancellable);
-  while (ok && (double) (self->n_frames - 1) < steps)
+  while (ok && (double) (self->n_frames - self->frames_at_origin) < steps)
     ok = !flexion_cancel_check (cancellable, error) && step_once (self, error);
   flexion_cancel_end (&scope);
   return ok;
@@ -396,6 +407,99 @@ flexion_simulation_run (FlexionSimulation *self, GCancellable *cancellable, GErr
 {
   g_return_val_if_fail (FLEXION_IS_SIMULATION (self), FALSE);
   return flexion_simulation_run_until (self, self->fx->t_end, cancellable, error);
+}
+
+/**
+ * flexion_simulation_settle:
+ * @self: a simulation
+ * @t: the time whose loads are held, s (0 to the model's end time)
+ * @cancellable: (nullable): stops the settle between its iterations
+ * @error: return location for an error
+ *
+ * Settles the structure: the static equilibrium near the current state
+ * with the loads frozen at their values at @t (physics.md §14), as
+ * `flexion-cli statics --at` @t finds it from the drawn state, with the
+ * same numbers, bit for bit, when the simulation has not stepped. The
+ * settled state is added as a frame at time @t: at rest, its probes read
+ * N, V and M as the diagram does (element end forces), its reactions are
+ * the supports' at rest. Steps after it go on from the settled state, Δt
+ * by Δt from @t (a preloaded structure, then released or struck).
+ *
+ * A model without an equilibrium near the state raises
+ * [error@Flexion.Error.SOLVER] with the sentence `flexion-cli statics`
+ * prints ("no static equilibrium: …"); nothing to settle (no load at @t,
+ * or a model statics does not take) and @t outside the model's time
+ * range raise [error@Flexion.Error.INVALID]. A failed or cancelled settle
+ * leaves the simulation as it was.
+ *
+ * ```python
+ * sim = Flexion.Simulation.new(model, None)
+ * sim.settle(1.0, None)
+ * print(sim.get_probe("AE", Flexion.ProbeValue.N), sim.get_reaction("A", Flexion.Reaction.FY))
+ * ```
+ *
+ * Returns: %TRUE if the settled state was added as a frame
+ */
+gboolean
+flexion_simulation_settle (FlexionSimulation *self, double t, GCancellable *cancellable,
+                           GError **error)
+{
+  FlexionCancel scope;
+  FxStepReport report;
+  FxStaticsReport settled;
+  GError *local = NULL;
+  gboolean ok;
+
+  g_return_val_if_fail (FLEXION_IS_SIMULATION (self), FALSE);
+  if (!(t >= 0.0 && t <= self->fx->t_end))
+    {
+      g_set_error (error, FLEXION_ERROR, FLEXION_ERROR_INVALID,
+                   "the settle time %g s is outside the model's time range, 0 to %g s", t,
+                   self->fx->t_end);
+      return FALSE;
+    }
+  if (flexion_cancel_check (cancellable, error))
+    return FALSE;
+  flexion_cancel_begin (&scope, cancellable);
+  ok = fx_statics_settle (self->system, t, &settled, &local);
+  flexion_cancel_end (&scope);
+  if (!ok)
+    {
+      if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_propagate_error (error, local);
+      else if (g_error_matches (local, FX_STATICS_ERROR, FX_STATICS_ERROR_NO_LOAD)
+               || g_error_matches (local, FX_STATICS_ERROR, FX_STATICS_ERROR_UNSUPPORTED))
+        {
+          g_set_error_literal (error, FLEXION_ERROR, FLEXION_ERROR_INVALID, local->message);
+          g_error_free (local);
+        }
+      else
+        {
+          g_set_error (error, FLEXION_ERROR, FLEXION_ERROR_SOLVER, "%s%s",
+                       g_str_has_prefix (local->message, "no static equilibrium")
+                         ? "" : "no static equilibrium: ", local->message);
+          g_error_free (local);
+        }
+      return FALSE;
+    }
+  /* the dynamics go on from here with a fresh integrator: the old one's
+   * predictor and substep level belong to the motion before (as Play
+   * after Settle in the app) */
+  fx_integrator_free (self->integrator);
+  self->integrator = fx_integrator_new (self->system, self->fx->tolerance,
+                                        self->fx->max_iterations);
+  g_clear_error (&self->failure);
+  fx_integrator_report (self->integrator, &report);
+  record_frame (self, &report, TRUE);
+  /* the reactions of the static solve's own multipliers, which balance
+   * the loads to round-off (those `flexion-cli statics` writes) */
+  memcpy (&g_array_index (self->reactions, double,
+                          self->reactions->len - FX_REACTION_N_VALUES * settled.n_joints),
+          settled.reactions, sizeof (double) * FX_REACTION_N_VALUES * settled.n_joints);
+  fx_statics_report_clear (&settled);
+  self->t_origin = t;
+  self->frames_at_origin = self->n_frames;
+  return TRUE;
 }
 
 /* ------------------------------------------------------------ frames */

@@ -27,6 +27,8 @@ gboolean flexion_simulation_run_until (FlexionSimulation *self, double t,
                                        GCancellable *cancellable, GError **error);
 gboolean flexion_simulation_run       (FlexionSimulation *self, GCancellable *cancellable,
                                        GError **error);
+gboolean flexion_simulation_settle    (FlexionSimulation *self, double t,
+                                       GCancellable *cancellable, GError **error);
 
 guint    flexion_simulation_get_n_frames     (FlexionSimulation *self);
 double   flexion_simulation_get_time         (FlexionSimulation *self);

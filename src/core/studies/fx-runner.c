@@ -22,6 +22,7 @@
 #endif
 
 #include <math.h>
+#include <string.h>
 
 
 struct _FxRunner {
@@ -207,7 +208,8 @@ solver_settle (FxRunner *r)
       fx_system_hand_release (r->system);
       r->held = FALSE;
     }
-  gboolean ok = fx_statics_settle (r->system, t, NULL, &error);
+  FxStaticsReport settled;
+  gboolean ok = fx_statics_settle (r->system, t, &settled, &error);
   FxStepFrame *frame = NULL;
   if (ok)
     {
@@ -216,8 +218,12 @@ solver_settle (FxRunner *r)
       FxStepReport report;
       fx_integrator_report (r->integrator, &report);
       frame = fx_step_frame_new (r->system, &report, step);
-      /* a probe on a settled state reads what the diagram shows */
+      /* a probe on a settled state reads what the diagram shows, and the
+       * reactions are the static solve's (as flexion-cli statics writes) */
       fx_step_frame_settled_probes (frame, r->system);
+      memcpy (frame->reaction, settled.reactions,
+              sizeof (double) * FX_REACTION_N_VALUES * settled.n_joints);
+      fx_statics_report_clear (&settled);
     }
   g_mutex_lock (&r->lock);
   r->settling = FALSE;
