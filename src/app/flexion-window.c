@@ -338,6 +338,22 @@ on_pointer_moved (FlexionWindow *self, double x, double y)
   gtk_inscription_set_text (self->pointer_label, buf);
 }
 
+/* The model's "view" (docs/model-format.md): a statics lesson opens on
+ * its answer, settled and with its diagram, through the same actions as
+ * the user's (so the menu shows the diagram chosen). */
+static void
+apply_model_view (FlexionWindow *self)
+{
+  static const char *const diagrams[] = { "none", "N", "V", "M" };
+  const FxModel *m = model (self);
+
+  if (m->view_diagram >= 0 && m->view_diagram < (int) G_N_ELEMENTS (diagrams))
+    g_action_group_activate_action (G_ACTION_GROUP (self), "diagram",
+                                    g_variant_new_string (diagrams[m->view_diagram]));
+  if (m->view_settled)
+    g_action_group_activate_action (G_ACTION_GROUP (self), "settle", NULL);
+}
+
 void
 flexion_window_set_document (FlexionWindow *self, FxDocument *doc)
 {
@@ -365,6 +381,7 @@ flexion_window_set_document (FlexionWindow *self, FxDocument *doc)
   update_history (self);
   update_selection_actions (self);
   update_time (self);
+  apply_model_view (self);
 }
 
 FxDocument *

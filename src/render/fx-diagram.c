@@ -11,6 +11,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -413,6 +414,37 @@ labels (const Draw *d)
     }
 }
 
+static int
+by_value (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* The largest ordinate, m: FX_DIAGRAM_SPAN of the model's size, but no more
+ * than FX_DIAGRAM_MEMBER_SPAN of a typical (the median) link's chord, so
+ * that a truss's bands stay near their members (at 0.15 of the Warren
+ * truss's 6 m, 0.9 m bands covered the neighbouring 2 m members). */
+static double
+diagram_span (const FxStepFrame *f, double size)
+{
+  double span = FX_DIAGRAM_SPAN * size;
+  g_autofree double *chord = g_new (double, MAX (f->n_links, 1));
+  guint n = 0;
+
+  for (guint l = 0; l < f->n_links; l++)
+    {
+      guint a = f->node_offset[l], b = f->node_offset[l + 1];
+      if (b > a + 1 && isfinite (f->x[a]) && isfinite (f->x[b - 1]))
+        chord[n++] = hypot (f->x[b - 1] - f->x[a], f->y[b - 1] - f->y[a]);
+    }
+  if (n == 0)
+    return span;
+  qsort (chord, n, sizeof (double), by_value);
+  double median = chord[n / 2];
+  return median > 0 ? MIN (span, FX_DIAGRAM_MEMBER_SPAN * median) : span;
+}
+
 void
 scene_draw_diagram (const Scene *sc, FxDiagramView view)
 {
@@ -426,7 +458,7 @@ scene_draw_diagram (const Scene *sc, FxDiagramView view)
   double size = MAX (box[1] - box[0], box[3] - box[2]);
   if (!(size > 0))
     return;
-  Draw d = { sc, view, FX_DIAGRAM_SPAN * size / top };
+  Draw d = { sc, view, diagram_span (f, size) / top };
   double pos[3], neg[3];
   sign_colours (sc, pos, neg);
   cairo_save (sc->cr);

@@ -33,6 +33,8 @@ typedef enum {
 /* The diagram spans this fraction of the model's size (the larger side
  * of the frame's box) at its largest value. */
 #define FX_DIAGRAM_SPAN 0.15
+/* ... and at most this fraction of the median link's length. */
+#define FX_DIAGRAM_MEMBER_SPAN 0.25
 
 /* "none", "N", "V", "M" (case-insensitive; "" is none). FALSE for anything else. */
 gboolean    fx_diagram_view_parse (const char *text, FxDiagramView *view);

@@ -1,12 +1,14 @@
 /* test-ui-settle.c: the Settle action (physics.md §14, issue 30): on the
- * Warren truss example, Settle (Ctrl+T) finds the static equilibrium at the
- * time every ramp is full, shows it (the reactions of the method of
- * joints), and Play continues from it at rest. */
+ * Warren truss example, which opens settled with its N diagram (its
+ * "view"), Settle (Ctrl+T) finds the static equilibrium at the time every
+ * ramp is full, shows it (the reactions and member forces of the method
+ * of joints), and Play continues from it at rest. */
 #include "ui-harness.h"
 #include "flexion-window-private.h"
 #include "flexion-canvas.h"
 #include "flexion-simulation.h"
 #include "fx-measure.h"
+#include "fx-diagram.h"
 
 #include <math.h>
 
@@ -36,11 +38,24 @@ test_settle_truss (void)
   g_autoptr (GFile) file = g_file_new_for_path (path);
   g_assert_true (flexion_window_load_example (win, file));
   FlexionSimulation *sim = flexion_window_get_simulation (win);
+  FlexionCanvas *canvas = FLEXION_CANVAS (flexion_window_get_canvas (win));
 
+  /* the example opens settled, its member forces shown ("view") */
+  g_assert_null (win->cannot_run);
+  g_assert_true (ui_wait_until (settled, sim, 60));
+  g_assert_cmpint (flexion_canvas_get_diagram (canvas), ==, FX_DIAGRAM_VIEW_N);
+  const FxStepFrame *f = flexion_simulation_get_frame (sim);
+  g_assert_cmpfloat (f->t, ==, 1.0);
+  /* probe AE (the sixth) reads the diagram's N: 1.83 kN compression */
+  double ae = f->probe_values[5 * FX_PROBE_N_VALUES + FX_PROBE_N];
+  g_test_message ("opened settled: AE N = %.6g N (method of joints -1828.3)", ae);
+  g_assert_cmpfloat (fabs (ae + 4750.0 / 3 / sin (G_PI / 3)), <, 1e-3 * 1828.3);
+
+  /* Settle (Ctrl+T) again from there: the same equilibrium */
   g_action_group_activate_action (G_ACTION_GROUP (win), "settle", NULL);
   g_assert_null (win->cannot_run);
   g_assert_true (ui_wait_until (settled, sim, 60));
-  const FxStepFrame *f = flexion_simulation_get_frame (sim);
+  f = flexion_simulation_get_frame (sim);
   /* the ramps are full at 1 s: the method of joints' reactions */
   g_test_message ("settled at t = %g s: A.fy %.9g N, D.fy %.9g N", f->t,
                   f->reaction[FX_REACTION_FY], f->reaction[3 * FX_REACTION_N_VALUES + FX_REACTION_FY]);

@@ -731,6 +731,21 @@ read_settings (Report *r, FxModel *model, JsonObject *root)
       fx_io_read_number (r, o, "regularisation", "mass_fraction", FALSE,
                    &model->regularisation_mass_fraction);
     }
+  if ((o = fx_io_read_object (r, root, NULL, "view", FALSE)))
+    {
+      static const char *const view_keys[] = { "settled", "diagram", NULL };
+      static const char *const diagrams[] = { "none", "N", "V", "M" };
+      fx_io_check_keys (r, o, "view", view_keys);
+      fx_io_read_bool (r, o, "view", "settled", &model->view_settled);
+      if ((name = fx_io_read_name (r, o, "view", "diagram", FALSE)))
+        {
+          for (guint k = 0; k < G_N_ELEMENTS (diagrams) && model->view_diagram < 0; k++)
+            if (g_str_equal (name, diagrams[k]))
+              model->view_diagram = (int) k;
+          if (model->view_diagram < 0)
+            fx_io_report_bad_name (r, "view", "diagram", name, "\"none\", \"N\", \"V\", \"M\"");
+        }
+    }
 }
 
 static void
@@ -777,7 +792,7 @@ fx_io_read_model (Report *r, JsonNode *root)
 {
   static const char *const keys[] = {
     "format", "version", "name", "description", "joints", "links", "bodies", "loads", "motors",
-    "springs", "probes", "drags", "gravity", "time", "solver", "seed", "regularisation", NULL
+    "springs", "probes", "drags", "gravity", "time", "solver", "seed", "regularisation", "view", NULL
   };
   JsonObject *o;
   FxModel *model;

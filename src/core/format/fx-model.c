@@ -140,6 +140,7 @@ fx_model_new (void)
   model->tolerance = 1e-12;
   model->max_iterations = 20;
   model->regularisation_mass_fraction = FX_DEFAULT_REGULARISATION;
+  model->view_diagram = -1;
   return model;
 }
 
@@ -313,6 +314,8 @@ fx_model_copy (const FxModel *model)
   copy->max_iterations = model->max_iterations;
   copy->seed = model->seed;
   copy->regularisation_mass_fraction = model->regularisation_mass_fraction;
+  copy->view_settled = model->view_settled;
+  copy->view_diagram = model->view_diagram;
   copy_joints (copy->joints, model->joints);
   copy_links (copy->links, model->links);
   copy_loads (copy->loads, model->loads);

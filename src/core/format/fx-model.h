@@ -295,6 +295,11 @@ typedef struct {
   /* regularisation.mass_fraction: epsilon of the regularising inertia
    * (docs/theory.md), 0 < epsilon <= 1, default 0.01 */
   double regularisation_mass_fraction;
+  /* view: how the app opens the model. view.settled: settled (as its
+   * Settle does before anything has run); view.diagram: -1 unset, else
+   * the diagram shown, 0 none, 1 N, 2 V, 3 M (FxDiagramView's order) */
+  gboolean view_settled;
+  int view_diagram;
 
   /* private: the id look-up's table (fx-model-index.h), made on first use;
    * a model copied field by field must not share it */
