@@ -58,8 +58,8 @@ print_report (const FxModel *model, const FxStaticsReport *rep, const guint8 *ho
   printf ("strain energy %.6g J; 1/2 sum F.u %.6g J (Clapeyron: equal for a linear problem "
           "loaded from an unstressed state)\n", rep->strain_energy, rep->clapeyron_work);
   printf ("momentum rows of the settled state balance to %.2g of their largest term%s\n",
-          rep->balance, rep->balance < 1e-12 ? "" : " (the stresses were not corrected: "
-          "more than 1500 unknowns; Play may move it slightly)");
+          rep->balance, rep->balance < 1e-12 ? "" : " (not round-off: the stresses alone "
+          "cannot balance every row, so Play may move it slightly)");
   if (rep->noise_left_out)
     printf ("note: the model's noise is left out (its mean is zero)\n");
 }

@@ -128,7 +128,10 @@ def test_readme_python_lines(source_root):
     p = subprocess.run([sys.executable, "-c", script], cwd=source_root, capture_output=True,
                        text=True, timeout=300, stdin=subprocess.DEVNULL)
     assert p.returncode == 0, p.stderr
-    first, second = p.stdout.splitlines()
+    first, second, third = p.stdout.splitlines()
     t, H, worst = (float(v) for v in first.split())
     assert abs(t - 0.5) < 1e-9 and H > 0 and worst < 1e-10 * H
     assert len(second.strip("[]").split(",")) == 3
+    # the settled Warren truss: AE in compression by the method of joints
+    ae, r_a = (float(v) for v in third.split())
+    assert abs(ae + 1828.26) < 2 and abs(r_a - 1583.33) < 0.01

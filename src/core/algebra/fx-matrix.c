@@ -691,6 +691,16 @@ fx_matrix_get (const FxMatrix *m, guint i, guint j)
 }
 
 gboolean
+fx_matrix_pattern (const FxMatrix *m, const int **Ap, const int **Ai)
+{
+  if (!m->analyzed || m->Ap == NULL)
+    return FALSE;
+  *Ap = m->Ap;
+  *Ai = m->Ai;
+  return TRUE;
+}
+
+gboolean
 fx_matrix_in_pattern (const FxMatrix *m, guint i, guint j)
 {
   if (!m->analyzed || i >= m->n || j >= m->n)

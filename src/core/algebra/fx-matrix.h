@@ -93,6 +93,9 @@ double         fx_matrix_get        (const FxMatrix *m, guint i, guint j);
 gboolean       fx_matrix_in_pattern (const FxMatrix *m, guint i, guint j);
 
 guint          fx_matrix_size       (const FxMatrix *m);
+/* The recorded pattern, by column with rows sorted: the entries
+ * (Ai[k], j) for Ap[j] <= k < Ap[j + 1]. FALSE before fx_matrix_analyze. */
+gboolean       fx_matrix_pattern    (const FxMatrix *m, const int **Ap, const int **Ai);
 FxMatrixKind   fx_matrix_kind       (const FxMatrix *m);  /* the path in use */
 const char    *fx_matrix_describe   (const FxMatrix *m);  /* "sparse LU (KLU), 4 210 non-zeros" */
 guint          fx_matrix_n_factorizations (const FxMatrix *m);
