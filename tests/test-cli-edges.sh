@@ -102,13 +102,15 @@ json.dump({"format": "flexion-model", "version": 1, "time": {"dt": 0.01, "end": 
           open(sys.argv[1], "w"))
 PY
 # 3 GB of address space: the 2.16 GB it took before the refusal would not fit
-# (a sanitizer build cannot start under ulimit -v: then without it)
+# (a sanitizer build cannot start under ulimit -v: then without it). The
+# elements' estimate is 1.0 GB since issue 31 measured it again without the
+# matrix's pattern in it (it was 1.5 GB): under 900M they alone do not fit.
 vlimit=3000000
 ( ulimit -v $vlimit; exec "$cli" --version ) >/dev/null 2>&1 || vlimit=unlimited
 rc=0
-( ulimit -v $vlimit; exec "$cli" check "$tmp/million.flexion" --max-memory 1G ) \
+( ulimit -v $vlimit; exec "$cli" check "$tmp/million.flexion" --max-memory 900M ) \
   >"$tmp/million.out" 2>"$tmp/million.err" </dev/null || rc=$?
-expect_status million 2 "a 10^6-element link under --max-memory 1G is refused (exit 2), within 3 GB"
+expect_status million 2 "a 10^6-element link under --max-memory 900M is refused (exit 2), within 3 GB"
 if grep -q "model's elements would need" "$tmp/million.err"; then
   ok "the refusal counts the elements' memory"
 else

@@ -1,6 +1,7 @@
 /* test-matrix.c: the Newton matrix's three solvers agree, find singular
  * matrices, and notice an entry outside the recorded pattern. */
 #include "fx-matrix.h"
+#include "fx-memory.h"
 #include "test-models.h"
 
 #include <math.h>
@@ -200,6 +201,48 @@ test_memory_limit (void)
   g_assert_cmpuint (fx_memory_limit_get (), >, 1000);
 }
 
+/* Every byte the matrix takes is booked before it is allocated and given
+ * back when it is freed (issue 31, item 4): the pattern's recording is
+ * refused on its way, within the limit, and the analysis then says so; a
+ * matrix that fits books its pattern and path (KLU's analysis block by
+ * block) and the ledger is back where it was after fx_matrix_free. */
+static void
+test_memory_ledger (void)
+{
+  const guint n = 20000;
+  guint64 before = fx_memory_reserved ();
+
+  for (FxMatrixKind k = FX_MATRIX_AUTO; k <= FX_MATRIX_SPARSE; k++)
+    {
+      fx_memory_mark_peak ();
+      FxMatrix *m = fx_matrix_new (n, k);
+      fill (m, n, 1, FALSE);
+      g_assert_true (fx_matrix_analyze (m, NULL));
+      fill (m, n, 1, FALSE);
+      g_assert_cmpint (fx_matrix_factorize (m), ==, FX_MATRIX_OK);
+      /* the pattern (7 entries a row) and the path at least */
+      g_assert_cmpuint (fx_memory_reserved () - before, >, (guint64) n * 7 * sizeof (int));
+      g_assert_cmpuint (fx_memory_peak (), >=, fx_memory_reserved ());
+      fx_matrix_free (m);
+      g_assert_cmpuint (fx_memory_reserved (), ==, before);
+    }
+
+  /* room for a tenth of the recording: refused while it records */
+  GError *error = NULL;
+  fx_memory_limit_set (before + 100000);
+  fx_memory_mark_peak ();
+  FxMatrix *m = fx_matrix_new (n, FX_MATRIX_AUTO);
+  fill (m, n, 1, TRUE);
+  g_assert_cmpuint (fx_memory_peak (), <=, before + 100000);
+  g_assert_false (fx_matrix_analyze (m, &error));
+  g_assert_error (error, FX_MATRIX_ERROR, FX_MATRIX_ERROR_TOO_LARGE);
+  g_assert_nonnull (strstr (error->message, "pattern"));
+  g_clear_error (&error);
+  fx_matrix_free (m);
+  g_assert_cmpuint (fx_memory_reserved (), ==, before);
+  fx_memory_limit_set (0);
+}
+
 /* The frame-earthquake example with its upper left column at 5000
  * elements: KLU is predicted cheaper than the band (1.5e7 against 2.6e7),
  * but its pivots leave the diagonal once per element and the fill, left to
@@ -263,6 +306,7 @@ main (int argc, char **argv)
   g_test_add_func ("/matrix/singular", test_singular);
   g_test_add_func ("/matrix/pattern-grows", test_pattern_grows);
   g_test_add_func ("/matrix/memory-limit", test_memory_limit);
+  g_test_add_func ("/matrix/memory-ledger", test_memory_ledger);
   g_test_add_func ("/matrix/klu-fill-bound", test_klu_fill_bound);
   return g_test_run ();
 }

@@ -30,12 +30,21 @@ struct _FxMatrix {
   guint n;
   FxMatrixKind requested, kind;
   gboolean analyzed;
-  GArray *recorded;          /* Entry: the pattern being discovered, or entries outside it */
+  /* the pattern being discovered, or entries outside it: every entry booked
+   * in the memory ledger before it grows (a 10^6-element link recorded
+   * 1.1 GB before the limit was looked at, issue 31, item 4) */
+  Entry *rec;
+  gsize rec_len, rec_cap;
+  guint64 rec_booked;        /* bytes of rec in the ledger */
+  GError *rec_refused;       /* why the limit refused the recording more room */
+  guint64 rec_calls;         /* fx_matrix_add calls recorded (before the cache below) */
+  Entry *rec_seen;           /* the last entries recorded, hashed (REC_SEEN_BITS) */
   gboolean pattern_changed;
 
   /* the pattern, compressed by column (rows sorted); the diagonal always in */
   int *Ap, *Ai;
   guint nnz;
+  guint64 pattern_booked;    /* Ap and Ai in the ledger */
 
   /* banded: A(i, j) at row p[j], column kl + ku + p[i] - p[j] of AB */
   guint kl, ku;
@@ -52,8 +61,9 @@ struct _FxMatrix {
    * the same order every time, so the slot of the k-th call is remembered
    * and only checked (a binary search when it does not match) */
   double *Ax;
-  guint *seq_i, *seq_j, *seq_slot;
+  guint *seq_slot;
   guint seq_len, seq_cap, cursor;
+  guint64 seq_booked;        /* seq_slot's growth beyond what the path booked */
   klu_common common;
   klu_symbolic *symbolic;
   klu_numeric *numeric;
@@ -68,6 +78,8 @@ struct _FxMatrix {
   double band_cost, sparse_cost;  /* both paths' predictions, as compared */
   char *description;
 };
+
+#define MATRIX_ADVICE _("use fewer elements per link or fewer links")
 
 /* ------------------------------------------------------------ memory limit */
 
@@ -138,23 +150,90 @@ over_bound (size_t bytes)
   return TRUE;
 }
 
+/* While this thread's `klu_booking` is set (KLU's symbolic analysis), every
+ * block KLU asks for is booked in the memory ledger first and refused
+ * (NULL: KLU_OUT_OF_MEMORY) when the limit has no room: AMD's workspace on
+ * A + A^T is several times the pattern, and it was counted nowhere. Each
+ * block carries a header with the bytes it booked, which its free gives
+ * back (a symbolic object keeps its bytes until it is freed). */
+static _Thread_local gboolean klu_booking;
+
+typedef union { guint64 booked; max_align_t align; } BlockHeader;
+
+static void *
+booked_block (void *raw, guint64 booked)
+{
+  if (raw == NULL)
+    {
+      fx_memory_release (booked);
+      return NULL;
+    }
+  ((BlockHeader *) raw)->booked = booked;
+  return (BlockHeader *) raw + 1;
+}
+
+/* The bytes to book for a block of `bytes`, or FALSE if the limit refuses them. */
+static gboolean
+book_block (size_t bytes, guint64 *booked)
+{
+  *booked = 0;
+  if (over_bound (bytes) || bytes > G_MAXSIZE - sizeof (BlockHeader))
+    return FALSE;
+  if (!klu_booking)
+    return TRUE;
+  *booked = bytes + sizeof (BlockHeader);
+  return fx_memory_reserve (*booked, "", "", NULL);
+}
+
 static void *
 bounded_malloc (size_t bytes)
 {
-  return over_bound (bytes) ? NULL : malloc (bytes);
+  guint64 booked;
+  if (!book_block (bytes, &booked))
+    return NULL;
+  return booked_block (malloc (bytes + sizeof (BlockHeader)), booked);
 }
 
 static void *
 bounded_calloc (size_t count, size_t size)
 {
-  return size > 0 && over_bound (count > G_MAXSIZE / size ? G_MAXSIZE : count * size)
-         ? NULL : calloc (count, size);
+  size_t bytes = size > 0 && count > G_MAXSIZE / size ? G_MAXSIZE : count * size;
+  guint64 booked;
+  if (!book_block (bytes, &booked))
+    return NULL;
+  return booked_block (calloc (1, bytes + sizeof (BlockHeader)), booked);
+}
+
+static void
+bounded_free (void *p)
+{
+  if (p == NULL)
+    return;
+  BlockHeader *h = (BlockHeader *) p - 1;
+  fx_memory_release (h->booked);
+  free (h);
 }
 
 static void *
 bounded_realloc (void *p, size_t bytes)
 {
-  return over_bound (bytes) ? NULL : realloc (p, bytes);
+  if (p == NULL)
+    return bounded_malloc (bytes);
+  guint64 booked;
+  if (!book_block (bytes, &booked))
+    return NULL;
+  BlockHeader *h = (BlockHeader *) p - 1;
+  guint64 old = h->booked;
+  void *raw = realloc (h, bytes + sizeof (BlockHeader));
+  if (raw == NULL)
+    {
+      fx_memory_release (booked);
+      return NULL;  /* the old block stays, with its booking */
+    }
+  /* (during the copy both blocks were booked) */
+  fx_memory_release (old);
+  ((BlockHeader *) raw)->booked = booked;
+  return (BlockHeader *) raw + 1;
 }
 
 static void
@@ -168,15 +247,76 @@ install_bounded_allocator (void)
       SuiteSparse_config_malloc_func_set (bounded_malloc);
       SuiteSparse_config_calloc_func_set (bounded_calloc);
       SuiteSparse_config_realloc_func_set (bounded_realloc);
-      SuiteSparse_config_free_func_set (free);
+      SuiteSparse_config_free_func_set (bounded_free);
 #else
       SuiteSparse_config.malloc_func = bounded_malloc;
       SuiteSparse_config.calloc_func = bounded_calloc;
       SuiteSparse_config.realloc_func = bounded_realloc;
-      SuiteSparse_config.free_func = free;
+      SuiteSparse_config.free_func = bounded_free;
 #endif
       g_once_init_leave (&once, 1);
     }
+}
+
+/* -------------------------------------------------------------- recording */
+
+/* A small cache of the entries recorded last: an assembly adds each entry
+ * several times (the element's mass and stiffness blocks, the node two
+ * neighbouring elements share), and a repeat seen here is not recorded
+ * again. That leaves about one record per entry of the pattern where there
+ * were 2.5 (a link: 144 calls per element for 58 entries). An empty slot
+ * reads as (0, 0), which is on the diagonal and in every pattern anyway. */
+#define REC_SEEN_BITS 12
+
+static void
+clear_recording (FxMatrix *m)
+{
+  g_clear_pointer (&m->rec, g_free);
+  g_clear_pointer (&m->rec_seen, g_free);
+  g_clear_error (&m->rec_refused);
+  fx_memory_release (m->rec_booked);
+  m->rec_len = m->rec_cap = 0;
+  m->rec_booked = m->rec_calls = 0;
+}
+
+/* Room for more records, booked before it is allocated (the old and the
+ * new block both, while realloc may copy); FALSE, keeping the message, if
+ * the limit has no room. */
+static gboolean
+grow_recording (FxMatrix *m)
+{
+  gsize cap = MAX (1024, m->rec_cap + m->rec_cap / 2);
+  guint64 old = (guint64) m->rec_cap * sizeof (Entry), bytes = (guint64) cap * sizeof (Entry);
+
+  g_autofree char *what = g_strdup_printf (_("the pattern of the Newton matrix of %u unknowns"),
+                                           m->n);
+  if (!fx_memory_reserve (bytes, what, MATRIX_ADVICE, &m->rec_refused))
+    return FALSE;
+  m->rec = g_renew (Entry, m->rec, cap);
+  m->rec_cap = cap;
+  fx_memory_release (old);
+  m->rec_booked += bytes - old;
+  return TRUE;
+}
+
+static void
+record (FxMatrix *m, guint i, guint j)
+{
+  if (m->analyzed)
+    m->pattern_changed = TRUE;
+  m->rec_calls++;
+  if (m->rec_refused != NULL)
+    return;  /* fx_matrix_analyze says so */
+  if (m->rec_seen == NULL)
+    m->rec_seen = g_new0 (Entry, 1u << REC_SEEN_BITS);
+  guint h = (i * 0x9E3779B1u ^ j * 0x85EBCA77u) >> (32 - REC_SEEN_BITS);
+  Entry *seen = &m->rec_seen[h];
+  if (seen->i == i && seen->j == j)
+    return;
+  *seen = (Entry) { i, j };
+  if (m->rec_len == m->rec_cap && !grow_recording (m))
+    return;
+  m->rec[m->rec_len++] = (Entry) { i, j };
 }
 
 /* ------------------------------------------------------------- life cycle */
@@ -189,7 +329,6 @@ fx_matrix_new (guint n, FxMatrixKind kind)
   m->n = n;
   m->requested = kind;
   m->kind = kind;
-  m->recorded = g_array_new (FALSE, FALSE, sizeof (Entry));
   install_bounded_allocator ();
   klu_defaults (&m->common);
   /* KLU prefers the diagonal pivot unless it is below tol times the
@@ -208,6 +347,8 @@ release_solver (FxMatrix *m)
 {
   g_clear_pointer (&m->Ap, g_free);
   g_clear_pointer (&m->Ai, g_free);
+  fx_memory_release (m->pattern_booked);
+  m->pattern_booked = 0;
   g_clear_pointer (&m->perm, g_free);
   g_clear_pointer (&m->plan_perm, g_free);
   g_clear_pointer (&m->AB, gsl_matrix_free);
@@ -215,9 +356,9 @@ release_solver (FxMatrix *m)
   g_clear_pointer (&m->piv, gsl_vector_uint_free);
   g_clear_pointer (&m->work, g_free);
   g_clear_pointer (&m->Ax, g_free);
-  g_clear_pointer (&m->seq_i, g_free);
-  g_clear_pointer (&m->seq_j, g_free);
   g_clear_pointer (&m->seq_slot, g_free);
+  fx_memory_release (m->seq_booked);
+  m->seq_booked = 0;
   m->seq_len = m->seq_cap = m->cursor = 0;
   if (m->numeric)
     klu_free_numeric (&m->numeric, &m->common);
@@ -237,7 +378,7 @@ fx_matrix_free (FxMatrix *m)
   if (m == NULL)
     return;
   release_solver (m);
-  g_array_unref (m->recorded);
+  clear_recording (m);
   g_free (m);
 }
 
@@ -268,44 +409,73 @@ compare_int (gconstpointer a, gconstpointer b)
   return x < y ? -1 : x > y;
 }
 
-/* The recorded entries (and the diagonal) as a column-compressed pattern:
- * bucketed by column (an assembly records each entry many times), then
- * each column's rows sorted and made unique. */
-static void
-build_pattern (FxMatrix *m)
+/* Books a transient's `bytes` before they are allocated, or says why not. */
+static gboolean
+book (FxMatrix *m, guint64 bytes, GError **error)
 {
-  const guint n = m->n, len = m->recorded->len;
-  g_autofree guint *count = g_new0 (guint, n + 1);
-  g_autofree int *rows = g_new (int, MAX (len + n, 1));
+  g_autofree char *what = g_strdup_printf (_("the analysis of the Newton matrix of %u unknowns"),
+                                           m->n);
+  return fx_memory_reserve (bytes, what, MATRIX_ADVICE, error);
+}
 
-  for (guint k = 0; k < len; k++)
-    count[g_array_index (m->recorded, Entry, k).j + 1]++;
+/* The recorded entries (and the diagonal) as a column-compressed pattern:
+ * bucketed by column, the recording freed, then each column's rows sorted
+ * and made unique in place, and the array trimmed to them. At its peak
+ * 12 bytes per record (the records and their rows), where it took 16 and
+ * kept them all (a recording of 1.1 GB stayed for the whole run). */
+static gboolean
+build_pattern (FxMatrix *m, GError **error)
+{
+  const guint n = m->n;
+  const gsize len = m->rec_len;
+
+  if (m->rec_refused != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&m->rec_refused));
+      clear_recording (m);
+      return FALSE;
+    }
+  guint64 need = ((guint64) len + n) * sizeof (int) + 3 * ((guint64) n + 1) * sizeof (guint);
+  if (!book (m, need, error))
+    {
+      clear_recording (m);
+      return FALSE;
+    }
+  g_autofree guint *count = g_new0 (guint, n + 1);
+  int *rows = g_new (int, MAX (len + n, 1));
+
+  for (gsize k = 0; k < len; k++)
+    count[m->rec[k].j + 1]++;
   for (guint j = 0; j < n; j++)
     count[j + 1] += count[j] + 1;  /* + 1: room for the diagonal */
   g_autofree guint *fill = g_memdup2 (count, sizeof (guint) * (n + 1));
   for (guint j = 0; j < n; j++)
     rows[fill[j]++] = (int) j;
-  for (guint k = 0; k < len; k++)
-    {
-      const Entry *e = &g_array_index (m->recorded, Entry, k);
-      rows[fill[e->j]++] = (int) e->i;
-    }
+  for (gsize k = 0; k < len; k++)
+    rows[fill[m->rec[k].j]++] = (int) m->rec[k].i;
+  clear_recording (m);
+  g_clear_pointer (&fill, g_free);
 
   m->Ap = g_new0 (int, n + 1);
-  m->Ai = g_new (int, MAX (len + n, 1));
   guint nnz = 0;
   for (guint j = 0; j < n; j++)
     {
+      /* the unique rows move down: never past the ones still to be read */
       int *col = rows + count[j];
       guint c = count[j + 1] - count[j];
       qsort (col, c, sizeof (int), compare_int);
+      int prev = -1;
       for (guint k = 0; k < c; k++)
-        if (k == 0 || col[k] != col[k - 1])
-          m->Ai[nnz++] = col[k];
+        if (col[k] != prev)
+          rows[nnz++] = prev = col[k];
       m->Ap[j + 1] = (int) nnz;
     }
+  m->Ai = g_renew (int, rows, MAX (nnz, 1));
   m->nnz = nnz;
-  g_array_set_size (m->recorded, 0);
+  /* Ap and Ai stay booked; the rest goes back */
+  m->pattern_booked = ((guint64) MAX (nnz, 1) + n + 1) * sizeof (int);
+  fx_memory_release (need - MIN (need, m->pattern_booked));
+  return TRUE;
 }
 
 /* Slot of (i, j) in the column-compressed pattern, or -1. */
@@ -441,9 +611,13 @@ setup_band (FxMatrix *m)
 }
 
 static void
-setup_sparse (FxMatrix *m)
+setup_sparse (FxMatrix *m, guint64 calls)
 {
   m->Ax = g_new0 (double, MAX (m->nnz, 1));
+  /* a slot for each call of the pass that recorded the pattern (booked
+   * with the path); more as they come */
+  m->seq_cap = (guint) MIN (calls, (guint64) G_MAXUINT);
+  m->seq_slot = g_new (guint, MAX (m->seq_cap, 1));
   m->kind = FX_MATRIX_SPARSE;
   /* indirect addressing: a sparse flop costs about four banded ones
    * (bench-topology), as in the choice of path below */
@@ -459,7 +633,7 @@ static gboolean
 too_large (FxMatrix *m, guint64 bytes, const char *what, GError **error)
 {
   g_autofree char *whole = g_strdup_printf (_("the Newton matrix (%s)"), what);
-  if (!fx_memory_reserve (bytes, whole, _("use fewer elements per link or fewer links"), error))
+  if (!fx_memory_reserve (bytes, whole, MATRIX_ADVICE, error))
     return TRUE;
   m->reserved = bytes;
   return FALSE;
@@ -473,6 +647,20 @@ memory_left (void)
   return limit > used ? limit - used : 0;
 }
 
+/* The banded path's bytes: the band with LU's fill-in rows, its order,
+ * pivots and solve vector. */
+static guint64
+band_path_bytes (guint n, guint kl, guint ku)
+{
+  return (guint64) MAX (n, 1) * ((2 * kl + ku + 1) * sizeof (double) + 2 * sizeof (guint)
+                                 + sizeof (double));
+}
+
+/* Every transient of the analysis is booked before it is allocated, and a
+ * model the limit cannot hold is refused here (or in the recording before
+ * it) and not past the limit: a 10^6-element link peaked at 2.18 GB under
+ * --max-memory 2G before it was refused, a truss of 10^6 elements at 2.15 GB
+ * (issue 31, item 4). */
 gboolean
 fx_matrix_analyze (FxMatrix *m, GError **error)
 {
@@ -482,14 +670,15 @@ fx_matrix_analyze (FxMatrix *m, GError **error)
   if (m->Ap != NULL)
     for (guint j = 0; j < n; j++)
       for (int k = m->Ap[j]; k < m->Ap[j + 1]; k++)
-        g_array_append_val (m->recorded, ((Entry) { (guint) m->Ai[k], j }));
+        record (m, (guint) m->Ai[k], j);
+  guint64 calls = m->rec_calls;
   release_solver (m);
   m->pattern_changed = FALSE;
   m->n_factorizations = 0;
 
   if (m->requested == FX_MATRIX_DENSE)
     {
-      g_array_set_size (m->recorded, 0);
+      clear_recording (m);
       if (too_large (m, (guint64) n * n * 16, _("dense"), error))
         return FALSE;
       m->D = gsl_matrix_calloc (MAX (n, 1), MAX (n, 1));
@@ -502,32 +691,46 @@ fx_matrix_analyze (FxMatrix *m, GError **error)
       return TRUE;
     }
 
-  build_pattern (m);
+  if (!build_pattern (m, error))
+    return FALSE;
 
-  /* banded: the better of the natural order and reverse Cuthill-McKee */
+  /* banded: the better of the natural order and reverse Cuthill-McKee,
+   * whose adjacency lists hold each off-diagonal entry twice */
+  guint64 rcm_kept = (guint64) MAX (n, 1) * sizeof (guint);
+  guint64 rcm_work = (2 * ((guint64) m->nnz - MIN (m->nnz, n)) + 8 * (guint64) n + 5) * sizeof (guint);
+  if (!book (m, rcm_kept + rcm_work, error))
+    return FALSE;
   guint kl0, ku0, kl1, ku1;
   g_autofree guint *rcm = g_new (guint, MAX (n, 1));
   bandwidths (m, NULL, &kl0, &ku0);
   rcm_order (m, rcm);
+  fx_memory_release (rcm_work);
   bandwidths (m, rcm, &kl1, &ku1);
   gboolean use_rcm = kl1 + ku1 < kl0 + ku0;
   guint kl = use_rcm ? kl1 : kl0, ku = use_rcm ? ku1 : ku0;
   kl = MIN (kl, n > 0 ? n - 1 : 0);
   ku = MIN (ku, n > 0 ? n - 1 : 0);
-  guint64 band_bytes = (guint64) MAX (n, 1) * (2 * kl + ku + 1) * sizeof (double);
+  guint64 band_bytes = band_path_bytes (n, kl, ku);
   /* dgbtf2 does about kl (kl + ku) multiply-adds per column */
   double band_cost = (double) n * kl * (kl + ku + 1.0);
 
-  /* sparse: KLU's symbolic analysis predicts the fill */
+  /* sparse: KLU's symbolic analysis predicts the fill; its own workspace
+   * (AMD's on A + A^T) is booked block by block as KLU asks for it, and if
+   * the limit has no room the band is the only path */
   double sparse_cost = INFINITY;
   guint64 sparse_bytes = G_MAXUINT64;
   if (m->requested != FX_MATRIX_BANDED && n > 0)
     {
+      klu_booking = TRUE;
       m->symbolic = klu_analyze ((int) n, m->Ap, m->Ai, &m->common);
+      klu_booking = FALSE;
       if (m->symbolic != NULL)
         {
           double fill = m->symbolic->lnz + m->symbolic->unz;
-          sparse_bytes = (guint64) ((fill + m->nnz) * (sizeof (double) + sizeof (int)) * 1.5);
+          /* the factors and KLU's numeric arrays; the values; a slot per
+           * assembly call; the band's order kept aside */
+          sparse_bytes = (guint64) ((fill + m->nnz) * (sizeof (double) + sizeof (int)) * 1.5)
+                         + calls * sizeof (guint) + (guint64) n * sizeof (guint);
           /* indirect addressing costs several flops a flop: measured by
            * bench-topology, KLU beats the band when it does about 4x fewer */
           sparse_cost = 4.0 * (m->symbolic->est_flops + fill);
@@ -549,33 +752,41 @@ fx_matrix_analyze (FxMatrix *m, GError **error)
   if (!band && sparse_bytes > left && m->requested == FX_MATRIX_AUTO)
     band = TRUE;
 
+  gboolean ok;
   if (band)
     {
-      if (too_large (m, band_bytes, _("banded"), error))
-        return FALSE;
       if (m->symbolic)
         klu_free_symbolic (&m->symbolic, &m->common);
-      m->kl = kl;
-      m->ku = ku;
-      m->perm = g_new (guint, MAX (n, 1));
-      for (guint i = 0; i < n; i++)
-        m->perm[i] = use_rcm ? rcm[i] : i;
-      setup_band (m);
+      ok = !too_large (m, band_bytes, _("banded"), error);
+      if (ok)
+        {
+          m->kl = kl;
+          m->ku = ku;
+          m->perm = g_new (guint, MAX (n, 1));
+          for (guint i = 0; i < n; i++)
+            m->perm[i] = use_rcm ? rcm[i] : i;
+          setup_band (m);
+        }
     }
   else
     {
-      if (too_large (m, sparse_bytes, _("sparse"), error))
-        return FALSE;
-      setup_sparse (m);
-      if (m->requested == FX_MATRIX_AUTO && band_bytes <= memory_left () + m->reserved)
+      ok = !too_large (m, sparse_bytes, _("sparse"), error);
+      if (ok)
         {
-          m->plan_kl = kl;
-          m->plan_ku = ku;
-          m->plan_perm = g_new (guint, MAX (n, 1));
-          for (guint i = 0; i < n; i++)
-            m->plan_perm[i] = use_rcm ? rcm[i] : i;
+          setup_sparse (m, calls);
+          if (m->requested == FX_MATRIX_AUTO && band_bytes <= memory_left () + m->reserved)
+            {
+              m->plan_kl = kl;
+              m->plan_ku = ku;
+              m->plan_perm = g_new (guint, MAX (n, 1));
+              for (guint i = 0; i < n; i++)
+                m->plan_perm[i] = use_rcm ? rcm[i] : i;
+            }
         }
     }
+  fx_memory_release (rcm_kept);
+  if (!ok)
+    return FALSE;
   m->analyzed = TRUE;
   return TRUE;
 }
@@ -595,22 +806,36 @@ fx_matrix_zero (FxMatrix *m)
     }
 }
 
-static void
-record (FxMatrix *m, guint i, guint j)
+/* Room for the k-th call's slot, booked; FALSE if the limit has none
+ * (then the calls from there on search, as slowly as they are correct). */
+static gboolean
+grow_seq (FxMatrix *m, guint k)
 {
-  g_array_append_val (m->recorded, ((Entry) { i, j }));
-  if (m->analyzed)
-    m->pattern_changed = TRUE;
+  guint cap = MAX (MAX (64u, k + 1), m->seq_cap + m->seq_cap / 2);
+  guint64 more = (guint64) (cap - m->seq_cap) * sizeof (guint);
+  if (!fx_memory_reserve (more, "", "", NULL))
+    return FALSE;
+  m->seq_booked += more;
+  m->seq_slot = g_renew (guint, m->seq_slot, cap);
+  m->seq_cap = cap;
+  return TRUE;
 }
 
 static void
 sparse_add (FxMatrix *m, guint i, guint j, double value)
 {
   guint k = m->cursor++;
-  if (k < m->seq_len && m->seq_i[k] == i && m->seq_j[k] == j)
+  /* the k-th call's slot, if it still holds (i, j): its row, and within
+   * column j (4 bytes a call, where (i, j, slot) took 12: 1.7 GB for a
+   * truss of 10^6 elements) */
+  if (k < m->seq_len)
     {
-      m->Ax[m->seq_slot[k]] += value;
-      return;
+      guint slot = m->seq_slot[k];
+      if (m->Ai[slot] == (int) i && (int) slot >= m->Ap[j] && (int) slot < m->Ap[j + 1])
+        {
+          m->Ax[slot] += value;
+          return;
+        }
     }
   gssize slot = find_slot (m, i, j);
   if (slot < 0)
@@ -619,18 +844,16 @@ sparse_add (FxMatrix *m, guint i, guint j, double value)
       return;
     }
   m->Ax[slot] += value;
-  if (k >= m->seq_cap)
-    {
-      m->seq_cap = MAX (64, 2 * m->seq_cap);
-      m->seq_i = g_renew (guint, m->seq_i, m->seq_cap);
-      m->seq_j = g_renew (guint, m->seq_j, m->seq_cap);
-      m->seq_slot = g_renew (guint, m->seq_slot, m->seq_cap);
-    }
+  if (k >= m->seq_cap && !grow_seq (m, k))
+    return;
   /* remember the k-th call; a pass that calls in another order rewrites it */
   if (k >= m->seq_len)
-    m->seq_len = k + 1;
-  m->seq_i[k] = i;
-  m->seq_j[k] = j;
+    {
+      /* (calls skipped when the limit refused room read as slot 0) */
+      for (guint q = m->seq_len; q < k; q++)
+        m->seq_slot[q] = 0;
+      m->seq_len = k + 1;
+    }
   m->seq_slot[k] = (guint) slot;
 }
 
@@ -850,9 +1073,9 @@ switch_to_band (FxMatrix *m)
   klu_free_numeric (&m->numeric, &m->common);
   klu_free_symbolic (&m->symbolic, &m->common);
   g_clear_pointer (&m->description, g_free);
-  g_clear_pointer (&m->seq_i, g_free);
-  g_clear_pointer (&m->seq_j, g_free);
   g_clear_pointer (&m->seq_slot, g_free);
+  fx_memory_release (m->seq_booked);
+  m->seq_booked = 0;
   m->seq_len = m->seq_cap = m->cursor = 0;
   m->kl = m->plan_kl;
   m->ku = m->plan_ku;
@@ -861,7 +1084,7 @@ switch_to_band (FxMatrix *m)
   /* the band's bytes for the sparse path's in the ledger (they fitted
    * beside it when the plan was kept) */
   fx_memory_release (m->reserved);
-  guint64 band_bytes = (guint64) MAX (m->n, 1) * (2 * m->kl + m->ku + 1) * sizeof (double);
+  guint64 band_bytes = band_path_bytes (m->n, m->kl, m->ku);
   m->reserved = fx_memory_reserve (band_bytes, "", "", NULL) ? band_bytes : 0;
   for (guint j = 0; j < m->n; j++)
     for (int k = m->Ap[j]; k < m->Ap[j + 1]; k++)

@@ -38,6 +38,7 @@ fx_memory_parse_size (const char *text, guint64 *bytes)
 
 static GMutex ledger_lock;
 static guint64 ledger;  /* bytes reserved */
+static guint64 peak;    /* the most `ledger` held since fx_memory_mark_peak */
 
 /* Under ledger_lock: TRUE if `bytes` fits beside the ledger, or the error. */
 static gboolean
@@ -77,7 +78,10 @@ fx_memory_reserve (guint64 bytes, const char *what, const char *advice, GError *
   g_mutex_lock (&ledger_lock);
   gboolean ok = fits (bytes, what, advice, error);
   if (ok)
-    ledger += bytes;
+    {
+      ledger += bytes;
+      peak = MAX (peak, ledger);
+    }
   g_mutex_unlock (&ledger_lock);
   return ok;
 }
@@ -95,6 +99,23 @@ fx_memory_reserved (void)
 {
   g_mutex_lock (&ledger_lock);
   guint64 r = ledger;
+  g_mutex_unlock (&ledger_lock);
+  return r;
+}
+
+void
+fx_memory_mark_peak (void)
+{
+  g_mutex_lock (&ledger_lock);
+  peak = ledger;
+  g_mutex_unlock (&ledger_lock);
+}
+
+guint64
+fx_memory_peak (void)
+{
+  g_mutex_lock (&ledger_lock);
+  guint64 r = peak;
   g_mutex_unlock (&ledger_lock);
   return r;
 }

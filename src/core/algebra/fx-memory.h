@@ -37,4 +37,12 @@ gboolean fx_memory_reserve    (guint64 bytes, const char *what, const char *advi
 void     fx_memory_release    (guint64 bytes);
 guint64  fx_memory_reserved   (void);
 
+/* The most the ledger has held since fx_memory_mark_peak (which starts it
+ * at what it holds now): transient bookings included, such as the Newton
+ * matrix's pattern while it is recorded and analysed, which is released
+ * before the matrix is done. What one more ensemble worker needs is this
+ * peak, not what its finished matrix keeps. */
+void     fx_memory_mark_peak  (void);
+guint64  fx_memory_peak       (void);
+
 G_END_DECLS

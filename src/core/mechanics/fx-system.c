@@ -478,13 +478,21 @@ check_floating_links (FxSystem *sys, GError **error)
   return TRUE;
 }
 
-/* Bytes per element a system and its integrator take besides the Newton
- * matrix (state, midpoint and work arrays, the model's copies): measured as
- * the peak of `check` on one link of 1e5 and 4e5 elements (265 MB, 955 MB)
- * less the banded matrix. Per link and per joint: the causality search's
- * and the junctions' arrays and hash tables (a 5,000-spoke star, 20,000
- * stars of four welded links). */
-#define SYSTEM_BYTES_PER_ELEMENT 1500u
+/* Bytes a system and its integrator take besides the Newton matrix (which
+ * books its pattern, analysis and factors itself, fx-matrix.c): per
+ * element and degree (a degree-k element carries k times the unknowns),
+ * the system's arrays, plus per integration stage the integrator's and the
+ * assembly's vectors. Measured as the peak RSS of `run` less the matrix's
+ * bytes, on one link of 10^5 elements (600,000 unknowns): 69 MB with the
+ * midpoint rule, 113 MB with two Gauss stages; a degree 2 and 3 link of as
+ * many unknowns, a mean-axis link and a truss of 1,331 links took no more.
+ * (Until issue 31 the constant was 1500 per element times k^2, measured
+ * with the pattern's unbooked recording inside: twice too much for the
+ * midpoint rule, and it refused models that fit.) Per link and per joint:
+ * the causality search's and the junctions' arrays and hash tables (a
+ * 5,000-spoke star, 20,000 stars of four welded links). */
+#define SYSTEM_BYTES_PER_ELEMENT 400u
+#define SYSTEM_BYTES_PER_ELEMENT_STAGE 600u
 #define SYSTEM_BYTES_PER_PART 600u
 
 guint64
@@ -492,15 +500,13 @@ fx_system_estimate_bytes (const FxModel *model)
 {
   guint64 elements = 0;
 
-  /* a degree-k element carries k times the unknowns of a linear one, each
-   * coupled to k times as many: peaks of `check` on 3e5, 1.5e5, 1e5 elements
-   * of degree 1, 2, 3 (as many unknowns) were 0.74, 1.39 and 2.03 GB */
   for (guint l = 0; l < model->links->len; l++)
     {
       guint64 k = MAX (fx_model_link (model, l)->degree, 1u);
-      elements += (guint64) fx_model_link (model, l)->elements * k * k;
+      elements += (guint64) fx_model_link (model, l)->elements * k;
     }
-  return elements * SYSTEM_BYTES_PER_ELEMENT
+  guint64 stages = model->integrator == FX_INTEGRATOR_GAUSS4 ? FX_GAUSS_STAGES : 1;
+  return elements * (SYSTEM_BYTES_PER_ELEMENT + stages * SYSTEM_BYTES_PER_ELEMENT_STAGE)
          + (guint64) (model->links->len + model->joints->len) * SYSTEM_BYTES_PER_PART;
 }
 

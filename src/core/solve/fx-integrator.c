@@ -769,12 +769,15 @@ report_finite (const FxStepReport *rep)
          && isfinite (rep->joint_gap) && isfinite (rep->t);
 }
 
-/* Bytes per unknown the Newton matrix needs at the very least: its pattern
- * is recorded (one entry per assembled term) before fx_matrix_analyze can
- * compare the factors with the limit. Measured: about 390 bytes per unknown
- * at the peak for a single link; a lower bound, so that a model far beyond
- * the limit is refused before the recording itself grows into gigabytes
- * (or a g_malloc abort). */
+/* Bytes per unknown the Newton matrix needs at the very least, checked
+ * before its pattern is recorded, so that a model far beyond the limit is
+ * refused before an assembly pass. The recording and the analysis book
+ * themselves as they grow (fx-matrix.c), so this only has to stay below
+ * what they book: at their peak about 170 bytes per unknown for a single
+ * link (the leanest), the finished banded matrix 245. Being a check and
+ * not a booking, it must not exceed what an ensemble's probe booked per
+ * worker (at 200 the second worker of a 20,000-element link under 100M
+ * failed its samples). */
 #define MATRIX_MIN_BYTES_PER_UNKNOWN 100
 
 /* Gauss stages reuse factorisations only from this many unknowns per stage. */

@@ -515,13 +515,17 @@ fx_ensemble_run (const FxModel *model, const FxEnsembleOptions *o, GError **erro
    * its system and Newton matrix are what each worker books in the memory
    * ledger (fx-memory.h) */
   guint64 booked = fx_memory_reserved (), resident = resident_bytes ();
+  fx_memory_mark_peak ();
   if (!(probe_sys = fx_system_new (model, error)))
     return NULL;
   g_autoptr (FxIntegrator) probe_it = fx_integrator_new (probe_sys, model->tolerance,
                                                          model->max_iterations);
   if (!fx_integrator_prepare (probe_it, error))
     return NULL;
-  guint64 per_worker = MAX (fx_memory_reserved () - MIN (booked, fx_memory_reserved ()), 1);
+  /* the most it booked on the way, not what it keeps: the pattern's
+   * recording and analysis are booked while they last, and two workers
+   * may be in them at once */
+  guint64 per_worker = MAX (fx_memory_peak () - MIN (booked, fx_memory_peak ()), 1);
   /* what a worker really takes, where the ledger's estimates fall short (2
    * workers of a 20,000-element link reached 158 MB under --max-memory
    * 100M; issue 31, item 4) */
