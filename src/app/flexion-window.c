@@ -339,17 +339,25 @@ on_pointer_moved (FlexionWindow *self, double x, double y)
 }
 
 /* The model's "view" (docs/model-format.md): a statics lesson opens on
- * its answer, settled and with its diagram, through the same actions as
- * the user's (so the menu shows the diagram chosen). */
+ * its answer, settled and with its diagram. The diagram is this
+ * document's only: the user's own choice (the diagram action, a
+ * remembered setting) is not changed, and the next document shows it
+ * again (the truss's N diagram once stayed on for every later document). */
 static void
 apply_model_view (FlexionWindow *self)
 {
-  static const char *const diagrams[] = { "none", "N", "V", "M" };
   const FxModel *m = model (self);
+  FxDiagramView view = FX_DIAGRAM_VIEW_NONE;
 
-  if (m->view_diagram >= 0 && m->view_diagram < (int) G_N_ELEMENTS (diagrams))
-    g_action_group_activate_action (G_ACTION_GROUP (self), "diagram",
-                                    g_variant_new_string (diagrams[m->view_diagram]));
+  if (m->view_diagram >= (int) FX_DIAGRAM_VIEW_NONE && m->view_diagram <= (int) FX_DIAGRAM_VIEW_M)
+    view = (FxDiagramView) m->view_diagram;
+  else
+    {
+      g_autoptr (GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (self), "diagram");
+      if (state && g_variant_is_of_type (state, G_VARIANT_TYPE_STRING))
+        fx_diagram_view_parse (g_variant_get_string (state, NULL), &view);
+    }
+  flexion_canvas_set_diagram (self->canvas, view);
   if (m->view_settled)
     g_action_group_activate_action (G_ACTION_GROUP (self), "settle", NULL);
 }
