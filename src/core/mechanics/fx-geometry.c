@@ -216,7 +216,7 @@ fx_frame_gauges_warn (const FxFrameGauges *g)
   return g->gamma > 0.1 || g->deflection > 0.1 * g->length;
 }
 
-/* The joint gap (physics.md §5), and where it is worst against the size of
+/* The joint gap (physics.md §6), and where it is worst against the size of
  * the links that meet: `ratio` is a junction's gap over its shortest
  * member's length, `joint` that junction's joint (in the built model). */
 static double

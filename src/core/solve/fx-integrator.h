@@ -45,7 +45,7 @@ typedef enum {
  * limits gets there except by a failing solution. */
 #define FX_POSITION_LIMIT 1e6
 
-/* A joint gap (physics.md §5) beyond this fraction of the shortest link at
+/* A joint gap (physics.md §6) beyond this fraction of the shortest link at
  * the joint stops a run: the gap measures the position reconstruction and
  * shrinks with dt^2, so at half a link the positions mean nothing. */
 #define FX_JOINT_GAP_LIMIT 0.5
