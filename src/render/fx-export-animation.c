@@ -404,6 +404,28 @@ write_animation (Painter *painter, FxAnimationFormat format, const char *path, d
   return fx_export_output_commit (out, error);
 }
 
+/* The format can be written here, and `path` can take it (a PNG sequence
+ * goes into a folder that does not exist yet). */
+static gboolean
+check_target (const char *path, FxAnimationFormat format, GError **error)
+{
+  g_autofree char *why = NULL;
+  if (!fx_animation_format_available (format, &why))
+    {
+      g_set_error_literal (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_UNAVAILABLE, why);
+      return FALSE;
+    }
+  if (!fx_export_check_animation_path (path, error))
+    return FALSE;
+  if (format == FX_ANIMATION_PNG_SEQUENCE && g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED,
+                   _("%s already exists: a PNG sequence goes into a new folder"), path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 gboolean
 fx_export_animation (const FxModel *model, const char *path, FxAnimationFormat format,
                      const FxAnimationOptions *options, FxExportProgress progress, gpointer data,
@@ -422,20 +444,8 @@ fx_export_animation (const FxModel *model, const char *path, FxAnimationFormat f
                      "to %g s"), o.width, o.height, o.fps, o.t_from, o.t_until);
       return FALSE;
     }
-  g_autofree char *why = NULL;
-  if (!fx_animation_format_available (format, &why))
-    {
-      g_set_error_literal (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_UNAVAILABLE, why);
-      return FALSE;
-    }
-  if (!fx_export_check_animation_path (path, error))
+  if (!check_target (path, format, error))
     return FALSE;
-  if (format == FX_ANIMATION_PNG_SEQUENCE && g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED,
-                   _("%s already exists: a PNG sequence goes into a new folder"), path);
-      return FALSE;
-    }
 
   FxExportRun run = { 0 };
   if (!fx_export_run_from_recorded (o.recorded, o.t_until, o.t_from, o.fps, &run)
@@ -480,20 +490,8 @@ fx_export_frames (const FxModel *model, GPtrArray *frames, const char *path, FxA
                    o.width, o.height, o.fps, frames->len);
       return FALSE;
     }
-  g_autofree char *why = NULL;
-  if (!fx_animation_format_available (format, &why))
-    {
-      g_set_error_literal (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_UNAVAILABLE, why);
-      return FALSE;
-    }
-  if (!fx_export_check_animation_path (path, error))
+  if (!check_target (path, format, error))
     return FALSE;
-  if (format == FX_ANIMATION_PNG_SEQUENCE && g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_set_error (error, FX_EXPORT_ERROR, FX_EXPORT_ERROR_FAILED,
-                   _("%s already exists: a PNG sequence goes into a new folder"), path);
-      return FALSE;
-    }
   /* a run of the given frames: zero reports, no probes */
   FxExportRun run = { 0 };
   run.frames = g_ptr_array_ref (frames);

@@ -734,13 +734,12 @@ read_settings (Report *r, FxModel *model, JsonObject *root)
   if ((o = fx_io_read_object (r, root, NULL, "view", FALSE)))
     {
       static const char *const view_keys[] = { "settled", "diagram", NULL };
-      static const char *const diagrams[] = { "none", "N", "V", "M" };
       fx_io_check_keys (r, o, "view", view_keys);
       fx_io_read_bool (r, o, "view", "settled", &model->view_settled);
       if ((name = fx_io_read_name (r, o, "view", "diagram", FALSE)))
         {
-          for (guint k = 0; k < G_N_ELEMENTS (diagrams) && model->view_diagram < 0; k++)
-            if (g_str_equal (name, diagrams[k]))
+          for (guint k = 0; k < FX_VIEW_DIAGRAMS && model->view_diagram < 0; k++)
+            if (g_str_equal (name, fx_view_diagram_names[k]))
               model->view_diagram = (int) k;
           if (model->view_diagram < 0)
             fx_io_report_bad_name (r, "view", "diagram", name, "\"none\", \"N\", \"V\", \"M\"");

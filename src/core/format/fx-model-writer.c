@@ -460,13 +460,12 @@ fx_io_model_node (const FxModel *m)
     }
   if (m->view_settled || m->view_diagram >= 0)
     {
-      static const char *const diagrams[] = { "none", "N", "V", "M" };
       JsonObject *view = json_object_new ();
 
       if (m->view_settled)
         json_object_set_boolean_member (view, "settled", TRUE);
-      if (m->view_diagram >= 0 && m->view_diagram < (int) G_N_ELEMENTS (diagrams))
-        json_object_set_string_member (view, "diagram", diagrams[m->view_diagram]);
+      if (m->view_diagram >= 0 && m->view_diagram < FX_VIEW_DIAGRAMS)
+        json_object_set_string_member (view, "diagram", fx_view_diagram_names[m->view_diagram]);
       json_object_set_object_member (o, "view", view);
     }
   set_list (o, "joints", m->joints, joint_node);

@@ -120,6 +120,8 @@ new_array (gsize element_size, GDestroyNotify clear)
   return array;
 }
 
+const char *const fx_view_diagram_names[FX_VIEW_DIAGRAMS] = { "none", "N", "V", "M" };
+
 FxModel *
 fx_model_new (void)
 {

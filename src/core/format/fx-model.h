@@ -351,6 +351,10 @@ FxMotor  *fx_model_add_motor      (FxModel *model, const char *id, const char *j
 FxSpring *fx_model_add_spring     (FxModel *model, const char *id, const char *joint,
                                    const char *link, const char *link_b, double stiffness, double damping);
 
+/* view.diagram's names, by view_diagram: "none", "N", "V", "M" */
+#define FX_VIEW_DIAGRAMS 4
+extern const char *const fx_view_diagram_names[FX_VIEW_DIAGRAMS];
+
 static inline FxJoint *fx_model_joint (const FxModel *m, guint i) { return &g_array_index (m->joints, FxJoint, i); }
 static inline FxLink  *fx_model_link  (const FxModel *m, guint i) { return &g_array_index (m->links, FxLink, i); }
 static inline FxLoad  *fx_model_load  (const FxModel *m, guint i) { return &g_array_index (m->loads, FxLoad, i); }
