@@ -24,20 +24,27 @@ noisy=$root/data/examples/stochastic-spaghetti.flexion
 # the open blocks until a reader comes; SIGTERM there gave exit 4
 # "Interrupted system call"
 mkfifo "$tmp/fifo"
-# Until the child of `timeout` PID has sat in open(2) or openat(2) (syscall
-# 2 or 257 in /proc/PID/syscall) at two looks 0.1 s apart, for at most 20 s;
-# where /proc does not tell, 1.5 s.
+# Until the child of `timeout` PID waits in the FIFO's open for a reader:
+# the kernel names that wait wait_for_partner in /proc/PID/wchan. Where
+# wchan says nothing, open(2) or openat(2) (syscall 2 or 257 in
+# /proc/PID/syscall) at two looks 0.1 s apart (a sanitized start-up's
+# library loads can meet that, so wchan comes first); where /proc says
+# neither, 1.5 s. At most 20 s.
 wait_for_open () {
-  local child nr seen=0
+  local child nr wchan seen=0
   for _ in $(seq 200); do
     # (the list has no newline at its end: read would fail on it)
     child=$(cat /proc/"$1"/task/"$1"/children 2>/dev/null) && child=${child%% *}
-    if [[ -n $child && -r /proc/$child/syscall ]]; then
-      read -r nr _ </proc/"$child"/syscall 2>/dev/null || nr=
-      if [[ $nr == 2 || $nr == 257 ]]; then
-        (( ++seen >= 2 )) && return 0
-      else
-        seen=0
+    if [[ -n $child && -r /proc/$child/wchan ]]; then
+      wchan=$(cat /proc/"$child"/wchan 2>/dev/null)
+      [[ $wchan == wait_for_partner ]] && return 0
+      if [[ $wchan == 0 || -z $wchan ]] && [[ -r /proc/$child/syscall ]]; then
+        read -r nr _ </proc/"$child"/syscall 2>/dev/null || nr=
+        if [[ $nr == 2 || $nr == 257 ]]; then
+          (( ++seen >= 2 )) && return 0
+        else
+          seen=0
+        fi
       fi
     elif [[ ! -e /proc/$1/task/$1/children ]]; then
       sleep 1.5; return 0

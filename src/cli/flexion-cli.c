@@ -389,6 +389,9 @@ cmd_export (int argc, char **argv)
     }
   if (!flexion_cli_apply_max_memory ("export", max_memory))
     return EXIT_USAGE;
+  /* from here on a signal is answered with its message and no temporaries
+   * left, as in run: during the build too, not only once it is done */
+  flexion_cli_catch_signals ();
   g_autoptr (FxModel) model = flexion_cli_load_model (model_path);
   if (model == NULL)
     return EXIT_INVALID;
@@ -405,10 +408,9 @@ cmd_export (int argc, char **argv)
     g_autoptr (FxSystem) sys = NULL;
     g_autoptr (FxIntegrator) integ = NULL;
     if (!flexion_cli_build_solver (model_path, model, &sys, &integ))
-      return EXIT_INVALID;
+      return flexion_cli_interrupted ? flexion_cli_interrupted_status ("export") : EXIT_INVALID;
   }
 
-  flexion_cli_catch_signals ();
   ExportProgress progress = { isatty (2), "" };
   g_autoptr (GError) error = NULL;
 

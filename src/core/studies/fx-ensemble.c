@@ -528,7 +528,14 @@ fx_ensemble_run (const FxModel *model, const FxEnsembleOptions *o, GError **erro
   guint64 per_worker = MAX (fx_memory_peak () - MIN (booked, fx_memory_peak ()), 1);
   /* what a worker really takes, where the ledger's estimates fall short (2
    * workers of a 20,000-element link reached 158 MB under --max-memory
-   * 100M; issue 31, item 4) */
+   * 100M; issue 31, item 4): after a step, since a build alone no longer
+   * touches all a stepping worker does (the pattern's recording is freed
+   * at once: the same 2 workers then reached 128 MB) */
+  {
+    FxStepReport rep;
+    g_autoptr (GError) ignored = NULL;
+    fx_integrator_step (probe_it, model->dt, &rep, &ignored);
+  }
   guint64 grown = resident_bytes ();
   per_worker = MAX (per_worker, grown > resident ? grown - resident : 0);
   g_clear_pointer (&probe_it, fx_integrator_free);
