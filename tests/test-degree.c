@@ -282,10 +282,13 @@ test_pendulum_inertia (void)
 static void
 test_file_key (void)
 {
-  g_autoptr (FxModel) m = test_load_example ("four-bar.flexion");
+  g_autoptr (FxModel) m = test_load_example ("double-pendulum.flexion");
+  g_autoptr (FxModel) four_bar = test_load_example ("four-bar.flexion");
   g_autoptr (GError) error = NULL;
   gsize len;
 
+  for (guint l = 0; l < four_bar->links->len; l++)
+    g_assert_cmpuint (fx_model_link (four_bar, l)->degree, ==, 2);  /* the file's key */
   for (guint l = 0; l < m->links->len; l++)
     g_assert_cmpuint (fx_model_link (m, l)->degree, ==, 1);  /* old files: degree 1 */
   g_autofree char *plain = fx_model_to_data (m, &len);

@@ -193,8 +193,10 @@ test_frame_from_model (void)
       guint first = f->node_offset[l], last = f->node_offset[l + 1] - 1;
       double angle = atan2 (b->at[1] - a->at[1], b->at[0] - a->at[0]);
 
-      g_assert_cmpuint (f->node_offset[l + 1] - f->node_offset[l], ==, link->elements + 1);
-      n_nodes += link->elements + 1;
+      /* k points per element of degree k, as a run draws them */
+      guint points = link->degree * link->elements;
+      g_assert_cmpuint (f->node_offset[l + 1] - f->node_offset[l], ==, points + 1);
+      n_nodes += points + 1;
       g_assert_cmpfloat (f->x[first], ==, a->at[0]);
       g_assert_cmpfloat (f->y[first], ==, a->at[1]);
       g_assert_cmpfloat (f->x[last], ==, b->at[0]);
@@ -202,7 +204,7 @@ test_frame_from_model (void)
       for (guint i = first; i <= last; i++)
         {
           /* evenly spaced along the straight link */
-          double s = (double) (i - first) / link->elements;
+          double s = (double) (i - first) / points;
           g_assert_cmpfloat_with_epsilon (f->x[i], a->at[0] + s * (b->at[0] - a->at[0]), 1e-14);
           g_assert_cmpfloat_with_epsilon (f->y[i], a->at[1] + s * (b->at[1] - a->at[1]), 1e-14);
           g_assert_cmpfloat (f->theta[i], ==, angle);

@@ -130,7 +130,9 @@ def test_link_nodes_match_trace(cli, tmp_path):
     assert last
     for link in model.list_links():
         nodes = [r for r in last if r[1] == link]
-        assert len(nodes) == model.get_link_elements(link) + 1
+        # k drawn points per element of degree k (the four-bar's are 2)
+        assert model.get_link_degree(link) == 2
+        assert len(nodes) == model.get_link_degree(link) * model.get_link_elements(link) + 1
         for k, value in enumerate(["x", "y", "theta", "moment"]):
             got = sim.get_link_nodes(link, Flexion.NodeValue(k))
             assert len(got) == len(nodes)

@@ -302,7 +302,7 @@ modes_known (gpointer win)
 }
 
 /* An example opens clean: the four-bar's 2 ms step resolves its first
- * vibration (45.3 Hz, a tenth of the period is 2.2 ms; at its old 20 ms
+ * vibration (44.85 Hz, a tenth of the period is 2.23 ms; at its old 20 ms
  * the field was amber from the start), the slider-crank's 0.5 ms its
  * 174 Hz (0.57 ms; it had 1 ms). */
 static void

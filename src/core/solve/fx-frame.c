@@ -270,7 +270,9 @@ fx_step_frame_unref (FxStepFrame *frame)
 
 /* ---------------------------------------------------- undeformed model */
 
-/* Nodes of a straight link: an unfinished link with no elements still
+/* Nodes of a straight link, as many as a run draws (fx_system_link_elements):
+ * k per element of degree k, so that a mode shape or a run's frame fits the
+ * drawn model point for point. An unfinished link with no elements still
  * draws, as one element. */
 static guint
 model_link_nodes (const FxModel *model, GHashTable *index, guint l)
@@ -279,7 +281,8 @@ model_link_nodes (const FxModel *model, GHashTable *index, guint l)
 
   if (lookup_joint (index, link->from) < 0 || lookup_joint (index, link->to) < 0)
     return 0;
-  return CLAMP (link->elements, 1, FX_MAX_ELEMENTS_PER_LINK) + 1;
+  guint k = link->kind == FX_LINK_GEOMETRICALLY_EXACT ? CLAMP (link->degree, 1u, FX_MAX_DEGREE) : 1;
+  return k * CLAMP (link->elements, 1, FX_MAX_ELEMENTS_PER_LINK) + 1;
 }
 
 static void
