@@ -76,6 +76,20 @@ def put(node, path, value):
     get(node, path[:-1])[path[-1]] = value
 
 
+def items(model, key):
+    """model[key] if it is a list, else []: wrong_type may have made the
+    links, joints or loads 1, True or None (seed 198275084 crashed the
+    fuzzer itself on a load appended to an int)."""
+    v = model.get(key)
+    return v if isinstance(v, list) else []
+
+
+def appendable(model, key):
+    """model[key], made a list if absent, or None if it is not one."""
+    v = model.setdefault(key, [])
+    return v if isinstance(v, list) else None
+
+
 def mutate_number(rng, model):
     nums = [p for p, v in leaves(model) if p and isinstance(v, (int, float))
             and not isinstance(v, bool)]
@@ -151,9 +165,9 @@ def random_profile(rng):
 
 def add_noise(rng, model):
     """A noise profile on a load (a new joint load if there is none)."""
-    joints = [j for j in model.get("joints", []) if isinstance(j, dict) and "id" in j]
-    loads = model.setdefault("loads", [])
-    if not isinstance(loads, list):
+    joints = [j for j in items(model, "joints") if isinstance(j, dict) and "id" in j]
+    loads = appendable(model, "loads")
+    if loads is None:
         return
     if not loads and joints:
         loads.append({"joint": rng.choice(joints)["id"], "moment": rng.choice(EXTREMES)})
@@ -165,7 +179,7 @@ def add_noise(rng, model):
 
 def add_drag(rng, model):
     """A drag on a link point or a joint, along a random path."""
-    links = [l for l in model.get("links", []) if isinstance(l, dict) and "id" in l]
+    links = [l for l in items(model, "links") if isinstance(l, dict) and "id" in l]
     if not links:
         return
     link = rng.choice(links)
@@ -180,12 +194,14 @@ def add_drag(rng, model):
         drag["frequency"] = rng.choice(EXTREMES + [2, 1e6, 2e6])
     if rng.random() < 0.3:
         drag["release"] = rng.choice(EXTREMES)
-    model.setdefault("drags", []).append(drag)
+    drags = appendable(model, "drags")
+    if drags is not None:
+        drags.append(drag)
 
 
 def floating_link(rng, model):
     """A link turned floating-frame, with a frame, damping and ends at random."""
-    links = [l for l in model.get("links", []) if isinstance(l, dict)]
+    links = [l for l in items(model, "links") if isinstance(l, dict)]
     if not links:
         return
     link = rng.choice(links)
@@ -204,7 +220,7 @@ def floating_link(rng, model):
 
 def add_link_load(rng, model):
     """A point load somewhere along a link, spatial or material."""
-    links = [l for l in model.get("links", []) if isinstance(l, dict) and "id" in l]
+    links = [l for l in items(model, "links") if isinstance(l, dict) and "id" in l]
     if not links:
         return
     load = {"link": rng.choice(links)["id"], "s": rng.choice([0, 0.37, 0.5, 1, 1.5, -1]),
@@ -215,7 +231,9 @@ def add_link_load(rng, model):
         load["frame"] = "material"
     if rng.random() < 0.5:
         load["profile"] = random_profile(rng)
-    model.setdefault("loads", []).append(load)
+    loads = appendable(model, "loads")
+    if loads is not None:
+        loads.append(load)
 
 
 TINY = "tiny"  # the id of tiny_link's load: its model must not freeze
@@ -226,13 +244,18 @@ def tiny_link(rng, model):
     one), often floating-frame, with a constant point load at its tip that
     must move it (issue 31: a 1 N load on a 1e-7 m floating-frame link took 0
     Newton iterations and never moved, exit 0)."""
-    links = [l for l in model.get("links", []) if isinstance(l, dict) and "id" in l]
-    joints = {j.get("id"): j for j in model.get("joints", []) if isinstance(j, dict)}
+    links = [l for l in items(model, "links") if isinstance(l, dict) and "id" in l]
+    joints = {j["id"]: j for j in items(model, "joints")
+              if isinstance(j, dict) and isinstance(j.get("id"), str)}
     if not links:
         return
     link = rng.choice(links)
-    a, b = joints.get(link.get("from")), joints.get(link.get("to"))
-    if not (a and b and isinstance(a.get("at"), list) and len(a["at"]) == 2):
+    ends = [link.get(side) for side in ("from", "to")]
+    if not all(isinstance(e, str) for e in ends):
+        return
+    a, b = joints.get(ends[0]), joints.get(ends[1])
+    if not (a and b and isinstance(a.get("at"), list) and len(a["at"]) == 2
+            and all(isinstance(c, (int, float)) and not isinstance(c, bool) for c in a["at"])):
         return
     length = rng.choice([1e-9, 1e-8, 1e-7, 1e-6])
     b["at"] = [a["at"][0] + length, a["at"][1]]
@@ -240,8 +263,9 @@ def tiny_link(rng, model):
         link["model"] = "floating-frame"
         link["elements"] = rng.choice([1, 2, 4])
     force = rng.choice([1.0, 1e-12, 1e3])
-    model.setdefault("loads", []).append({"id": TINY, "link": link["id"], "s": 1,
-                                          "force": [0, -force]})
+    loads = appendable(model, "loads")
+    if loads is not None:
+        loads.append({"id": TINY, "link": link["id"], "s": 1, "force": [0, -force]})
 
 
 MUTATIONS = [mutate_number] * 5 + [mutate_elements, delete_key, duplicate_item, odd_string,
@@ -253,7 +277,7 @@ MUTATIONS = [mutate_number] * 5 + [mutate_elements, delete_key, duplicate_item, 
 def frozen(model, energy):
     """None, or why an exit 0 of a model with tiny_link's load is wrong: a
     step after t = 0 accepted without a Newton iteration (nothing moved)."""
-    if not any(isinstance(l, dict) and l.get("id") == TINY for l in model.get("loads", [])):
+    if not any(isinstance(l, dict) and l.get("id") == TINY for l in items(model, "loads")):
         return None
     if not os.path.exists(energy):
         return None
@@ -433,7 +457,7 @@ def main():
         for _ in range(rng.randint(1, 3)):
             try:
                 rng.choice(MUTATIONS)(rng, model)
-            except (IndexError, KeyError, TypeError, ValueError):
+            except (AttributeError, IndexError, KeyError, TypeError, ValueError):
                 pass
         try:
             text = json.dumps(model, ensure_ascii=False, allow_nan=False)
