@@ -607,6 +607,34 @@ wait_settled (FxRunner *r)
   return last;
 }
 
+/* A settled pin-jointed truss carries no bending: its members' moments are
+ * round-off (1e-21 N m), which the frame's colour range must not take for
+ * bending (it drew every member in full colour, with a colour bar of
+ * +-3e-21 N m). */
+static void
+test_truss_no_bending (void)
+{
+  g_autoptr (FxModel) m = warren_truss (FALSE);
+  m->dt = 0.01;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FxRunner) r = fx_runner_new (m, &error);
+  g_assert_no_error (error);
+  fx_runner_settle (r, 0.0);
+  g_autoptr (FxStepFrame) settled = wait_settled (r);
+  g_assert_nonnull (settled);
+  double m_abs = 0.0, n_abs = 0.0;
+  for (guint i = 0; i < settled->n_nodes; i++)
+    {
+      m_abs = MAX (m_abs, fabs (settled->moment[i]));
+      n_abs = MAX (n_abs, fabs (settled->diagram[2 * FX_DIAGRAM_N_VALUES * i + FX_DIAGRAM_N]));
+    }
+  g_test_message ("settled truss: max |M| %.3g N m, max |N| %.6g N, colour range %.3g",
+                  m_abs, n_abs, settled->moment_max_abs);
+  g_assert_cmpfloat (n_abs, >, 1000.0);
+  g_assert_cmpfloat (m_abs, <, 1e-12 * n_abs);
+  g_assert_cmpfloat (settled->moment_max_abs, ==, 0.0);
+}
+
 static void
 test_runner_settle (void)
 {
@@ -632,6 +660,13 @@ test_runner_settle (void)
   double M_probe = settled->probe_values[FX_PROBE_M];
   g_test_message ("settled probe at mid-span: M = %.9g N m (F L/4 = 5)", M_probe);
   g_assert_cmpfloat (fabs (fabs (M_probe) - 5.0), <, 1e-6 * 5.0);
+  /* the colour range is the beam's bending: its largest nodal moment (the
+   * mean of the two elements' at mid-span) */
+  double m_abs = 0.0;
+  for (guint i = 0; i < settled->n_nodes; i++)
+    m_abs = MAX (m_abs, fabs (settled->moment[i]));
+  g_assert_cmpfloat (m_abs, >, 4.5);
+  g_assert_cmpfloat (settled->moment_max_abs, ==, m_abs);
 
   /* play on for 0.2 s: it stays where it settled */
   fx_runner_set_horizon (r, 0.2);
@@ -723,6 +758,7 @@ main (int argc, char **argv)
   g_test_add_func ("/statics/rigid-examples-run", test_rigid_examples_run);
   g_test_add_func ("/statics/rigid-over-constrained-check", test_rigid_over_constrained_check);
   g_test_add_func ("/statics/runner-settle", test_runner_settle);
+  g_test_add_func ("/statics/truss-no-bending", test_truss_no_bending);
   g_test_add_func ("/statics/balance-large", test_balance_large);
   g_test_add_func ("/statics/balance-damped", test_balance_damped);
   return g_test_run ();

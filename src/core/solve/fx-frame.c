@@ -62,12 +62,36 @@ lookup_joint (GHashTable *index, const char *id)
   return (int) GPOINTER_TO_UINT (g_hash_table_lookup (index, id)) - 1;
 }
 
+/* Bending below this fraction of a link's axial and shear forces times its
+ * length is their round-off: a pin-jointed member carries none. */
+#define MOMENT_ROUNDOFF 1e-12
+
+/* The largest |moment| of the links that bend. A settled Warren truss has
+ * 1e-21 N m of round-off in its members: taken as the colour range, it drew
+ * them in the full colours of bending (and a colour bar of +-3e-21 N m). */
 static void
 frame_moment_max (FxStepFrame *f)
 {
   f->moment_max_abs = 0.0;
-  for (guint i = 0; i < f->n_nodes; i++)
-    f->moment_max_abs = MAX (f->moment_max_abs, fabs (f->moment[i]));
+  for (guint l = 0; l < f->n_links; l++)
+    {
+      double m = 0.0, force = 0.0, length = 0.0;
+      for (guint i = f->node_offset[l]; i < f->node_offset[l + 1]; i++)
+        {
+          m = MAX (m, fabs (f->moment[i]));
+          for (guint s = 2 * i; s < 2 * i + 2; s++)
+            for (guint v = FX_DIAGRAM_N; v <= FX_DIAGRAM_V; v++)
+              {
+                double q = fabs (f->diagram[FX_DIAGRAM_N_VALUES * s + v]);
+                if (isfinite (q))
+                  force = MAX (force, q);
+              }
+          if (i > f->node_offset[l])
+            length += hypot (f->x[i] - f->x[i - 1], f->y[i] - f->y[i - 1]);
+        }
+      if (m > MOMENT_ROUNDOFF * force * length)
+        f->moment_max_abs = MAX (f->moment_max_abs, m);
+    }
 }
 
 /* The report of a state that was not reached by a step, the same as
@@ -184,8 +208,8 @@ fx_step_frame_new (const FxSystem *system, const FxStepReport *report, guint ste
   system_joints (f, model);
   system_probes (f, system, model);
   system_reactions (f, system);
-  frame_moment_max (f);
   fx_step_frame_fill_diagram (f, system);
+  frame_moment_max (f);
   for (guint l = 0; l < n_links; l++)
     {
       FxFrameGauges g;

@@ -3,8 +3,9 @@
  * solver thread can hand it to the UI thread without copying or locking.
  *
  * Geometry is given per model link (splits made by the causality assignment
- * are merged back): link l has elements(l)+1 nodes, stored from
- * node_offset[l] to node_offset[l+1]-1 in x, y, theta, moment.
+ * are merged back): link l has k elements(l) + 1 nodes (k its degree, 1 for
+ * a floating-frame link), stored from node_offset[l] to node_offset[l+1]-1
+ * in x, y, theta, moment.
  */
 #pragma once
 
@@ -35,7 +36,9 @@ typedef struct {
   guint n_probes;          /* model probes, in model order                  */
   double *probe_xy;        /* 2 n_probes                                    */
 
-  double moment_max_abs;   /* max |moment| over all nodes of this frame     */
+  double moment_max_abs;   /* max |moment| over the nodes of the links that
+                            * bend (above round-off of their N and V times
+                            * their length): the colour range             */
 
   /* Measurements (fx-measure.h) */
   double *probe_values;    /* FX_PROBE_N_VALUES per probe, at t              */
