@@ -26,7 +26,7 @@ fx_system_energy (const FxSystem *sys)
       const double *v = &sys->x[j->inertia_dof];
       double v2 = j->slider ? v[0] * v[0] : v[0] * v[0] + v[1] * v[1];
       en.kinetic += 0.5 * j->inertia * v2;
-      en.gravity -= j->inertia * (sys->gravity[0] * j->pos[0] + sys->gravity[1] * j->pos[1]);
+      en.gravity -= j->weight * (sys->gravity[0] * j->pos[0] + sys->gravity[1] * j->pos[1]);
     }
   for (guint i = 0; i < sys->rjunctions->len; i++)
     {

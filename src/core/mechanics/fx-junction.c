@@ -310,8 +310,8 @@ fx_tjunction_mass (FxSystem *sys, const FxJunction *j, Acc *a)
       F_ext[1] += F[1];
     }
   for (guint c = 0; c < 2; c++)
-    acc_G (a, d + c, dt * (F_ext[c] + m * sys->gravity[c]),
-           dt * (fabs (F_ext[c]) + fabs (m * sys->gravity[c])));
+    acc_G (a, d + c, dt * (F_ext[c] + j->weight * sys->gravity[c]),
+           dt * (fabs (F_ext[c]) + fabs (j->weight * sys->gravity[c])));
 
   for (guint k = 0; k < n; k++)
     {
@@ -551,8 +551,9 @@ fx_tjunction_slider (FxSystem *sys, const FxJunction *j, Acc *a)
       F[0] += Fi[0];
       F[1] += Fi[1];
     }
-  double Ft = t[0] * (F[0] + m * sys->gravity[0]) + t[1] * (F[1] + m * sys->gravity[1]);
-  acc_G (a, d, dt * Ft, dt * (fabs (F[0]) + fabs (F[1]) + m * hypot (sys->gravity[0], sys->gravity[1])));
+  const double wg = j->weight;
+  double Ft = t[0] * (F[0] + wg * sys->gravity[0]) + t[1] * (F[1] + wg * sys->gravity[1]);
+  acc_G (a, d, dt * Ft, dt * (fabs (F[0]) + fabs (F[1]) + wg * hypot (sys->gravity[0], sys->gravity[1])));
 
   for (guint k = 0; k < j->ports->len; k++)
     {

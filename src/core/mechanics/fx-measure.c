@@ -188,7 +188,7 @@ guide_force (const FxSystem *sys, const FxJunction *j, const double *xm, double 
   members_force (sys, j, xm, dt, on_links);
   loads_force (sys, j, xm, dt, t_mid, ext);
   for (guint c = 0; c < 2; c++)
-    G[c] = ext[c] + j->inertia * sys->gravity[c] - on_links[c];
+    G[c] = ext[c] + j->weight * sys->gravity[c] - on_links[c];
   double along = t[0] * G[0] + t[1] * G[1];
   N[0] = -(G[0] - along * t[0]);
   N[1] = -(G[1] - along * t[1]);

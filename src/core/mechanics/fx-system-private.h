@@ -91,6 +91,11 @@ typedef struct {
    * `inertia_dof`, its position or angle as configuration. */
   int inertia_dof;    /* -1: none */
   double inertia;     /* kg or kg m^2 */
+  double weight;      /* kg gravity acts on: a translational inertia less its
+                       * regularising part (physics.md §6.1: an artificial
+                       * inertial term, not a load; §14: it carries no load
+                       * at rest), so a determinate truss's reactions are
+                       * exact. 0 for a rotary inertia. */
   double pos[2];      /* position (translation) or pos[0] = angle (rotation) */
   guint owner;        /* the segment after whose unknowns these are numbered */
 

@@ -89,7 +89,7 @@ static FxJunction *
 junction_new (GArray *arr, guint joint, gboolean ground)
 {
   FxJunction j = { joint, ground, g_array_new (FALSE, FALSE, sizeof (FxPort)), -1,
-                   g_array_new (FALSE, FALSE, sizeof (FxJointLoad)), -1, 0.0, { 0, 0 }, 0,
+                   g_array_new (FALSE, FALSE, sizeof (FxJointLoad)), -1, 0.0, 0.0, { 0, 0 }, 0,
                    FALSE, { 0, 0 }, FALSE, { 0, 0 }, NULL, -1, { 0, 0 } };
   g_array_append_val (arr, j);
   return &g_array_index (arr, FxJunction, arr->len - 1);
@@ -275,6 +275,7 @@ build_joint (FxSystem *sys, guint jt, const FxJointIndex *x, GError **error)
       double n = hypot (joint->slider_direction[0], joint->slider_direction[1]);
       tj->inertia_dof = (int) sys->joint_tdof[jt];
       tj->inertia = joint->slider_mass;
+      tj->weight = MAX (joint->slider_mass - joint->regularising_mass, 0.0);
       tj->slider = TRUE;
       tj->direction[0] = joint->slider_direction[0] / n;
       tj->direction[1] = joint->slider_direction[1] / n;
@@ -285,6 +286,7 @@ build_joint (FxSystem *sys, guint jt, const FxJointIndex *x, GError **error)
     {
       tj->inertia_dof = (int) sys->joint_tdof[jt];
       tj->inertia = joint->mass;
+      tj->weight = MAX (joint->mass - joint->regularising_mass, 0.0);
       tj->pos[0] = joint->at[0];
       tj->pos[1] = joint->at[1];
     }

@@ -244,9 +244,9 @@ assemble_tjunction (const Statics *st, const SJunction *s, double lam_load, cons
   if (s->kind == J_GROUND)
     return;
   /* external: the joint's loads and the weight of its inertia */
-  double inertia = (j->inertia_dof >= 0 || j->slider) ? j->inertia : 0.0;
+  double weight = (j->inertia_dof >= 0 || j->slider) ? j->weight : 0.0;
   for (guint c = 0; c < 2; c++)
-    G[c] += lam_load * inertia * sys->gravity[c];
+    G[c] += lam_load * weight * sys->gravity[c];
   for (guint i = 0; i < j->loads->len; i++)
     {
       const FxJointLoad *ld = &g_array_index (j->loads, FxJointLoad, i);

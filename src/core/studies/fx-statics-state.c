@@ -598,7 +598,7 @@ fill_reactions (Statics *st, FxStaticsReport *rep)
       if (s->kind == J_SLIDER)
         {
           for (guint c = 0; c < 2; c++)
-            F[c] -= j->inertia * sys->gravity[c];
+            F[c] -= j->weight * sys->gravity[c];
           for (guint q = 0; q < j->loads->len; q++)
             {
               /* a roller's own loads: spatial ones (the guide does not turn) */
