@@ -262,6 +262,7 @@ totals_add (RunTotals *s, const FxStepReport *rep)
    * and any kinetic or potential energy of the run (H itself may be ~0) */
   s->max_H = MAX (s->max_H, MAX (fabs (rep->H), fabs (s->supplied)));
   s->max_H = MAX (s->max_H, MAX (rep->kinetic, MAX (rep->elastic, fabs (rep->gravity))));
+  s->max_H = MAX (s->max_H, rep->scale);
 }
 
 /* What each regularising inertia is, one line each (docs/model-format.md,

@@ -673,6 +673,7 @@ substep (FxIntegrator *it, double h, guint level, gboolean full, Tree *tree,
     }
   rep->supplied += supplied;
   rep->dissipated += dissipated;
+  rep->scale = MAX (rep->scale, scale);
   /* the accepted substeps' residual only: a failed attempt's 0.9 was
    * reported on steps its halves then solved (issue 31, item 9) */
   rep->residual = MAX (rep->residual, res);

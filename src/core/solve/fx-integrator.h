@@ -20,6 +20,12 @@ typedef struct {
   guint substeps;      /* substeps the step was taken in (1 normally)            */
   guint factorisations;  /* Newton matrices factorised, summed like newton_iters */
   guint level;         /* the finest substep was dt / 2^level (0: none)          */
+  double scale;        /* the largest energy scale of its substeps (the energies
+                        * before and after each, its work): what the balance's
+                        * round-off is relative to. Substeps can pass through
+                        * far more energy than the step ends show (a 1e6 N load
+                        * on a link 1 um long: 0.07 J within a step, 6e-14 J
+                        * at its ends) */
 } FxStepReport;
 
 /* How Newton treats its matrix: FULL factorises at every iteration;

@@ -358,6 +358,7 @@ run_sample (const Run *run, SampleResult *res)
       worst = MAX (worst, fabs (rep.balance));
       scale = MAX (scale, MAX (fabs (rep.H), fabs (supplied)));
       scale = MAX (scale, MAX (rep.kinetic, MAX (rep.elastic, fabs (rep.gravity))));
+      scale = MAX (scale, rep.scale);
       if (step % run->every == 0 || step == run->n_steps)
         record (run, sys, &rep, supplied, dissipated, res->values + (gsize) (++row) * n_cols);
     }
