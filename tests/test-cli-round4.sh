@@ -347,13 +347,18 @@ else
   skip "run and check under --max-memory stay within it" "no /usr/bin/time"
 fi
 
+# the run summary's "max |balance| ... (FRAC of the energy scale)": FRAC
+balance_fraction () { sed -n 's/.*max |balance| [^(]*(\([^ ]*\) of the energy scale).*/\1/p' <<<"$1" | tail -n 1; }
+# below FRAC LIMIT: a fraction was printed and it is below the limit
+below () { [[ -n $1 ]] && python3 -c "import sys; sys.exit(0 if float('$1') < $2 else 1)"; }
+
 # --- the fuzzer's floating-frame models whose books went unbalanced with
 # exit 0 (the integrator's floors for rigid structures at rest reached them) ---
 for f in "$root"/tests/fuzz/regressions/floating-books-*.flexion; do
   name=$(basename "$f" .flexion)
   out=$("$cli" run "$f" --until 0.05 --max-memory 64M 2>&1 </dev/null); rc=$?
-  frac=$(sed -n 's/.*max |balance| [^(]*(\([^ ]*\) of the energy scale).*/\1/p' <<<"$out" | tail -n 1)
-  if (( rc == 0 )) && [[ -n $frac ]] && python3 -c "import sys; sys.exit(0 if float('$frac') < 1e-10 else 1)"; then
+  frac=$(balance_fraction "$out")
+  if (( rc == 0 )) && below "$frac" 1e-10; then
     ok "$name: books at round-off ($frac of the energy scale)"
   elif (( rc == 3 )) && grep -Eq "solver (failed|stopped) at t = " <<<"$out"; then
     ok "$name: refused with a message (exit $rc)"
@@ -377,21 +382,29 @@ else
   printf '# %s\n' "$out"
 fi
 
+# books_kept MODEL UNTIL LIMIT WHAT [ABSENT]: a regression model runs to
+# UNTIL with exit 0, its balance below LIMIT of the energy scale, and no
+# ABSENT in what it prints
+books_kept () {
+  local model=$1 until=$2 limit=$3 what=$4 absent=${5:-} frac
+  rc=0
+  out=$("$cli" run "$root/tests/fuzz/regressions/$model" --until "$until" 2>&1 </dev/null) || rc=$?
+  frac=$(balance_fraction "$out")
+  if (( rc == 0 )) && below "$frac" "$limit" && { [[ -z $absent ]] || ! grep -q "$absent" <<<"$out"; }; then
+    ok "$what ($frac of the energy scale)"
+  else
+    nok "$what" "exit $rc, ${frac:-no balance line}"
+    printf '# %s\n' "$out"
+  fi
+}
+
 # --- the fuzzer's unbooked energy (seed 2309349151, model 593): a floating-
 # frame link 1e-9 m long welded to one with Kelvin-Voigt damping of 1e6 s.
 # Newton stopped at its tolerance with 1e-9 of a substep's energy unbooked;
 # steps were split up to 512 times, and ended 2.7e-10 off in all. A step
 # whose balance fails is now first polished to Newton's floor ---
-rc=0
-out=$("$cli" run "$root/tests/fuzz/regressions/damped-weld-593.flexion" --until 0.08 2>&1 </dev/null) || rc=$?
-frac=$(sed -n 's/.*max |balance| [^(]*(\([^ ]*\) of the energy scale).*/\1/p' <<<"$out" | tail -n 1)
-if (( rc == 0 )) && [[ -n $frac ]] && python3 -c "import sys; sys.exit(0 if float('$frac') < 1e-12 else 1)" \
-   && ! grep -q "substeps" <<<"$out"; then
-  ok "a step off balance at Newton's tolerance is polished, not split ($frac of the energy scale)"
-else
-  nok "a step off balance at Newton's tolerance is polished, not split" "exit $rc, ${frac:-no balance line}"
-  printf '# %s\n' "$out"
-fi
+books_kept damped-weld-593.flexion 0.08 1e-12 \
+  "a step off balance at Newton's tolerance is polished, not split" substeps
 
 # --- the fuzzer's step that sloshed (seed 4081617376, model 7168): a 1e6 N
 # load on a floating-frame link 1 um long. Within each step the substeps
@@ -399,15 +412,8 @@ fi
 # 1e-14 of what the substeps computed, but the summary measured the
 # balance against the step ends' energies only: "0.00072 of the energy
 # scale". The scale now includes the substeps' ---
-rc=0
-out=$("$cli" run "$root/tests/fuzz/regressions/sloshing-tiny-link-7168.flexion" --until 0.004 2>&1 </dev/null) || rc=$?
-frac=$(sed -n 's/.*max |balance| [^(]*(\([^ ]*\) of the energy scale).*/\1/p' <<<"$out" | tail -n 1)
-if (( rc == 0 )) && [[ -n $frac ]] && python3 -c "import sys; sys.exit(0 if float('$frac') < 1e-12 else 1)"; then
-  ok "a step's balance is measured against the energies its substeps passed through ($frac)"
-else
-  nok "a step's balance is measured against the energies its substeps passed through" "exit $rc, ${frac:-no balance line}"
-  printf '# %s\n' "$out"
-fi
+books_kept sloshing-tiny-link-7168.flexion 0.004 1e-12 \
+  "a step's balance is measured against the energies its substeps passed through"
 
 echo "1..$n"
 (( failures == 0 ))

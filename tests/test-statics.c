@@ -654,17 +654,26 @@ test_triangle_reactions (void)
  * round-off (1e-21 N m), which the frame's colour range must not take for
  * bending (it drew every member in full colour, with a colour bar of
  * +-3e-21 N m). */
+/* A runner on m (dt 0.01 s) settled at t = 0, and its settled frame. */
+static FxRunner *
+runner_settled (FxModel *m, FxStepFrame **settled)
+{
+  g_autoptr (GError) error = NULL;
+  m->dt = 0.01;
+  FxRunner *r = fx_runner_new (m, &error);
+  g_assert_no_error (error);
+  fx_runner_settle (r, 0.0);
+  *settled = wait_settled (r);
+  g_assert_nonnull (*settled);
+  return r;
+}
+
 static void
 test_truss_no_bending (void)
 {
   g_autoptr (FxModel) m = warren_truss (FALSE);
-  m->dt = 0.01;
-  g_autoptr (GError) error = NULL;
-  g_autoptr (FxRunner) r = fx_runner_new (m, &error);
-  g_assert_no_error (error);
-  fx_runner_settle (r, 0.0);
-  g_autoptr (FxStepFrame) settled = wait_settled (r);
-  g_assert_nonnull (settled);
+  g_autoptr (FxStepFrame) settled = NULL;
+  g_autoptr (FxRunner) r = runner_settled (m, &settled);
   double m_abs = 0.0, n_abs = 0.0;
   for (guint i = 0; i < settled->n_nodes; i++)
     {
@@ -682,15 +691,9 @@ static void
 test_runner_settle (void)
 {
   g_autoptr (FxModel) m = simply_supported (10.0, FALSE);
-  m->dt = 0.01;
   fx_model_add_probe (m, "mid", "beam", 0.5);
-  g_autoptr (GError) error = NULL;
-  g_autoptr (FxRunner) r = fx_runner_new (m, &error);
-  g_assert_no_error (error);
-
-  fx_runner_settle (r, 0.0);
-  g_autoptr (FxStepFrame) settled = wait_settled (r);
-  g_assert_nonnull (settled);
+  g_autoptr (FxStepFrame) settled = NULL;
+  g_autoptr (FxRunner) r = runner_settled (m, &settled);
   g_assert_false (fx_runner_settle_failed (r, NULL));
   g_assert_cmpfloat (settled->t, ==, 0.0);
   g_assert_cmpfloat (fabs (settled->reaction[FX_REACTION_FY] - 5.0), <, 1e-9 * 5.0);
