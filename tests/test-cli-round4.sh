@@ -415,5 +415,13 @@ books_kept damped-weld-593.flexion 0.08 1e-12 \
 books_kept sloshing-tiny-link-7168.flexion 0.004 1e-12 \
   "a step's balance is measured against the energies its substeps passed through"
 
+# --- the fuzzer's substeps that added up (seed 1979042676, model 3565): a
+# welded triangle whose base is a floating-frame link 1 um long. Its steps
+# took 16 substeps, each accepted at about 2e-11 of its energy scale, below
+# the limit of 1e-10 a whole step has, and the steps ended 3.4e-10 off.
+# Substeps now share the step's budget by their length ---
+books_kept welded-tiny-base-3565.flexion 0.0035 1e-10 \
+  "substeps share their step's balance budget"
+
 echo "1..$n"
 (( failures == 0 ))

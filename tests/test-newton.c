@@ -73,7 +73,7 @@ test_examples (void)
         continue;
       g_autoptr (FxModel) m = test_load_example (name);
       /* spin-up shows a floating-frame blade diverging (it stops near
-       * 12.6 s, by design: tests/test-floating.c checks that); its books
+       * 12.1 s, by design: tests/test-floating.c checks that); its books
        * are held here up to 10 s, before the divergence */
       if (g_str_equal (name, "spin-up.flexion"))
         m->t_end = 10.0;

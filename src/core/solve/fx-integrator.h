@@ -44,7 +44,8 @@ typedef enum {
 /* A step is accepted only when its energy balance is below this fraction of
  * its own energy scale (the largest of |H| before and after, the kinetic,
  * elastic and gravity energies, the supplied and dissipated work): round-off
- * is 1e-16 to 1e-14 of it; anything above 1e-10 is a wrong step. */
+ * is 1e-16 to 1e-14 of it; anything above 1e-10 is a wrong step. A substep
+ * of 2^-level of the step has that share of it (at least 1e-13). */
 #define FX_BALANCE_ACCEPT 1e-10
 
 /* Coordinates beyond this box (m) stop a run: no model of the format's
