@@ -535,8 +535,13 @@ test_export_from_the_app (void)
   g_test_message ("GIF: %u frames, %u cs in all", n_frames, total_cs);
   g_assert_cmpuint (n_frames, ==, 301);
   g_assert_cmpuint (total_cs, ==, 1003);
+  /* at most two frames dropped at a time: the frame clock's gaps come in
+   * whole intervals of 16.667 ms, so two dropped frames read 50.001 ms
+   * (the bound of 50,000 us allowed only one, and failed by 1 us when
+   * another process kept both cores busy); a blocked main thread drops
+   * far more */
   if (!ui_sanitizer_build ())
-    g_assert_cmpint (gap, <, 50000);
+    g_assert_cmpint (gap, <, 55000);
   g_free (f.message);
 
   /* cancelled at once: no file */
