@@ -590,6 +590,12 @@ fx_link_cantilever_omega (const FxModel *model, const FxLink *link)
   return beta * beta * sqrt (link->section.EI / (link->section.rhoA * L * L * L * L));
 }
 
+guint
+fx_link_degree (const FxLink *link)
+{
+  return link->kind == FX_LINK_GEOMETRICALLY_EXACT ? CLAMP (link->degree, 1u, FX_MAX_DEGREE) : 1;
+}
+
 double
 fx_link_length (const FxModel *model, const FxLink *link)
 {

@@ -383,6 +383,10 @@ int       fx_model_find_body_of_joint (const FxModel *model, const char *id);
 int       fx_model_find_joint     (const FxModel *model, const char *id);  /* -1 if absent */
 int       fx_model_find_link      (const FxModel *model, const char *id);  /* -1 if absent */
 double    fx_link_length          (const FxModel *model, const FxLink *link);  /* 0 if a joint is missing */
+/* The element degree k a link is built and drawn with (physics.md §15):
+ * its degree, within 1..FX_MAX_DEGREE, for a geometrically exact link; 1 for
+ * a floating-frame link, which keeps its own elements. */
+guint     fx_link_degree          (const FxLink *link);
 /* The first bending frequency (rad/s) of the link as a slender cantilever,
  * 1.8751^2 sqrt(EI / (rhoA L^4)): the scale of its material damping ratio
  * zeta_1 = eta omega_1 / 2 (physics.md §13). 0 when it has none (rigid,

@@ -47,7 +47,7 @@ link_init (FxSystem *sys, FxLinkSys *l, const FxLink *ml, const FxLinkAssignment
   l->model = fx_link_model_find (fx_link_kind_to_string (ml->kind));
   l->id = ml->id;
   l->N = ml->elements;
-  l->k = ml->kind == FX_LINK_GEOMETRICALLY_EXACT ? CLAMP (ml->degree, 1u, FX_MAX_DEGREE) : 1;
+  l->k = fx_link_degree (ml);
   l->n_draw = l->N;  /* the model's setup may draw more points */
   l->L = hypot (dx, dy);
   l->h = l->L / l->N;

@@ -305,8 +305,7 @@ model_link_nodes (const FxModel *model, GHashTable *index, guint l)
 
   if (lookup_joint (index, link->from) < 0 || lookup_joint (index, link->to) < 0)
     return 0;
-  guint k = link->kind == FX_LINK_GEOMETRICALLY_EXACT ? CLAMP (link->degree, 1u, FX_MAX_DEGREE) : 1;
-  return k * CLAMP (link->elements, 1, FX_MAX_ELEMENTS_PER_LINK) + 1;
+  return fx_link_degree (link) * CLAMP (link->elements, 1, FX_MAX_ELEMENTS_PER_LINK) + 1;
 }
 
 static void

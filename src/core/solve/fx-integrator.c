@@ -675,7 +675,7 @@ substep (FxIntegrator *it, double h, guint level, gboolean full, Tree *tree,
    * not add up past it (16 substeps at 2e-11 of their scale each ended a
    * welded triangle's step 3.4e-10 off, seed 1979042676); floored at
    * round-off, which a substep of any length has */
-  double budget = MAX (FX_BALANCE_ACCEPT / (double) (1u << level), BALANCE_ROUNDOFF);
+  double budget = MAX (ldexp (FX_BALANCE_ACCEPT, -(int) level), BALANCE_ROUNDOFF);
   if (!(fabs (balance) <= budget * scale))
     {
       rep->residual = MAX (rep->residual, fabs (balance) / scale);
