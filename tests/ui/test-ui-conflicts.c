@@ -138,10 +138,12 @@ test_speed_crank_turns (void)
    * over 0.5 s: the crank has turned 2.5 (0.25 + (t - 0.5)) rad, and the
    * joint at its tip with it */
   FxStepFrame *f = flexion_simulation_get_frame (flexion_window_get_simulation (win));
-  double turned = remainder (atan2 (f->joint_xy[3], f->joint_xy[2]) - G_PI / 2, 2 * G_PI);
+  double turned = atan2 (f->joint_xy[3], f->joint_xy[2]) - G_PI / 2;
   double expect = 2.5 * (0.25 + (f->t - 0.5));
-  g_test_message ("crank turned %.4f rad after %.3f s (rigid: %.4f)", turned, f->t, expect);
-  g_assert_cmpfloat (fabs (turned - expect), <, 0.02);
+  g_test_message ("crank at %.4f rad after %.3f s (rigid: %.4f)", turned, f->t, expect);
+  /* compared modulo a turn: a slow (sanitized) display may stop the run
+   * past t = 1.5 s, where the crank has gone beyond half a turn */
+  g_assert_cmpfloat (fabs (remainder (turned - expect, 2 * G_PI)), <, 0.02);
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
