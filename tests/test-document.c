@@ -163,6 +163,16 @@ test_delete_cascades (void)
   int j = fx_model_find_joint (m, fx_model_link (m, 0)->to);
   g_assert_cmpint (j, >=, 0);
   g_autofree char *jid = g_strdup (fx_model_joint (m, j)->id);
+  /* scripted drags there go too: one at the joint, one on its link */
+  FxModel *em = fx_document_begin_edit (doc);
+  double t[2] = { 0, 1 }, x[2] = { 0, 0 }, y[2] = { 0, 1 };
+  fx_drag_set_path (fx_model_add_drag (em, "hand", NULL, 0, jid), 2, t, x, y);
+  fx_drag_set_path (fx_model_add_drag (em, "other-hand", fx_model_link (em, 0)->id, 0.5, NULL),
+                    2, t, x, y);
+  fx_document_end_edit (doc, "Add Drags", NULL);
+  m = fx_document_get_model (doc);
+  g_assert_true (fx_model_validate (m, NULL));
+  g_assert_cmpuint (m->drags->len, ==, 2);
   fx_document_delete_joint (doc, j);
   m = fx_document_get_model (doc);
   g_assert_cmpuint (m->joints->len, ==, n_joints - 1);
@@ -179,9 +189,11 @@ test_delete_cascades (void)
     }
   for (guint i = 0; i < m->probes->len; i++)
     g_assert_cmpint (fx_model_find_link (m, fx_model_probe (m, i)->link), >=, 0);
+  g_assert_cmpuint (m->drags->len, ==, 0);
   g_assert_true (fx_model_validate (m, NULL));
 
   g_assert_true (fx_document_undo (doc));
+  g_assert_true (fx_document_undo (doc));  /* the drags */
   m = fx_document_get_model (doc);
   g_assert_cmpuint (m->joints->len, ==, n_joints);
   g_assert_cmpuint (m->links->len, ==, n_links);
@@ -291,6 +303,66 @@ test_history_cap (void)
   g_assert_cmpuint (fx_document_get_model (doc)->joints->len, ==, 50);
 }
 
+/* Dragging a joint onto another merges them (issue 32's hand-drawn round:
+ * a drop left two joints in one place, and the links did not connect). */
+static void
+test_merge_joints (void)
+{
+  g_autoptr (FxDocument) doc = fx_document_new ();
+  FxSection s = test_section ();
+  /* A(0,0)-B(1,0) and C(2,1)-D(1,1): D dropped on B makes an L of two links */
+  g_assert_cmpint (fx_document_add_link_at (doc, 0, 0, 1, 0, 1e-6, 4, &s), ==, 0);
+  g_assert_cmpint (fx_document_add_link_at (doc, 2, 1, 1, 1, 1e-6, 4, &s), ==, 1);
+  fx_document_set_support (doc, 3, FX_SUPPORT_PIN);
+  FxModel *em = fx_document_begin_edit (doc);
+  fx_model_joint (em, 1)->mass = 2;
+  fx_model_joint (em, 3)->mass = 0.5;
+  fx_model_add_joint_load (em, fx_model_joint (em, 3)->id)->force[1] = -10;
+  fx_document_end_edit (doc, "Add Load", NULL);
+
+  const FxModel *m = fx_document_get_model (doc);
+  g_autofree char *b = g_strdup (fx_model_joint (m, 1)->id);
+  g_assert_false (fx_document_can_merge_joints (doc, 0, 1));  /* A-B: a link to itself */
+  g_assert_false (fx_document_can_merge_joints (doc, 1, 1));
+  g_assert_true (fx_document_can_merge_joints (doc, 3, 1));
+
+  fx_document_move_joint (doc, 3, 1.5, 0.5);  /* the drag ... */
+  fx_document_move_joint (doc, 3, 1, 0);
+  g_assert_true (fx_document_merge_joints (doc, 3, 1));  /* ... and the drop */
+  fx_document_break_merge (doc);
+  m = fx_document_get_model (doc);
+  g_assert_cmpuint (m->joints->len, ==, 3);
+  g_assert_cmpstr (fx_model_link (m, 1)->to, ==, b);
+  g_assert_cmpstr (fx_model_load (m, 0)->joint, ==, b);
+  g_assert_cmpint (fx_model_joint (m, 1)->support, ==, FX_SUPPORT_PIN);  /* B had none */
+  g_assert_cmpfloat (fx_model_joint (m, 1)->mass, ==, 2.5);
+  g_assert_cmpstr (fx_document_undo_label (doc), ==, "Merge Joints");
+
+  /* it is a valid model: every reference names a joint there */
+  g_autoptr (GError) error = NULL;
+  g_assert_true (fx_model_validate (m, &error));
+  g_assert_no_error (error);
+
+  /* one undo takes back the drag and the merge at once */
+  g_assert_true (fx_document_undo (doc));
+  m = fx_document_get_model (doc);
+  g_assert_cmpuint (m->joints->len, ==, 4);
+  g_assert_cmpfloat (fx_model_joint (m, 3)->at[0], ==, 1);
+  g_assert_cmpfloat (fx_model_joint (m, 3)->at[1], ==, 1);
+  g_assert_cmpfloat (fx_model_joint (m, 1)->mass, ==, 2);
+  g_assert_cmpstr (fx_document_undo_label (doc), ==, "Add Load");
+
+  /* a triangle's two corners cannot merge: their links to the third
+   * corner would lie on one another */
+  g_assert_true (fx_document_redo (doc));
+  g_assert_cmpint (fx_document_add_link_at (doc, 2, 1, 0, 0, 1e-6, 4, &s), ==, 2);
+  m = fx_document_get_model (doc);
+  int c = fx_model_find_joint (m, fx_model_link (m, 1)->from);
+  g_assert_false (fx_document_can_merge_joints (doc, (guint) c, 0));  /* C-B and A-B */
+  g_assert_false (fx_document_merge_joints (doc, (guint) c, 0));
+  g_assert_cmpuint (fx_document_get_model (doc)->joints->len, ==, 3);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -299,6 +371,7 @@ main (int argc, char **argv)
   g_test_add_func ("/document/add-link-at", test_add_link_at);
   g_test_add_func ("/document/delete-link-tidy", test_delete_link_tidy);
   g_test_add_func ("/document/move-merges", test_move_merges);
+  g_test_add_func ("/document/merge-joints", test_merge_joints);
   g_test_add_func ("/document/delete-cascades", test_delete_cascades);
   g_test_add_func ("/document/body-attachment-deleted", test_body_attachment_deleted);
   g_test_add_func ("/document/save-and-title", test_save_and_title);

@@ -4,6 +4,7 @@
 #include "fx-conflicts.h"
 
 #include <math.h>
+#include <string.h>
 
 /* ---- primary drag: select, move, draw, pull ---- */
 
@@ -12,6 +13,49 @@ shift_held (GtkGesture *gesture)
 {
   GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
   return (mods & GDK_SHIFT_MASK) != 0;
+}
+
+/* The joint within snapping reach of the pointer at (dx, dy) that the
+ * dragged joint could merge into, or -1. */
+static int
+merge_target_near (FlexionCanvas *self, double dx, double dy)
+{
+  const FxModel *m = canvas_model (self);
+  int best = -1;
+  double best_d = SNAP_RADIUS;
+  for (guint j = 0; j < m->joints->len; j++)
+    {
+      if ((int) j == self->drag_joint)
+        continue;
+      double x, y;
+      fx_view_to_device (&self->view, fx_model_joint (m, j)->at[0], fx_model_joint (m, j)->at[1], &x, &y);
+      double d = hypot (x - dx, y - dy);
+      if (d <= best_d && fx_document_can_merge_joints (self->doc, (guint) self->drag_joint, j))
+        {
+          best_d = d;
+          best = (int) j;
+        }
+    }
+  return best;
+}
+
+/* Dropped exactly on another joint (snapped there): the two become one. */
+static void
+merge_dropped_joint (FlexionCanvas *self)
+{
+  const FxModel *m = canvas_model (self);
+  const double *at = fx_model_joint (m, self->drag_joint)->at;
+  for (guint j = 0; j < m->joints->len; j++)
+    {
+      const double *other = fx_model_joint (m, j)->at;
+      if ((int) j != self->drag_joint && other[0] == at[0] && other[1] == at[1]
+          && fx_document_merge_joints (self->doc, (guint) self->drag_joint, j))
+        {
+          /* the joints after the removed one moved down by one */
+          flexion_canvas_select (self, (int) j - ((int) j > self->drag_joint), -1);
+          return;
+        }
+    }
 }
 
 static void
@@ -98,7 +142,10 @@ on_drag_update (GtkGestureDrag *gesture, double ox, double oy, FlexionCanvas *se
       {
         double xy[2];
         fx_view_to_world (&self->view, dx, dy, &xy[0], &xy[1]);
-        if (self->snap && !shift)
+        int target = shift ? -1 : merge_target_near (self, dx, dy);
+        if (target >= 0)
+          memcpy (xy, fx_model_joint (canvas_model (self), target)->at, sizeof xy);
+        else if (self->snap && !shift)
           fx_snap_to_grid (canvas_snap_step (self), &xy[0], &xy[1]);
         const FxJoint *j = fx_model_joint (canvas_model (self), self->drag_joint);
         if (xy[0] != j->at[0] || xy[1] != j->at[1])
@@ -137,7 +184,11 @@ on_drag_end (GtkGestureDrag *gesture, double ox, double oy, FlexionCanvas *self)
   if (mode == DRAG_PULL)
     flexion_simulation_clear_pull (self->sim);
   else if (mode == DRAG_MOVE_JOINT)
-    fx_document_break_merge (self->doc);
+    {
+      if (self->moved)
+        merge_dropped_joint (self);
+      fx_document_break_merge (self->doc);
+    }
   else if (mode == DRAG_DRAW_LINK && self->moved)
     {
       double dx0, dy0, dx1, dy1;

@@ -324,6 +324,12 @@ fx_document_end_edit (FxDocument *doc, const char *label, const char *merge_key)
       fx_model_free (before);
       fx_model_free (prev->after);
       prev->after = fx_model_copy (doc->model);
+      if (g_strcmp0 (prev->label, label) != 0)
+        {
+          /* the step says what it ended as (a move that became a merge) */
+          g_free (prev->label);
+          prev->label = g_strdup (label);
+        }
     }
   else
     {
@@ -471,6 +477,129 @@ fx_document_move_joint (FxDocument *doc, guint joint, double x, double y)
   fx_document_end_edit (doc, _("Move Joint"), key);
 }
 
+/* ---- merging a joint into another ---- */
+
+/* The joint at the other end of link l from joint id `at`, or NULL when
+ * the link does not end there. */
+static const char *
+other_end (const FxLink *l, const char *at)
+{
+  if (g_strcmp0 (l->from, at) == 0)
+    return l->to;
+  if (g_strcmp0 (l->to, at) == 0)
+    return l->from;
+  return NULL;
+}
+
+gboolean
+fx_document_can_merge_joints (FxDocument *doc, guint joint, guint into)
+{
+  const FxModel *m = doc->model;
+  g_return_val_if_fail (joint < m->joints->len && into < m->joints->len, FALSE);
+  if (joint == into)
+    return FALSE;
+  const char *a = fx_model_joint (m, joint)->id, *b = fx_model_joint (m, into)->id;
+  for (guint i = 0; i < m->links->len; i++)
+    {
+      /* a link between them would join a joint to itself, and a link from
+       * each to the same third joint would lie twice along one line */
+      const char *far = other_end (fx_model_link (m, i), a);
+      if (far != NULL && (g_str_equal (far, b) || joints_linked (m, far, b)))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Points every reference to joint `from` at joint `to` instead. */
+static void
+retarget (char **ref, const char *from, const char *to)
+{
+  if (*ref != NULL && g_str_equal (*ref, from))
+    {
+      g_free (*ref);
+      *ref = g_strdup (to);
+    }
+}
+
+static void
+retarget_joint (FxModel *m, const char *from, const char *to)
+{
+  for (guint i = 0; i < m->links->len; i++)
+    {
+      retarget (&fx_model_link (m, i)->from, from, to);
+      retarget (&fx_model_link (m, i)->to, from, to);
+    }
+  for (guint i = 0; i < m->loads->len; i++)
+    retarget (&fx_model_load (m, i)->joint, from, to);
+  for (guint i = 0; i < fx_model_n_motors (m); i++)
+    retarget (&fx_model_motor (m, i)->joint, from, to);
+  for (guint i = 0; i < fx_model_n_springs (m); i++)
+    retarget (&fx_model_spring (m, i)->joint, from, to);
+  for (guint i = 0; i < m->drags->len; i++)
+    retarget (&fx_model_drag (m, i)->joint, from, to);
+  for (guint i = 0; i < fx_model_n_bodies (m); i++)
+    {
+      /* an attachment at both becomes one */
+      FxBody *b = fx_model_body (m, i);
+      gboolean has_to = FALSE;
+      for (guint k = 0; k < b->n_joints; k++)
+        has_to = has_to || g_str_equal (b->joints[k], to);
+      guint n = 0;
+      for (guint k = 0; k < b->n_joints; k++)
+        {
+          if (has_to && g_str_equal (b->joints[k], from))
+            g_free (b->joints[k]);
+          else
+            {
+              retarget (&b->joints[k], from, to);
+              b->joints[n++] = b->joints[k];
+            }
+        }
+      b->n_joints = n;
+      b->joints[n] = NULL;
+    }
+}
+
+/* What the merged joint keeps: `into`'s kind and support, or `gone`'s
+ * support (with its drive or slider) when `into` had none; the two masses
+ * and inertias add, as they sit at one point now. */
+static void
+merge_joint_data (FxJoint *into, FxJoint *gone)
+{
+  into->mass += gone->mass;
+  into->inertia += gone->inertia;
+  if (into->support == FX_SUPPORT_NONE && !into->slider)
+    {
+      /* swapped, so that `gone`'s removal frees `into`'s old profile */
+      FxJoint keep = *into;
+      into->support = gone->support;
+      into->driven = gone->driven;
+      memcpy (into->drive_velocity, gone->drive_velocity, sizeof into->drive_velocity);
+      into->drive_profile = gone->drive_profile;
+      into->slider = gone->slider;
+      into->slider_mass = gone->slider_mass;
+      memcpy (into->slider_direction, gone->slider_direction, sizeof into->slider_direction);
+      gone->drive_profile = keep.drive_profile;
+    }
+}
+
+gboolean
+fx_document_merge_joints (FxDocument *doc, guint joint, guint into)
+{
+  if (!fx_document_can_merge_joints (doc, joint, into))
+    return FALSE;
+  FxModel *m = fx_document_begin_edit (doc);
+  g_autofree char *from = g_strdup (fx_model_joint (m, joint)->id);
+  g_autofree char *to = g_strdup (fx_model_joint (m, into)->id);
+  merge_joint_data (fx_model_joint (m, into), fx_model_joint (m, joint));
+  retarget_joint (m, from, to);
+  g_array_remove_index (m->joints, joint);  /* the clear func frees it */
+  /* a drag's last move and the merge it ends in are one step */
+  g_autofree char *key = g_strdup_printf ("move-joint:%s", from);
+  fx_document_end_edit (doc, _("Merge Joints"), key);
+  return TRUE;
+}
+
 void
 fx_document_set_formulation (FxDocument *doc, guint link, FxFormulation f)
 {
@@ -552,6 +681,12 @@ model_without (const FxModel *m, GHashTable *dead_joints, GHashTable *dead_links
       if (str_in (sp->joint, dead_joints) || str_in (sp->link, dead_links)
           || str_in (sp->link_b, dead_links))
         g_array_remove_index (out->springs, i);  /* the clear func frees it */
+    }
+  for (guint i = out->drags->len; i-- > 0;)
+    {
+      const FxDrag *d = fx_model_drag (out, i);
+      if (str_in (d->joint, dead_joints) || str_in (d->link, dead_links))
+        g_array_remove_index (out->drags, i);  /* the clear func frees it */
     }
   /* bodies lose dead attachments; a body left with none goes */
   for (guint i = fx_model_n_bodies (out); i-- > 0;)

@@ -98,6 +98,17 @@ int            fx_document_add_link_at    (FxDocument *doc, double x0, double y0
 /* Moves a joint (its links follow, as they are defined by their joints).
  * Successive moves of the same joint merge into one step. */
 void           fx_document_move_joint     (FxDocument *doc, guint joint, double x, double y);
+/* Whether joint `joint` can merge into joint `into`: they are two joints
+ * and no link would then join a joint to itself or run twice between the
+ * same two joints. */
+gboolean       fx_document_can_merge_joints (FxDocument *doc, guint joint, guint into);
+/* Merges joint `joint` into joint `into`, as dropping one on the other
+ * does: every link, load, motor, spring, drag and body attachment at
+ * `joint` moves to `into`, which keeps its support (or takes `joint`'s
+ * when it has none) and the sum of their masses. Merges into a drag's
+ * move step of `joint`, if one is open. FALSE (nothing changes) when
+ * fx_document_can_merge_joints says no. */
+gboolean       fx_document_merge_joints   (FxDocument *doc, guint joint, guint into);
 /* Deletes a joint with every link, load, motor, spring, probe and body
  * attachment that refers to it (and links' loads and probes). */
 void           fx_document_delete_joint   (FxDocument *doc, guint joint);
