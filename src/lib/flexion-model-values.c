@@ -6,6 +6,98 @@
 
 #include <math.h>
 
+/* ---------------------------------------- typed fields, read and set */
+
+/* The joint, link, load or motor at index i of m. */
+static void *
+item_at (const FxModel *m, FlexionKind kind, guint i)
+{
+  switch (kind)
+    {
+    case FLEXION_KIND_JOINT: return fx_model_joint (m, i);
+    case FLEXION_KIND_LINK: return fx_model_link (m, i);
+    case FLEXION_KIND_LOAD: return fx_model_load (m, i);
+    case FLEXION_KIND_MOTOR: return fx_model_motor (m, i);
+    default: g_return_val_if_reached (NULL);
+    }
+}
+
+#define FIELD(item, offset, type) ((type *) ((char *) (item) + (offset)))
+
+/* Reads the n doubles at `offset` in the item named `id` into out (zeros
+ * and FALSE with @error set when there is no such item). */
+static gboolean
+get_doubles (FlexionModel *self, FlexionKind kind, const char *id, gsize offset, guint n,
+             double *out, GError **error)
+{
+  g_return_val_if_fail (FLEXION_IS_MODEL (self), FALSE);
+  for (guint k = 0; k < n; k++)
+    out[k] = 0.0;
+  int i = flexion_model_find (self, kind, id, error);
+  if (i < 0)
+    return FALSE;
+  const double *v = FIELD (item_at (flexion_model_peek (self), kind, (guint) i), offset, double);
+  for (guint k = 0; k < n; k++)
+    out[k] = v[k];
+  return TRUE;
+}
+
+/* Sets the n doubles at `offset` in the item named `id` (each finite,
+ * called names[k] in a message) on a copy the checker must accept. */
+static gboolean
+set_doubles (FlexionModel *self, FlexionKind kind, const char *id, gsize offset, guint n,
+             const double *values, const char *const *names, GError **error)
+{
+  g_return_val_if_fail (FLEXION_IS_MODEL (self), FALSE);
+  int i = flexion_model_find (self, kind, id, error);
+  if (i < 0)
+    return FALSE;
+  for (guint k = 0; k < n; k++)
+    if (!flexion_check_finite (values[k], names[k], error))
+      return FALSE;
+  FxModel *copy = flexion_model_begin_edit (self);
+  double *v = FIELD (item_at (copy, kind, (guint) i), offset, double);
+  for (guint k = 0; k < n; k++)
+    v[k] = values[k];
+  return flexion_model_commit_edit (self, copy, error);
+}
+
+static double
+get_double (FlexionModel *self, FlexionKind kind, const char *id, gsize offset, GError **error)
+{
+  double v;
+  get_doubles (self, kind, id, offset, 1, &v, error);
+  return v;
+}
+
+static gboolean
+set_double (FlexionModel *self, FlexionKind kind, const char *id, gsize offset, double value,
+            const char *name, GError **error)
+{
+  return set_doubles (self, kind, id, offset, 1, &value, &name, error);
+}
+
+/* A link's count (elements, degree): 0 with @error set when there is no such link */
+static guint
+get_link_count (FlexionModel *self, const char *link, gsize offset, GError **error)
+{
+  g_return_val_if_fail (FLEXION_IS_MODEL (self), 0);
+  int l = flexion_model_find (self, FLEXION_KIND_LINK, link, error);
+  return l < 0 ? 0 : *FIELD (fx_model_link (flexion_model_peek (self), (guint) l), offset, guint);
+}
+
+static gboolean
+set_link_count (FlexionModel *self, const char *link, gsize offset, guint value, GError **error)
+{
+  g_return_val_if_fail (FLEXION_IS_MODEL (self), FALSE);
+  int l = flexion_model_find (self, FLEXION_KIND_LINK, link, error);
+  if (l < 0)
+    return FALSE;
+  FxModel *copy = flexion_model_begin_edit (self);
+  *FIELD (fx_model_link (copy, (guint) l), offset, guint) = value;
+  return flexion_model_commit_edit (self, copy, error);
+}
+
 /* ------------------------------------------------------- link values */
 
 typedef enum { CANONICAL, MATERIAL, SHAPE, DAMPING } KeyGroup;
@@ -172,11 +264,7 @@ flexion_model_set_link_value (FlexionModel *self, const char *link, const char *
 guint
 flexion_model_get_link_elements (FlexionModel *self, const char *link, GError **error)
 {
-  int l;
-
-  g_return_val_if_fail (FLEXION_IS_MODEL (self), 0);
-  l = flexion_model_find (self, FLEXION_KIND_LINK, link, error);
-  return l < 0 ? 0 : fx_model_link (flexion_model_peek (self), (guint) l)->elements;
+  return get_link_count (self, link, G_STRUCT_OFFSET (FxLink, elements), error);
 }
 
 /**
@@ -195,16 +283,7 @@ gboolean
 flexion_model_set_link_elements (FlexionModel *self, const char *link, guint elements,
                                  GError **error)
 {
-  FxModel *copy;
-  int l;
-
-  g_return_val_if_fail (FLEXION_IS_MODEL (self), FALSE);
-  l = flexion_model_find (self, FLEXION_KIND_LINK, link, error);
-  if (l < 0)
-    return FALSE;
-  copy = flexion_model_begin_edit (self);
-  fx_model_link (copy, (guint) l)->elements = elements;
-  return flexion_model_commit_edit (self, copy, error);
+  return set_link_count (self, link, G_STRUCT_OFFSET (FxLink, elements), elements, error);
 }
 
 /**
@@ -220,11 +299,7 @@ flexion_model_set_link_elements (FlexionModel *self, const char *link, guint ele
 guint
 flexion_model_get_link_degree (FlexionModel *self, const char *link, GError **error)
 {
-  int l;
-
-  g_return_val_if_fail (FLEXION_IS_MODEL (self), 0);
-  l = flexion_model_find (self, FLEXION_KIND_LINK, link, error);
-  return l < 0 ? 0 : fx_model_link (flexion_model_peek (self), (guint) l)->degree;
+  return get_link_count (self, link, G_STRUCT_OFFSET (FxLink, degree), error);
 }
 
 /**
@@ -244,16 +319,7 @@ gboolean
 flexion_model_set_link_degree (FlexionModel *self, const char *link, guint degree,
                                GError **error)
 {
-  FxModel *copy;
-  int l;
-
-  g_return_val_if_fail (FLEXION_IS_MODEL (self), FALSE);
-  l = flexion_model_find (self, FLEXION_KIND_LINK, link, error);
-  if (l < 0)
-    return FALSE;
-  copy = flexion_model_begin_edit (self);
-  fx_model_link (copy, (guint) l)->degree = degree;
-  return flexion_model_commit_edit (self, copy, error);
+  return set_link_count (self, link, G_STRUCT_OFFSET (FxLink, degree), degree, error);
 }
 
 /**
@@ -294,16 +360,12 @@ gboolean
 flexion_model_get_joint_position (FlexionModel *self, const char *joint, double *x, double *y,
                                   GError **error)
 {
-  int j;
-
-  g_return_val_if_fail (FLEXION_IS_MODEL (self), FALSE);
-  *x = *y = 0.0;
-  j = flexion_model_find (self, FLEXION_KIND_JOINT, joint, error);
-  if (j < 0)
-    return FALSE;
-  *x = fx_model_joint (flexion_model_peek (self), (guint) j)->at[0];
-  *y = fx_model_joint (flexion_model_peek (self), (guint) j)->at[1];
-  return TRUE;
+  double at[2];
+  gboolean found = get_doubles (self, FLEXION_KIND_JOINT, joint, G_STRUCT_OFFSET (FxJoint, at), 2,
+                                at, error);
+  *x = at[0];
+  *y = at[1];
+  return found;
 }
 
 /**
@@ -323,17 +385,10 @@ gboolean
 flexion_model_set_joint_position (FlexionModel *self, const char *joint, double x, double y,
                                   GError **error)
 {
-  FxModel *copy;
-  int j;
-
-  g_return_val_if_fail (FLEXION_IS_MODEL (self), FALSE);
-  j = flexion_model_find (self, FLEXION_KIND_JOINT, joint, error);
-  if (j < 0 || !flexion_check_finite (x, "x", error) || !flexion_check_finite (y, "y", error))
-    return FALSE;
-  copy = flexion_model_begin_edit (self);
-  fx_model_joint (copy, (guint) j)->at[0] = x;
-  fx_model_joint (copy, (guint) j)->at[1] = y;
-  return flexion_model_commit_edit (self, copy, error);
+  static const char *const names[2] = { "x", "y" };
+  double at[2] = { x, y };
+  return set_doubles (self, FLEXION_KIND_JOINT, joint, G_STRUCT_OFFSET (FxJoint, at), 2, at,
+                      names, error);
 }
 
 /**
@@ -349,11 +404,7 @@ flexion_model_set_joint_position (FlexionModel *self, const char *joint, double 
 double
 flexion_model_get_joint_mass (FlexionModel *self, const char *joint, GError **error)
 {
-  int j;
-
-  g_return_val_if_fail (FLEXION_IS_MODEL (self), 0.0);
-  j = flexion_model_find (self, FLEXION_KIND_JOINT, joint, error);
-  return j < 0 ? 0.0 : fx_model_joint (flexion_model_peek (self), (guint) j)->mass;
+  return get_double (self, FLEXION_KIND_JOINT, joint, G_STRUCT_OFFSET (FxJoint, mass), error);
 }
 
 /**
@@ -370,16 +421,8 @@ flexion_model_get_joint_mass (FlexionModel *self, const char *joint, GError **er
 gboolean
 flexion_model_set_joint_mass (FlexionModel *self, const char *joint, double mass, GError **error)
 {
-  FxModel *copy;
-  int j;
-
-  g_return_val_if_fail (FLEXION_IS_MODEL (self), FALSE);
-  j = flexion_model_find (self, FLEXION_KIND_JOINT, joint, error);
-  if (j < 0 || !flexion_check_finite (mass, "mass", error))
-    return FALSE;
-  copy = flexion_model_begin_edit (self);
-  fx_model_joint (copy, (guint) j)->mass = mass;
-  return flexion_model_commit_edit (self, copy, error);
+  return set_double (self, FLEXION_KIND_JOINT, joint, G_STRUCT_OFFSET (FxJoint, mass), mass,
+                     "mass", error);
 }
 
 /**
@@ -456,16 +499,12 @@ gboolean
 flexion_model_get_load_force (FlexionModel *self, const char *load, double *fx, double *fy,
                               GError **error)
 {
-  int i;
-
-  g_return_val_if_fail (FLEXION_IS_MODEL (self), FALSE);
-  *fx = *fy = 0.0;
-  i = flexion_model_find (self, FLEXION_KIND_LOAD, load, error);
-  if (i < 0)
-    return FALSE;
-  *fx = fx_model_load (flexion_model_peek (self), (guint) i)->force[0];
-  *fy = fx_model_load (flexion_model_peek (self), (guint) i)->force[1];
-  return TRUE;
+  double f[2];
+  gboolean found = get_doubles (self, FLEXION_KIND_LOAD, load, G_STRUCT_OFFSET (FxLoad, force), 2,
+                                f, error);
+  *fx = f[0];
+  *fy = f[1];
+  return found;
 }
 
 /**
@@ -484,17 +523,10 @@ gboolean
 flexion_model_set_load_force (FlexionModel *self, const char *load, double fx, double fy,
                               GError **error)
 {
-  FxModel *copy;
-  int i;
-
-  g_return_val_if_fail (FLEXION_IS_MODEL (self), FALSE);
-  i = flexion_model_find (self, FLEXION_KIND_LOAD, load, error);
-  if (i < 0 || !flexion_check_finite (fx, "fx", error) || !flexion_check_finite (fy, "fy", error))
-    return FALSE;
-  copy = flexion_model_begin_edit (self);
-  fx_model_load (copy, (guint) i)->force[0] = fx;
-  fx_model_load (copy, (guint) i)->force[1] = fy;
-  return flexion_model_commit_edit (self, copy, error);
+  static const char *const names[2] = { "fx", "fy" };
+  double f[2] = { fx, fy };
+  return set_doubles (self, FLEXION_KIND_LOAD, load, G_STRUCT_OFFSET (FxLoad, force), 2, f,
+                      names, error);
 }
 
 /**
@@ -510,11 +542,7 @@ flexion_model_set_load_force (FlexionModel *self, const char *load, double fx, d
 double
 flexion_model_get_load_moment (FlexionModel *self, const char *load, GError **error)
 {
-  int i;
-
-  g_return_val_if_fail (FLEXION_IS_MODEL (self), 0.0);
-  i = flexion_model_find (self, FLEXION_KIND_LOAD, load, error);
-  return i < 0 ? 0.0 : fx_model_load (flexion_model_peek (self), (guint) i)->moment;
+  return get_double (self, FLEXION_KIND_LOAD, load, G_STRUCT_OFFSET (FxLoad, moment), error);
 }
 
 /**
@@ -532,16 +560,8 @@ gboolean
 flexion_model_set_load_moment (FlexionModel *self, const char *load, double moment,
                                GError **error)
 {
-  FxModel *copy;
-  int i;
-
-  g_return_val_if_fail (FLEXION_IS_MODEL (self), FALSE);
-  i = flexion_model_find (self, FLEXION_KIND_LOAD, load, error);
-  if (i < 0 || !flexion_check_finite (moment, "moment", error))
-    return FALSE;
-  copy = flexion_model_begin_edit (self);
-  fx_model_load (copy, (guint) i)->moment = moment;
-  return flexion_model_commit_edit (self, copy, error);
+  return set_double (self, FLEXION_KIND_LOAD, load, G_STRUCT_OFFSET (FxLoad, moment), moment,
+                     "moment", error);
 }
 
 /**
@@ -558,11 +578,7 @@ flexion_model_set_load_moment (FlexionModel *self, const char *load, double mome
 double
 flexion_model_get_motor_value (FlexionModel *self, const char *motor, GError **error)
 {
-  int i;
-
-  g_return_val_if_fail (FLEXION_IS_MODEL (self), 0.0);
-  i = flexion_model_find (self, FLEXION_KIND_MOTOR, motor, error);
-  return i < 0 ? 0.0 : fx_model_motor (flexion_model_peek (self), (guint) i)->value;
+  return get_double (self, FLEXION_KIND_MOTOR, motor, G_STRUCT_OFFSET (FxMotor, value), error);
 }
 
 /**
@@ -580,15 +596,7 @@ gboolean
 flexion_model_set_motor_value (FlexionModel *self, const char *motor, double value,
                                GError **error)
 {
-  FxModel *copy;
-  int i;
-
-  g_return_val_if_fail (FLEXION_IS_MODEL (self), FALSE);
-  i = flexion_model_find (self, FLEXION_KIND_MOTOR, motor, error);
-  if (i < 0 || !flexion_check_finite (value, "value", error))
-    return FALSE;
-  copy = flexion_model_begin_edit (self);
-  fx_model_motor (copy, (guint) i)->value = value;
-  return flexion_model_commit_edit (self, copy, error);
+  return set_double (self, FLEXION_KIND_MOTOR, motor, G_STRUCT_OFFSET (FxMotor, value), value,
+                     "value", error);
 }
 

@@ -182,3 +182,38 @@ def test_degree_rules():
     assert info.value.message == "links[0].degree: must be an integer from 1 to 3, got 4"
     model.set_link_degree("beam", 3)
     assert json.loads(model.to_json())["links"][0]["degree"] == 3
+
+
+def slider_crank():
+    return [p for p in examples() if name(p) == "slider-crank"][0]
+
+
+def test_each_typed_value_round_trips():
+    """Every typed setter changes the value its getter reads, and refuses a
+    non-finite number by its parameter's name, leaving the model as it was."""
+    model = Flexion.Model.new_from_file(cantilever())
+    model.set_joint_mass("tip", 0.25)
+    assert model.get_joint_mass("tip") == 0.25
+    model.set_load_moment("pluck", 3.5)
+    assert model.get_load_moment("pluck") == 3.5
+    model.set_link_degree("beam", 3)
+    assert model.get_link_degree("beam") == 3
+    model.set_joint_position("tip", 1.5, 0.25)
+    assert model.get_joint_position("tip") == (1.5, 0.25)
+    crank = Flexion.Model.new_from_file(slider_crank())
+    crank.set_motor_value("drive", 7.0)
+    assert crank.get_motor_value("drive") == 7.0
+
+    for call, what in ((lambda: model.set_joint_position("tip", 0.0, float("nan")), "y"),
+                       (lambda: model.set_load_force("pluck", float("inf"), 0.0), "fx"),
+                       (lambda: model.set_load_moment("pluck", float("nan")), "moment"),
+                       (lambda: model.set_joint_mass("tip", float("inf")), "mass"),
+                       (lambda: crank.set_motor_value("drive", float("nan")), "value")):
+        before = (model.to_json(), crank.to_json())
+        with pytest.raises(GLib.Error) as info:
+            call()
+        assert info.value.message == f"{what} must be a finite number"
+        assert (model.to_json(), crank.to_json()) == before
+    with pytest.raises(GLib.Error) as info:
+        model.get_load_moment("nope")
+    assert info.value.matches(Flexion.error_quark(), Flexion.Error.NOT_FOUND)
