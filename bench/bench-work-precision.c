@@ -440,8 +440,17 @@ main (int argc, char **argv)
         only = argv[++i];
       else if (strcmp (argv[i], "--svg") == 0 && i + 1 < argc)
         svg_dir = argv[++i];
-      else
+      else if (argv[i][0] != '-')
         examples_dir = argv[i];
+      else
+        {
+          /* --help, or an option it does not know (or one missing its value) */
+          gboolean help = strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0;
+          fprintf (help ? stdout : stderr,
+                   "usage: bench-work-precision [--quick] [--only spaghetti|pendulum|cantilever|four-bar]\n"
+                   "                            [--svg DIR] [EXAMPLES_DIR]\n");
+          return help ? 0 : 2;
+        }
     }
   Problem problems[] = {
     { "spaghetti", "tip position (m)", 15.0, 1, spaghetti, 2, tip,
@@ -457,8 +466,18 @@ main (int argc, char **argv)
   };
   printf ("work-precision: error against a converged reference versus CPU time (%s sweep)\n",
           quick ? "quick" : "full");
+  guint swept = 0;
   for (guint i = 0; i < G_N_ELEMENTS (problems); i++)
     if (only == NULL || strcmp (only, problems[i].name) == 0)
-      sweep (&problems[i], svg_dir);
+      {
+        sweep (&problems[i], svg_dir);
+        swept++;
+      }
+  if (swept == 0)
+    {
+      fprintf (stderr, "bench-work-precision: no problem called \"%s\" "
+               "(spaghetti, pendulum, cantilever, four-bar)\n", only);
+      return 2;
+    }
   return 0;
 }
