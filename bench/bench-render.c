@@ -2,7 +2,8 @@
  *
  * Draws a clamped link of N elements (bent, moments along it) with
  * fx_scene_draw at the canvas's usual size, and a GIF frame's worth of the
- * same, to show the drawing leaves room in a 16.7 ms frame.
+ * same, to show the drawing leaves room in a 16.7 ms frame; and the same
+ * with the bending-moment diagram over it (the canvas's M view).
  *   build/bench/bench-render [N ...]   (default 10 100 1000 10000)
  */
 #include "fx-scene.h"
@@ -13,7 +14,7 @@
 #include <stdlib.h>
 
 static double
-ms_per_draw (guint elements, int w, int h)
+ms_per_draw (guint elements, int w, int h, FxDiagramView diagram)
 {
   g_autoptr (FxModel) m = fx_model_new ();
   FxJoint *a = fx_model_add_joint (m, "A", 0, 0);
@@ -27,9 +28,13 @@ ms_per_draw (guint elements, int w, int h)
       f->y[i] = 0.2 * f->x[i] * f->x[i];
       f->moment[i] = sin (6 * f->x[i]);
     }
+  /* the diagram's samples (two per node slot, fx-frame.h): the same moments */
+  for (guint k = 0; k + 1 < 2 * f->n_nodes; k++)
+    f->diagram[FX_DIAGRAM_N_VALUES * k + FX_DIAGRAM_M] = sin (3 * k / (double) f->n_nodes);
   f->moment_max_abs = 1;
   FxSceneStyle st;
   fx_scene_style_init (&st);
+  st.diagram = diagram;
   FxView v;
   double box[4];
   fx_scene_bounds (f, box);
@@ -58,9 +63,11 @@ main (int argc, char **argv)
       for (guint i = 0; i < n; i++)
         sizes[i] = (guint) atoi (argv[i + 1]);
     }
-  printf ("%-10s %14s %14s\n", "elements", "1040x470 ms", "1920x1080 ms");
+  printf ("%-10s %14s %14s %18s\n", "elements", "1040x470 ms", "1920x1080 ms", "1040x470 + M ms");
   for (guint i = 0; i < n; i++)
-    printf ("%-10u %14.2f %14.2f\n", sizes[i], ms_per_draw (sizes[i], 1040, 470),
-            ms_per_draw (sizes[i], 1920, 1080));
+    printf ("%-10u %14.2f %14.2f %18.2f\n", sizes[i],
+            ms_per_draw (sizes[i], 1040, 470, FX_DIAGRAM_VIEW_NONE),
+            ms_per_draw (sizes[i], 1920, 1080, FX_DIAGRAM_VIEW_NONE),
+            ms_per_draw (sizes[i], 1040, 470, FX_DIAGRAM_VIEW_M));
   return 0;
 }

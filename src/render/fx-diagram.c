@@ -246,24 +246,6 @@ offset_point (const Draw *d, const double p[2], const double nrm[2], double v, d
   scene_dev (d->sc, p[0] + off * nrm[0], p[1] + off * nrm[1], dx, dy);
 }
 
-/* The strip between samples a and b of values va, vb of one sign (or
- * zero), as a closed path on cr. */
-static void
-strip (const Draw *d, cairo_t *cr, const double pa[2], const double na[2], double va,
-       const double pb[2], const double nb[2], double vb)
-{
-  double x, y;
-  scene_dev (d->sc, pa[0], pa[1], &x, &y);
-  cairo_move_to (cr, x, y);
-  scene_dev (d->sc, pb[0], pb[1], &x, &y);
-  cairo_line_to (cr, x, y);
-  offset_point (d, pb, nb, vb, &x, &y);
-  cairo_line_to (cr, x, y);
-  offset_point (d, pa, na, va, &x, &y);
-  cairo_line_to (cr, x, y);
-  cairo_close_path (cr);
-}
-
 static void
 sign_colours (const Scene *sc, double pos[3], double neg[3])
 {
@@ -272,49 +254,99 @@ sign_colours (const Scene *sc, double pos[3], double neg[3])
   fx_rgb_hex (sc->style->dark ? "#99c1f1" : "#1c71d8", neg);
 }
 
-/* Fills the strips of one sign: the other sign's values count as zero,
- * and a strip that changes sign is cut at its zero. */
+/* A point of the diagram's axis: where, its normal, and its value. */
+typedef struct {
+  double p[2], nrm[2], v;
+} AxisPoint;
+
+/* Link l's samples, with the points where the value crosses zero between
+ * two of them put in; a non-finite sample stays, to break the runs. */
+static void
+axis_points (const Draw *d, guint l, GArray *out)
+{
+  const FxStepFrame *f = d->sc->frame;
+  guint n = n_samples (f, l);
+  g_array_set_size (out, 0);
+  for (guint k = 0; k < n; k++)
+    {
+      AxisPoint b;
+      sample_place (f, l, k, b.p, b.nrm);
+      b.v = fx_diagram_sample (f, d->view, l, k);
+      if (k > 0)
+        {
+          const AxisPoint *a = &g_array_index (out, AxisPoint, out->len - 1);
+          if ((a->v > 0 && b.v < 0) || (a->v < 0 && b.v > 0))
+            {
+              AxisPoint z = { .v = 0 };
+              double t = a->v / (a->v - b.v);
+              for (int c = 0; c < 2; c++)
+                {
+                  z.p[c] = a->p[c] + t * (b.p[c] - a->p[c]);
+                  z.nrm[c] = a->nrm[c] + t * (b.nrm[c] - a->nrm[c]);
+                }
+              g_array_append_val (out, z);
+            }
+        }
+      g_array_append_val (out, b);
+    }
+}
+
+/* The value of one sign: the other sign's values count as zero. */
+static inline double
+of_sign (double v, int sign)
+{
+  return sign > 0 ? MAX (v, 0) : MIN (v, 0);
+}
+
+/* Whether the piece between points a and b has area of this sign. */
+static inline gboolean
+piece_filled (const AxisPoint *a, const AxisPoint *b, int sign)
+{
+  return isfinite (a->v) && isfinite (b->v) && (of_sign (a->v, sign) != 0 || of_sign (b->v, sign) != 0);
+}
+
+/* The area of one sign as one polygon per run of filled pieces: along the
+ * axis, then back along the curve. One polygon, not a strip per piece:
+ * cairo's rasteriser paid for every strip's shared edges (a 1000-element
+ * link's M diagram took 73 ms a frame; bench/bench-render.c). */
 static void
 fill_sign (const Draw *d, int sign, const double rgb[3])
 {
   const FxStepFrame *f = d->sc->frame;
   cairo_t *cr = d->sc->cr;
+  g_autoptr (GArray) pts = g_array_new (FALSE, FALSE, sizeof (AxisPoint));
   cairo_new_path (cr);
   for (guint l = 0; l < f->n_links; l++)
     {
-      guint n = n_samples (f, l);
-      double pa[2], na[2], pb[2], nb[2];
-      if (n == 0)
-        continue;
-      sample_place (f, l, 0, pa, na);
-      double va = fx_diagram_sample (f, d->view, l, 0);
-      for (guint k = 1; k < n; k++)
+      axis_points (d, l, pts);
+      const AxisPoint *q = (const AxisPoint *) pts->data;
+      guint i = 0;
+      while (i + 1 < pts->len)
         {
-          sample_place (f, l, k, pb, nb);
-          double vb = fx_diagram_sample (f, d->view, l, k);
-          if (isfinite (va) && isfinite (vb))
+          if (!piece_filled (&q[i], &q[i + 1], sign))
             {
-              /* this sign's part of the strip: the other sign clipped to 0 */
-              double ca = sign > 0 ? MAX (va, 0) : MIN (va, 0), cb = sign > 0 ? MAX (vb, 0) : MIN (vb, 0);
-              if ((va > 0 && vb < 0) || (va < 0 && vb > 0))
-                {
-                  double t = va / (va - vb), pz[2], nz[2];
-                  for (int c = 0; c < 2; c++)
-                    {
-                      pz[c] = pa[c] + t * (pb[c] - pa[c]);
-                      nz[c] = na[c] + t * (nb[c] - na[c]);
-                    }
-                  if (ca != 0)
-                    strip (d, cr, pa, na, ca, pz, nz, 0);
-                  if (cb != 0)
-                    strip (d, cr, pz, nz, 0, pb, nb, cb);
-                }
-              else if (ca != 0 || cb != 0)
-                strip (d, cr, pa, na, ca, pb, nb, cb);
+              i++;
+              continue;
             }
-          memcpy (pa, pb, sizeof pa);
-          memcpy (na, nb, sizeof na);
-          va = vb;
+          guint end = i + 1;
+          while (end + 1 < pts->len && piece_filled (&q[end], &q[end + 1], sign))
+            end++;
+          double x, y;
+          for (guint k = i; k <= end; k++)
+            {
+              scene_dev (d->sc, q[k].p[0], q[k].p[1], &x, &y);
+              if (k == i)
+                cairo_move_to (cr, x, y);
+              else
+                cairo_line_to (cr, x, y);
+            }
+          for (guint k = end + 1; k-- > i;)
+            {
+              offset_point (d, q[k].p, q[k].nrm, of_sign (q[k].v, sign), &x, &y);
+              cairo_line_to (cr, x, y);
+            }
+          cairo_close_path (cr);
+          i = end;
         }
     }
   fx_set_rgba (cr, rgb, 0.35);
