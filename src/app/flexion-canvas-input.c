@@ -15,28 +15,20 @@ shift_held (GtkGesture *gesture)
   return (mods & GDK_SHIFT_MASK) != 0;
 }
 
+static gboolean
+can_take_dragged (guint joint, gpointer data)
+{
+  FlexionCanvas *self = data;
+  return fx_document_can_merge_joints (self->doc, (guint) self->drag_joint, joint);
+}
+
 /* The joint within snapping reach of the pointer at (dx, dy) that the
  * dragged joint could merge into, or -1. */
 static int
 merge_target_near (FlexionCanvas *self, double dx, double dy)
 {
-  const FxModel *m = canvas_model (self);
-  int best = -1;
-  double best_d = SNAP_RADIUS;
-  for (guint j = 0; j < m->joints->len; j++)
-    {
-      if ((int) j == self->drag_joint)
-        continue;
-      double x, y;
-      fx_view_to_device (&self->view, fx_model_joint (m, j)->at[0], fx_model_joint (m, j)->at[1], &x, &y);
-      double d = hypot (x - dx, y - dy);
-      if (d <= best_d && fx_document_can_merge_joints (self->doc, (guint) self->drag_joint, j))
-        {
-          best_d = d;
-          best = (int) j;
-        }
-    }
-  return best;
+  return fx_scene_pick_joint_if (self->model_frame, &self->view, dx, dy, SNAP_RADIUS,
+                                 can_take_dragged, self);
 }
 
 /* Dropped exactly on another joint (snapped there): the two become one. */

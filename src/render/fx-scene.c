@@ -703,6 +703,13 @@ int
 fx_scene_pick_joint (const FxStepFrame *frame, const FxView *view,
                      double dx, double dy, double radius)
 {
+  return fx_scene_pick_joint_if (frame, view, dx, dy, radius, NULL, NULL);
+}
+
+int
+fx_scene_pick_joint_if (const FxStepFrame *frame, const FxView *view, double dx, double dy,
+                        double radius, FxJointFilter accept, gpointer data)
+{
   int best = -1;
   double best_d = radius;
   for (guint j = 0; j < frame->n_joints; j++)
@@ -710,7 +717,7 @@ fx_scene_pick_joint (const FxStepFrame *frame, const FxView *view,
       double x, y;
       fx_view_to_device (view, frame->joint_xy[2 * j], frame->joint_xy[2 * j + 1], &x, &y);
       double d = hypot (x - dx, y - dy);
-      if (d <= best_d)
+      if (d <= best_d && (accept == NULL || accept (j, data)))
         {
           best_d = d;
           best = (int) j;

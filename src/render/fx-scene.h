@@ -84,6 +84,12 @@ double fx_scene_moment_range (const FxSceneStyle *style, const FxStepFrame *fram
  * there is nothing to bound. */
 gboolean fx_scene_bounds     (const FxStepFrame *frame, double bbox[4]);
 
+typedef gboolean (*FxJointFilter) (guint joint, gpointer data);
+
+/* The nearest of the joints within `radius` pixels of device point (dx, dy)
+ * that `accept` takes (all when it is NULL); -1 if none. */
+int    fx_scene_pick_joint_if (const FxStepFrame *frame, const FxView *view, double dx, double dy,
+                               double radius, FxJointFilter accept, gpointer data);
 /* The joint within `radius` pixels of device point (dx, dy), the nearest;
  * -1 if none. */
 int    fx_scene_pick_joint   (const FxStepFrame *frame, const FxView *view,
